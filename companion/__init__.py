@@ -1,0 +1,1 @@
+"""Pure rules engine: standard library only."""

@@ -1,0 +1,467 @@
+"""A whole game: seats, the shoe, hands, turns, push/pop, records and views.
+
+A game is its set-up (rules, players, teams, dealer), its randomness (a seed,
+or the recorded shuffles of a game dealt with `secrets.SystemRandom`) and its
+list of moves, so any game can be replayed (`Game.from_record`).
+
+Turn flow (RULES C2-C4, P7, M10): at rest the seat to act holds its full
+choice of cards (6 when drawing first, 5 when drawing after). `push` plays
+one card, makes the move, draws (draw after), passes the turn and lets the
+next seat draw (draw first); no card is drawn after the winning move. With
+Bluffing Joker (V-BJ) the doubt window and the penalty choice are steps of
+their own, made by the seat whose decision it is (`actor`).
+"""
+from __future__ import annotations
+
+import random
+import secrets
+from typing import NamedTuple
+
+from .board import START, seat_sides, sides_for, team_lists
+from .cards import Shoe, make_shoe, rank_of
+from .moves import (DISCARD, DOUBT, MOVE, PASS, PENALTY, RANKS, AmbiguousMoveError,
+                    IllegalMoveError, Move, MoveSyntaxError)
+from .notation import pegs_to_json, position_to_json
+from .position import Position, _bits
+from .rules import Rules, rules_from_json
+
+GAME_FORMAT = "pegs-and-jokers/game/1"
+PLAY, DOUBT_PHASE, PENALTY_PHASE, OVER = "play", "doubt", "penalty", "over"
+
+
+class Play(NamedTuple):
+    """A legal action: the move and the real card it spends (None if no card)."""
+    move: Move
+    card: str | None
+
+
+class _Recorder:
+    """Wraps a random source: shuffles as it does, and remembers each result."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.shuffles = []
+
+    def shuffle(self, cards):
+        self.rng.shuffle(cards)
+        self.shuffles.append(list(cards))
+
+    def getstate(self):  # undo of a reshuffle forgets its record
+        return len(self.shuffles)
+
+    def setstate(self, state):
+        del self.shuffles[state:]
+
+
+class _Replayer:
+    """Plays recorded shuffles back in order (replaying a SystemRandom game)."""
+
+    def __init__(self, shuffles):
+        self.shuffles = [list(s) for s in shuffles]
+        self.used = 0
+
+    def shuffle(self, cards):
+        if self.used >= len(self.shuffles):
+            raise ValueError("the record has fewer shuffles than the game needs")
+        nxt = self.shuffles[self.used]
+        if sorted(nxt) != sorted(cards):
+            raise ValueError(f"recorded shuffle {self.used} does not hold the cards being shuffled")
+        cards[:] = nxt
+        self.used += 1
+
+    def getstate(self):
+        return self.used
+
+    def setstate(self, state):
+        self.used = state
+
+
+class Game:
+    """A game of Pegs and Jokers from the deal to the win.
+
+    ``seed`` seeds a `random.Random` (tests, simulations); without a seed or
+    ``rng`` the shoe is shuffled with `secrets.SystemRandom` (C5) and the
+    shuffles are recorded for the game record.
+    """
+
+    def __init__(self, rules: Rules | str | dict = "basic", players: int = 4,
+                 teams: int | None = None, seed=None, rng=None, dealer: int | None = None,
+                 _shuffles=None):
+        self.rules = rules_from_json(rules)
+        self.players = players
+        self.sides = sides_for(players)
+        self.seat_side = seat_sides(players)
+        self.side_seat = {s: i for i, s in enumerate(self.seat_side)}
+        self.team_count = 2 if teams is None else teams
+        team_sides = team_lists(players, self.team_count)
+        self.seed = seed
+        if _shuffles is not None:
+            self.rng = _Replayer(_shuffles)
+        elif rng is not None:
+            self.rng = rng
+        elif seed is not None:
+            self.rng = random.Random(seed)
+        else:
+            self.rng = _Recorder(secrets.SystemRandom())
+        self.dealer = players - 1 if dealer is None else dealer
+        if not 0 <= self.dealer < players:
+            raise ValueError(f"dealer must be a seat 0-{players - 1}")
+        r = self.rules
+        jokers = 0 if (players == 2 and r.two_players_no_jokers) else r.jokers_per_deck
+        extra = 0 if (players == 2 and r.two_players_no_jokers) else r.extra_jokers
+        self.shoe = Shoe(make_shoe(r.decks, jokers, extra), self.rng)
+        self.hands = self.shoe.deal(players, r.hand_size)
+        first = (self.dealer + 1) % players
+        pegs = {side: [START] * r.pegs_per_side for side in self.seat_side}
+        self.position = Position.from_pegs(r, self.sides, team_sides, pegs, self.seat_side[first])
+        self.phase = PLAY
+        self.pending = None        # V-BJ: the declared play awaiting doubts / penalty
+        self.extra_turns = [0] * players
+        self.winner = None         # team index (M10)
+        self.turn = 0              # completed turns
+        self.top_hidden = False    # the top discard was played face down (V-BJ)
+        self.history = []          # [{"seat", "move", "card", "public"}]
+        self._undo = []
+        if r.draw == "first":
+            self.hands[first].append(self.shoe.draw())
+
+    # ------------------------------------------------------------------ state
+    @property
+    def seat(self) -> int:
+        """The seat whose turn it is."""
+        return self.side_seat[self.position.to_move]
+
+    @property
+    def actor(self) -> int | None:
+        """The seat that must act now (the turn's player, a doubter, a chooser)."""
+        if self.phase == PLAY:
+            return self.seat
+        if self.phase == DOUBT_PHASE:
+            return self.pending["queue"][0]
+        if self.phase == PENALTY_PHASE:
+            return self.pending["chooser"]
+        return None
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def team_of_seat(self, seat: int) -> int:
+        return self.position.team_of[self.seat_side[seat]]
+
+    # ------------------------------------------------------------- generation
+    def legal_plays(self) -> list[Play]:
+        return list(self.iter_plays())
+
+    def iter_plays(self):
+        """Lazily yield every legal Play for the actor."""
+        if self.phase == PLAY:
+            hand = self.hands[self.seat]
+            pos = self.position
+            ranks, first_card = [], {}
+            for card in hand:
+                rk = rank_of(card)
+                if rk not in first_card:
+                    first_card[rk] = card
+                    ranks.append(rk)
+            if self.rules.bluffing:
+                for move in pos.legal_moves(RANKS):
+                    for rk in ranks:
+                        yield Play(move, first_card[rk])
+            else:
+                for move in pos.legal_moves(ranks):
+                    yield Play(move, first_card[move[0]])
+            if pos.discard_allowed(ranks):
+                for rk in ranks:
+                    yield Play(Move(rk, DISCARD), first_card[rk])
+        elif self.phase == DOUBT_PHASE:
+            yield Play(Move("", PASS), None)
+            yield Play(Move("", DOUBT), None)
+        elif self.phase == PENALTY_PHASE:
+            victim = self.pending["victim"]
+            pos = self.position
+            for h in _bits(pos.occ[victim] & pos.geo.main_mask):
+                yield Play(Move("", PENALTY, ((victim, h, START),)), None)
+
+    def parse(self, text: str, card: str | None = None) -> Play:
+        """Parse and check a move typed by the actor; the card is optional.
+
+        A move without a rank ("0:M10-M17") is accepted when one card of the
+        hand makes it; AmbiguousMoveError when several would.
+        """
+        geo = self.position.geo
+        words = text.split() if isinstance(text, str) else []
+        if words and words[0].upper() not in RANKS and words[0] not in ("doubt", "pass", "penalty"):
+            candidates = []
+            for rk in dict.fromkeys(rank_of(c) for c in self.hands[self.seat]):
+                try:
+                    candidates.append(self.check(Move.from_text(f"{rk} {text}", geo, self.sides), card))
+                except IllegalMoveError:
+                    pass
+            if not candidates:
+                Move.from_text(f"A {text}", geo, self.sides)  # syntax errors first
+                raise IllegalMoveError(f"no card in the hand makes {text!r}", "P7")
+            if len(candidates) > 1:
+                raise AmbiguousMoveError(f"{text!r} can be made with " + ", ".join(
+                    p.move.rank for p in candidates) + "; name the card", candidates)
+            return candidates[0]
+        return self.check(Move.from_text(text, geo, self.sides), card)
+
+    def check(self, move: Move, card: str | None = None) -> Play:
+        """The Play for `move` if the actor may make it, else IllegalMoveError."""
+        if self.phase == OVER:
+            raise IllegalMoveError("the game is over", "M10")
+        kind = move.kind
+        if self.phase in (DOUBT_PHASE, PENALTY_PHASE):
+            for play in self.iter_plays():
+                if play.move == move:
+                    return play
+            raise IllegalMoveError(
+                "now is the time to doubt or pass" if self.phase == DOUBT_PHASE
+                else "choose a peg on the main track to send back to start", "V-BJ")
+        if kind in (DOUBT, PASS, PENALTY):
+            raise IllegalMoveError("there is no declared card to doubt now", "V-BJ")
+        hand = self.hands[self.seat]
+        if card is not None:
+            if card not in hand:
+                raise IllegalMoveError(f"{card} is not in the hand", "C5")
+        else:
+            card = next((c for c in hand if rank_of(c) == move.rank), None)
+            if card is None:
+                if self.rules.bluffing and kind != DISCARD:
+                    raise IllegalMoveError("name the real card played face down", "V-BJ")
+                raise IllegalMoveError(f"there is no {move.rank} in the hand", "P7")
+        ranks = {rank_of(c) for c in hand}
+        if rank_of(card) != move.rank and not (self.rules.bluffing and kind != DISCARD):
+            raise IllegalMoveError(f"the card {card} does not make a {move.rank} move", "P7")
+        pos = self.position
+        if kind == DISCARD:
+            pos.check_move(move, ranks)
+        else:
+            pos.check_move(move, None if self.rules.bluffing else ranks)
+        return Play(move, card)
+
+    # ------------------------------------------------------------- push / pop
+    def push(self, move: Move | Play, card: str | None = None) -> None:
+        """Check and make a move for the actor."""
+        if isinstance(move, Play):
+            move, card = move
+        self._push(self.check(move, card))
+
+    def push_text(self, text: str, card: str | None = None) -> Play:
+        play = self.parse(text, card)
+        self._push(play)
+        return play
+
+    def _push(self, play: Play) -> None:
+        """Make a legal play (unchecked: callers use `push`, bots pass legal plays)."""
+        move, card = play
+        pos, shoe = self.position, self.shoe
+        stock = shoe.stock
+        full = len(stock) < 3  # a reshuffle may happen: save everything
+        self._undo.append((
+            shoe.snapshot() if full else (len(stock), stock[-3:], len(shoe.discard)),
+            full, [h[:] for h in self.hands], pos.occ, pos.start, pos.to_move, pos.counting,
+            self.phase, self.pending, self.extra_turns[:], self.winner, self.turn,
+            self.top_hidden))
+        actor = self.actor
+        self.history.append({"seat": actor, "move": move.text(pos.geo), "card": card,
+                             "public": not self.rules.bluffing or move.kind == DISCARD})
+        kind = move[1]
+        if self.phase == PLAY:
+            seat = self.seat
+            self.hands[seat].remove(card)
+            if self.rules.bluffing and kind != DISCARD:
+                opponents = [(seat + k) % self.players for k in range(1, self.players)]
+                queue = [s for s in opponents if self.team_of_seat(s) != self.team_of_seat(seat)]
+                self.pending = {"seat": seat, "card": card, "move": move, "queue": queue}
+                self.phase = DOUBT_PHASE
+                return
+            pos._make(move, pos.to_move)
+            shoe.discard.append(card)
+            self.top_hidden = False
+            self._end_turn(seat)
+        elif self.phase == DOUBT_PHASE:
+            p = self.pending
+            if kind == PASS:
+                p = self.pending = {**p, "queue": p["queue"][1:]}
+                if not p["queue"]:  # no doubt: the move stands, the card stays unseen
+                    pos._make(p["move"], pos.to_move)
+                    shoe.discard.append(p["card"])
+                    self.top_hidden = True
+                    self.pending = None
+                    self.phase = PLAY
+                    self._end_turn(p["seat"])
+                return
+            doubter, bluffer = p["queue"][0], p["seat"]
+            shoe.discard.append(p["card"])  # doubted: revealed
+            self.top_hidden = False
+            self.history[-1]["revealed"] = p["card"]  # on the doubt's own entry
+            if rank_of(p["card"]) != p["move"].rank:  # a caught bluff: no move
+                self._penalty(chooser=doubter, victim_seat=bluffer, turn_seat=bluffer)
+            else:  # a wrong doubt: the move stands, then the doubter pays
+                pos._make(p["move"], pos.to_move)
+                if pos.winner() is not None:
+                    self.pending = None
+                    self.phase = PLAY
+                    self._end_turn(bluffer)
+                    return
+                self._penalty(chooser=bluffer, victim_seat=doubter, turn_seat=bluffer)
+        elif self.phase == PENALTY_PHASE:
+            pos._make(move, pos.to_move)
+            turn_seat = self.pending["turn_seat"]
+            self.pending = None
+            self.phase = PLAY
+            self._end_turn(turn_seat)
+
+    def _penalty(self, chooser, victim_seat, turn_seat):
+        pos = self.position
+        victim = self.seat_side[victim_seat]
+        if pos.occ[victim] & pos.geo.main_mask:
+            self.pending = {"chooser": chooser, "victim": victim, "turn_seat": turn_seat}
+            self.phase = PENALTY_PHASE
+        else:  # nothing to send back: the winner of the doubt gets an extra turn
+            self.extra_turns[chooser] += 1
+            self.pending = None
+            self.phase = PLAY
+            self._end_turn(turn_seat)
+
+    def _end_turn(self, seat: int) -> None:
+        pos = self.position
+        self.turn += 1
+        won = pos.winner()
+        if won is not None:  # M10: ends at once, no draw
+            self.winner = won
+            self.phase = OVER
+            return
+        if self.rules.draw == "after":
+            self.hands[seat].append(self.shoe.draw())
+        if self.extra_turns[seat]:
+            self.extra_turns[seat] -= 1
+            nxt = seat
+        else:
+            nxt = (seat + 1) % self.players
+        pos.to_move = self.seat_side[nxt]
+        if self.rules.draw == "first":
+            self.hands[nxt].append(self.shoe.draw())
+
+    def pop(self) -> dict:
+        """Undo the last push; returns its history entry."""
+        (shoe_state, full, hands, occ, start, to_move, counting, self.phase, self.pending,
+         self.extra_turns, self.winner, self.turn, self.top_hidden) = self._undo.pop()
+        shoe = self.shoe
+        if full:
+            shoe.restore(shoe_state)
+        else:
+            n_stock, tail, n_discard = shoe_state
+            del shoe.stock[n_stock - len(tail):]
+            shoe.stock.extend(tail)
+            del shoe.discard[n_discard:]
+        self.hands = hands
+        pos = self.position
+        pos.occ, pos.start, pos.to_move, pos.counting = occ, start, to_move, counting
+        return self.history.pop()
+
+    # ---------------------------------------------------------------- records
+    def record(self) -> dict:
+        """The game record: set-up, randomness and moves (NOTATION.md move text)."""
+        rec = {"format": GAME_FORMAT, "rules": self.rules.to_json(), "players": self.players,
+               "teams": self.team_count, "dealer": self.dealer,
+               "moves": [{"move": h["move"], "card": h["card"]} for h in self.history]}
+        if isinstance(self.rng, (_Recorder, _Replayer)):
+            rec["shuffles"] = [list(s) for s in self.rng.shuffles[:self._shuffles_used()]]
+        else:
+            rec["seed"] = self.seed
+        return rec
+
+    def _shuffles_used(self):
+        return 1 + self.shoe.reshuffles
+
+    @classmethod
+    def from_record(cls, record: dict, upto: int | None = None) -> "Game":
+        """Replay a record (all moves, or the first `upto`)."""
+        if not isinstance(record, dict) or record.get("format") != GAME_FORMAT:
+            raise ValueError(f"not a game record: expected format {GAME_FORMAT!r}")
+        kwargs = dict(rules=record.get("rules", "basic"), players=record.get("players", 4),
+                      teams=record.get("teams"), dealer=record.get("dealer"))
+        if "shuffles" in record:
+            game = cls(**kwargs, _shuffles=record["shuffles"])
+        elif record.get("seed") is not None:
+            game = cls(**kwargs, seed=record["seed"])
+        else:
+            raise ValueError("the record has neither a seed nor recorded shuffles")
+        moves = record.get("moves", [])
+        for i, entry in enumerate(moves[:upto]):
+            try:
+                game.push_text(entry["move"], entry.get("card"))
+            except (MoveSyntaxError, IllegalMoveError, KeyError, TypeError) as exc:
+                raise ValueError(f"move {i + 1} ({entry!r}) does not replay: {exc}") from None
+        return game
+
+    # ------------------------------------------------------------------ views
+    def player_view(self, seat: int | None) -> dict:
+        """What one seat may see (None: the table view). JSON-ready.
+
+        Other hands appear only as counts; the stock only as a count; a card
+        played face down (V-BJ) only if it was doubted.
+        """
+        pos = self.position
+        view = {
+            "seat": seat,
+            "rules": self.rules.to_json(),
+            "players": self.players,
+            "seat_sides": list(self.seat_side),
+            "teams": [[self.side_seat[c] for c in t] for t in pos.teams],
+            "position": position_to_json(pos),
+            "phase": self.phase,
+            "turn_seat": self.seat,
+            "actor": self.actor,
+            "hand_sizes": [len(h) for h in self.hands],
+            "stock": len(self.shoe.stock),
+            "discard_count": len(self.shoe.discard),
+            "discard_top": (None if not self.shoe.discard else
+                            "hidden" if self.top_hidden else self.shoe.discard[-1]),
+            "winner": None if self.winner is None else [self.side_seat[c] for c in pos.teams[self.winner]],
+            "turn": self.turn,
+            "log": [self._public_entry(h, seat) for h in self.history[-30:]],
+            "progress": self.progress(),
+        }
+        if seat is not None:
+            view["hand"] = list(self.hands[seat])
+            view["controls"] = [self.side_seat[c] for c in pos.controlled(self.seat_side[seat])]
+        if self.rules.counting:
+            view["counting"] = [pos.counting[s] for s in self.seat_side]
+        if self.pending and self.phase == DOUBT_PHASE:
+            view["declared"] = {"seat": self.pending["seat"],
+                                "move": self.pending["move"].text(pos.geo),
+                                "queue": list(self.pending["queue"])}
+        if self.pending and self.phase == PENALTY_PHASE:
+            view["penalty"] = {"chooser": self.pending["chooser"],
+                               "victim_seat": self.side_seat[self.pending["victim"]]}
+        if any(self.extra_turns):
+            view["extra_turns"] = list(self.extra_turns)
+        return view
+
+    @staticmethod
+    def _public_entry(entry, seat):
+        out = {"seat": entry["seat"], "move": entry["move"]}
+        if entry["public"] or entry["seat"] == seat:
+            out["card"] = entry["card"]
+        if "revealed" in entry:
+            out["card"] = entry["revealed"]
+        return out
+
+    def progress(self) -> list:
+        """Per team: pegs home out of pegs in play (for the table view)."""
+        pos = self.position
+        out = []
+        for team in pos.teams:
+            home = sum(bin(pos.occ[c] >> pos.L).count("1") for c in team)
+            out.append({"seats": [self.side_seat[c] for c in team], "home": home,
+                        "pegs": len(team) * self.rules.pegs_per_side})
+        return out
+
+    def pegs_json(self) -> dict:
+        return pegs_to_json(self.position)
+
+
+__all__ = ["Game", "Play", "GAME_FORMAT"]

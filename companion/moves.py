@@ -1,0 +1,148 @@
+"""Moves: the value type, its NOTATION.md text, and the errors.
+
+A `Move` is a tuple ``(rank, kind, steps)``:
+
+* ``kind`` is ``"move"`` (one or two steps, hits are consequences), ``"swap"``
+  (two pegs exchange holes, V-NC4), ``"discard"`` (P7) or ``"free"``
+  (counting's free come-out, V-NC7);
+* each step is ``(colour, src, dst)`` with locations as in `companion.board`.
+
+Locations are board-relative (``M<n>`` needs the track length to tell main
+from home), so text conversion takes the `Geometry`.
+"""
+from __future__ import annotations
+
+import re
+
+from .board import START, Geometry
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
+RANK_SET = frozenset(RANKS)
+
+
+class MoveError(ValueError):
+    """Base class of the move errors."""
+
+
+class MoveSyntaxError(MoveError):
+    """The text is not a move in NOTATION.md form."""
+
+
+class IllegalMoveError(MoveError):
+    """The move is well formed but not legal here; `rule` names the RULES id."""
+
+    def __init__(self, message: str, rule: str | None = None):
+        super().__init__(message)
+        self.rule = rule
+
+
+class AmbiguousMoveError(MoveError):
+    """The input fits more than one legal move (e.g. no card named)."""
+
+    def __init__(self, message: str, candidates=()):
+        super().__init__(message)
+        self.candidates = list(candidates)
+
+
+MOVE, SWAP, DISCARD, FREE = "move", "swap", "discard", "free"
+# Game-level actions of the Bluffing Joker doubt window (V-BJ); rank is "".
+DOUBT, PASS, PENALTY = "doubt", "pass", "penalty"
+
+_STEP = re.compile(r"^(\d+):(S|M\d+|H\d+)-(S|M\d+|H\d+)$")
+_SWAP = re.compile(r"^(\d+):(M\d+)<>(\d+):(M\d+)$")
+
+
+class Move(tuple):
+    """An immutable, hashable move value: ``Move(rank, kind, steps)``."""
+
+    __slots__ = ()
+
+    def __new__(cls, rank: str, kind: str = MOVE, steps=()):
+        return tuple.__new__(cls, (rank, kind, tuple(steps)))
+
+    rank = property(lambda self: self[0])
+    kind = property(lambda self: self[1])
+    steps = property(lambda self: self[2])
+
+    def __repr__(self):
+        return f"Move({self[0]!r}, {self[1]!r}, {self[2]!r})"
+
+    def text(self, geo: Geometry) -> str:
+        rank, kind, steps = self
+        if kind in (DOUBT, PASS):
+            return kind
+        if kind == PENALTY:
+            c, s, d = steps[0]
+            return f"penalty {c}:{geo.token(s)}-{geo.token(d)}"
+        if kind == DISCARD:
+            return f"{rank} discard"
+        if kind == SWAP:
+            (c1, a, _), (c2, b, _) = steps
+            return f"{rank} {c1}:{geo.token(a)}<>{c2}:{geo.token(b)}"
+        body = " ".join(f"{c}:{geo.token(s)}-{geo.token(d)}" for c, s, d in steps)
+        return f"{rank} free {body}" if kind == FREE else f"{rank} {body}"
+
+    @classmethod
+    def from_text(cls, text: str, geo: Geometry, sides: int | None = None) -> "Move":
+        """Parse NOTATION.md move text; raises MoveSyntaxError (syntax only)."""
+        if not isinstance(text, str):
+            raise MoveSyntaxError("a move must be text")
+        words = text.split()
+        if not words:
+            raise MoveSyntaxError("empty move")
+        if words in (["doubt"], ["pass"]):
+            return cls("", words[0])
+        if words[0] == "penalty":
+            if len(words) != 2 or not _STEP.match(words[1]):
+                raise MoveSyntaxError(f"bad penalty {text!r}: expected penalty <side>:M<n>-S")
+            m = _STEP.match(words[1])
+            c = int(m[1])
+            _check_side(c, sides, text)
+            return cls("", PENALTY, ((c, _loc(geo, m[2], text), _loc(geo, m[3], text)),))
+        rank = words[0].upper()
+        if rank not in RANK_SET:
+            raise MoveSyntaxError(f"bad move {text!r}: {words[0]!r} is not a rank "
+                                  f"({' '.join(RANKS)})")
+        rest = words[1:]
+        if rest == ["discard"]:
+            return cls(rank, DISCARD)
+        kind = MOVE
+        if rest and rest[0] == "free":
+            kind, rest = FREE, rest[1:]
+        if not rest:
+            raise MoveSyntaxError(f"bad move {text!r}: no steps after the rank")
+        if len(rest) == 1 and kind == MOVE and "<>" in rest[0]:
+            m = _SWAP.match(rest[0])
+            if not m:
+                raise MoveSyntaxError(f"bad swap {rest[0]!r}: expected <side>:M<n><><side>:M<m>")
+            c1, a, c2, b = int(m[1]), _loc(geo, m[2], text), int(m[3]), _loc(geo, m[4], text)
+            _check_side(c1, sides, text)
+            _check_side(c2, sides, text)
+            return cls(rank, SWAP, ((c1, a, b), (c2, b, a)))
+        if len(rest) > 2 or (kind == FREE and len(rest) != 1):
+            raise MoveSyntaxError(f"bad move {text!r}: too many steps")
+        steps = []
+        for word in rest:
+            m = _STEP.match(word)
+            if not m:
+                raise MoveSyntaxError(f"bad step {word!r} in {text!r}: expected <side>:<from>-<to>, e.g. 0:M10-M13")
+            c = int(m[1])
+            _check_side(c, sides, text)
+            steps.append((c, _loc(geo, m[2], text), _loc(geo, m[3], text)))
+        return cls(rank, kind, steps)
+
+
+def _loc(geo, token, text):
+    try:
+        return geo.parse_token(token)
+    except ValueError as exc:
+        raise MoveSyntaxError(f"{exc} in {text!r}") from None
+
+
+def _check_side(c, sides, text):
+    if sides is not None and not 0 <= c < sides:
+        raise MoveSyntaxError(f"side {c} in {text!r} is not on a {sides}-sided board")
+
+
+__all__ = ["Move", "MoveError", "MoveSyntaxError", "IllegalMoveError", "AmbiguousMoveError",
+           "RANKS", "MOVE", "SWAP", "DISCARD", "FREE", "DOUBT", "PASS", "PENALTY", "START"]

@@ -1,0 +1,109 @@
+"""NOTATION.md positions: JSON in and out, with one-line error messages."""
+from __future__ import annotations
+
+import json
+
+from .board import geometry
+from .position import Position, PositionError
+from .rules import RulesError, rules_from_json
+
+FORMAT = "pegs-and-jokers/position/1"
+_KEYS = {"format", "rules", "sides", "teams", "pegs", "to_move", "counting"}
+
+
+def _int(value, what):
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PositionError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def _side_key(key, what):
+    if not isinstance(key, str) or not key.isdigit() or (len(key) > 1 and key[0] == "0"):
+        raise PositionError(f"{what} key {key!r} must be a side number as a string, e.g. \"0\"")
+    return int(key)
+
+
+def position_from_json(data) -> Position:
+    """A Position from NOTATION.md JSON (text or parsed); PositionError on any problem."""
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise PositionError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(data, dict):
+        raise PositionError("a position must be a JSON object")
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise PositionError(f"unknown key(s) {unknown}; a position has {sorted(_KEYS)}")
+    for key in ("format", "rules", "sides", "teams", "pegs", "to_move"):
+        if key not in data:
+            raise PositionError(f"missing key {key!r}")
+    if data["format"] != FORMAT:
+        raise PositionError(f"format is {data['format']!r}; expected {FORMAT!r}")
+    try:
+        rules = rules_from_json(data["rules"])
+    except RulesError as exc:
+        raise PositionError(str(exc)) from None
+    sides = _int(data["sides"], "sides")
+    if sides not in (4, 6, 8, 10):
+        raise PositionError(f"sides is {sides}; a board has 4, 6, 8 or 10 sides (G1)")
+    teams = data["teams"]
+    if not isinstance(teams, list) or not teams or not all(isinstance(t, list) and t for t in teams):
+        raise PositionError("teams must be a list of non-empty lists of sides")
+    teams = [[_int(c, "a side in teams") for c in t] for t in teams]
+    if len(teams) < 2:
+        raise PositionError("teams must list at least two teams")
+    pegs_in = data["pegs"]
+    if not isinstance(pegs_in, dict):
+        raise PositionError("pegs must be an object {side: [holes]}")
+    geo = geometry(sides, rules.holes_per_side, rules.in_spot_offset, rules.come_out_offset)
+    pegs = {}
+    for key, tokens in pegs_in.items():
+        side = _side_key(key, "pegs")
+        if not 0 <= side < sides:
+            raise PositionError(f"pegs names side {side}, but the board has sides 0-{sides - 1}")
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+            raise PositionError(f"pegs of side {side} must be a list of hole tokens")
+        try:
+            pegs[side] = [geo.parse_token(t) for t in tokens]
+        except ValueError as exc:
+            raise PositionError(f"side {side}: {exc}") from None
+    to_move = _int(data["to_move"], "to_move")
+    counting = None
+    if "counting" in data:
+        if not isinstance(data["counting"], dict):
+            raise PositionError("counting must be an object {side: turns}")
+        counting = {_side_key(k, "counting"): v for k, v in data["counting"].items()}
+    return Position.from_pegs(rules, sides, teams, pegs, to_move, counting)
+
+
+def pegs_to_json(pos: Position, pegs: dict | None = None) -> dict:
+    """{"side": [tokens]} in canonical order."""
+    token = pos.geo.token
+    pegs = pos.pegs() if pegs is None else pegs
+    return {str(c): [token(loc) for loc in locs] for c, locs in pegs.items()}
+
+
+def position_to_json(pos: Position) -> dict:
+    out = {
+        "format": FORMAT,
+        "rules": pos.rules.to_json(),
+        "sides": pos.sides,
+        "teams": [list(t) for t in pos.teams],
+        "pegs": pegs_to_json(pos),
+        "to_move": pos.to_move,
+    }
+    counting = {str(c): pos.counting[c] for c in pos.colours if pos.counting[c]}
+    if counting or pos.rules.counting:
+        out["counting"] = counting
+    return out
+
+
+def moves_report(pos: Position, ranks=None) -> dict:
+    """The `pegs moves` output object (NOTATION.md)."""
+    geo = pos.geo
+    moves = []
+    for move in pos.legal_moves(ranks):
+        moves.append({"card": move.rank, "move": move.text(geo),
+                      "result": pegs_to_json(pos, pos.result_of(move))})
+    return {"to_move": pos.to_move, "discard_allowed": pos.discard_allowed(ranks), "moves": moves}

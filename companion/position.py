@@ -1,0 +1,610 @@
+"""The position: pegs on the board, whose turn, and legal move generation.
+
+Move generation is the hot path (bots, hints, the referee), so positions are
+bit masks: ``occ[c]`` holds colour ``c``'s pegs on the main track and in its
+own home (see `companion.board`), ``start[c]`` counts its pegs in start.
+Paths come from the geometry's precomputed tables; a step with no hit
+changes one mask, and only hits (M7) copy the state to play out the chain.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .board import START, HOME_SIZE, geometry
+from .moves import (DISCARD, FREE, MOVE, SWAP, RANKS, IllegalMoveError, Move,
+                    MoveSyntaxError)
+from .rules import Rules
+
+# Card powers (the actions a rank allows under a rule set).
+OUT, FWD, BACK, SPLIT, SWAP2, JOKER = "out", "fwd", "back", "split", "swap", "joker"
+F, B = "F", "B"
+
+
+@lru_cache(maxsize=None)
+def card_powers(rules: Rules) -> dict:
+    """rank -> tuple of actions; an action is (kind, count, extra)."""
+    powers = {}
+    for rank in RANKS:
+        acts = []
+        if rank == "A":
+            acts += [(OUT, 0, None), (FWD, 1, None)]
+            if rules.ace == "north_carolina":
+                acts += [(BACK, 1, None), (FWD, 11, None)]  # V-NC3
+        elif rank in ("J", "Q", "K"):
+            n = 10 if rules.court == "10" else {"J": 11, "Q": 12, "K": 13}[rank]  # V-SS
+            acts += [(OUT, 0, None), (FWD, n, None)]
+        elif rank == "JK":
+            acts.append((JOKER, 0, None))
+        elif rank == "7":
+            acts += [(FWD, 7, None), (SPLIT, 7, ((F, F),))]  # P3
+        elif rank == "8":
+            acts.append((BACK, 8, None))  # P4
+        elif rank == "9":
+            acts.append((FWD, 9, None))
+            if rules.nine == "split":  # V-AZ3, R13
+                acts.append((SPLIT, 9, ((F, B), (B, F))))
+        elif rank == "10":
+            if rules.ten == "split":  # V-NC6: no single 10
+                acts.append((SPLIT, 10, ((F, F), (F, B), (B, F), (B, B))))
+            else:
+                acts.append((FWD, 10, None))
+                if rules.ten == "forward_or_back1":  # V-AK
+                    acts.append((BACK, 1, None))
+        else:
+            acts.append((FWD, int(rank), None))
+            if rank == "2" and rules.two_swap:  # V-NC4
+                acts.append((SWAP2, 0, None))
+        powers[rank] = tuple(acts)
+    return powers
+
+
+def _bits(mask):
+    """Set bit indices of a mask, low first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class PositionError(ValueError):
+    """An impossible position (bad counts, two pegs in a hole, ...)."""
+
+
+class Position:
+    """A position of one game, with legal moves and push/pop.
+
+    ``teams`` are lists of sides; ``to_move`` is a side; ``counting[side]`` the
+    consecutive counting turns of that player (V-NC7).
+    """
+
+    def __init__(self, rules: Rules, sides: int, teams, occ, start, to_move: int,
+                 counting=None):
+        self.rules = rules
+        self.geo = geometry(sides, rules.holes_per_side, rules.in_spot_offset,
+                            rules.come_out_offset, rules.must_turn_in)
+        self.sides = sides
+        self.L = self.geo.length
+        self.teams = tuple(tuple(t) for t in teams)
+        self.colours = tuple(sorted(c for t in self.teams for c in t))  # turn order
+        self.team_of = [-1] * sides
+        for i, t in enumerate(self.teams):
+            for c in t:
+                self.team_of[c] = i
+        self.occ = list(occ)
+        self.start = list(start)
+        self.to_move = to_move
+        self.counting = list(counting) if counting is not None else [0] * sides
+        self.powers = card_powers(rules)
+        self._width = self.L + HOME_SIZE
+        self._stack = []
+
+    # ----------------------------------------------------------- construction
+    @classmethod
+    def from_pegs(cls, rules: Rules, sides: int, teams, pegs: dict, to_move: int,
+                  counting: dict | None = None) -> "Position":
+        """Build from {side: [locations]}; raises PositionError naming the problem."""
+        if sides not in (4, 6, 8, 10):
+            raise PositionError(f"sides is {sides}; a board has 4, 6, 8 or 10 sides (G1)")
+        occupied = sorted(pegs)
+        if occupied != list(range(sides)) and not (sides == 4 and occupied == [0, 2]):
+            raise PositionError(
+                f"pegs are given for sides {occupied}; expected every side 0-{sides - 1}"
+                + (" (or sides 0 and 2 for two players, G1)" if sides == 4 else ""))
+        flat = [c for t in teams for c in t]
+        if sorted(flat) != occupied:
+            raise PositionError(f"teams {teams} must list each occupied side {occupied} exactly once")
+        if to_move not in pegs:
+            raise PositionError(f"to_move is side {to_move}, which has no pegs")
+        geo = geometry(sides, rules.holes_per_side, rules.in_spot_offset,
+                       rules.come_out_offset, rules.must_turn_in)
+        L = geo.length
+        occ, start = [0] * sides, [0] * sides
+        seen_main = {}
+        for c in occupied:
+            locs = pegs[c]
+            if len(locs) != rules.pegs_per_side:
+                raise PositionError(f"side {c} has {len(locs)} pegs, expected {rules.pegs_per_side}")
+            for loc in locs:
+                if loc == START:
+                    start[c] += 1
+                    continue
+                if loc < L:
+                    if loc in seen_main:
+                        raise PositionError(f"two pegs on M{loc} (sides {seen_main[loc]} and {c})")
+                    seen_main[loc] = c
+                elif occ[c] >> loc & 1:
+                    raise PositionError(f"side {c} has two pegs on {geo.token(loc)}")
+                occ[c] |= 1 << loc
+        count = [0] * sides
+        for side, n in (counting or {}).items():
+            if side not in pegs:
+                raise PositionError(f"counting names side {side}, which has no pegs")
+            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 10:
+                raise PositionError(f"counting for side {side} is {n!r}; expected a whole number 0-10")
+            count[side] = n
+        return cls(rules, sides, teams, occ, start, to_move, count)
+
+    def copy(self) -> "Position":
+        return Position(self.rules, self.sides, self.teams, self.occ, self.start,
+                        self.to_move, self.counting)
+
+    def pegs(self) -> dict:
+        """{side: locations in canonical order (S, then M by number, then H)}."""
+        return {c: [START] * self.start[c] + list(_bits(self.occ[c])) for c in self.colours}
+
+    def key(self):
+        """A hashable value equal for equal positions (pegs, mover, counting)."""
+        return (self._key(self.occ, self.start), self.to_move, tuple(self.counting))
+
+    def __eq__(self, other):
+        return isinstance(other, Position) and self.rules == other.rules and \
+            self.sides == other.sides and self.teams == other.teams and self.key() == other.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def __repr__(self):
+        from .notation import position_to_json  # local: notation imports us
+        return f"Position({position_to_json(self)})"
+
+    # ----------------------------------------------------------------- queries
+    def all_home(self, c: int, occ=None, start=None) -> bool:
+        occ = self.occ if occ is None else occ
+        start = self.start if start is None else start
+        return start[c] == 0 and not occ[c] & self.geo.main_mask
+
+    def controlled(self, side: int | None = None, occ=None, start=None) -> list:
+        """Colours the player at `side` may move now (P8, V-AZ2)."""
+        side = self.to_move if side is None else side
+        team = self.teams[self.team_of[side]]
+        if self.rules.team_pegs:
+            return list(team)
+        if not self.all_home(side, occ, start):
+            return [side]
+        order = self.colours
+        i = order.index(side)
+        for k in range(1, len(order)):
+            c = order[(i + k) % len(order)]
+            if self.team_of[c] == self.team_of[side] and not self.all_home(c, occ, start):
+                return [c]
+        return []
+
+    def next_side(self, side: int | None = None) -> int:
+        side = self.to_move if side is None else side
+        order = self.colours
+        return order[(order.index(side) + 1) % len(order)]
+
+    def winner(self):
+        """M10: index of the team whose pegs are all home, else None."""
+        for i, team in enumerate(self.teams):
+            if all(self.all_home(c) for c in team):
+                return i
+        return None
+
+    def colour_at(self, hole: int):
+        """The colour on main-track hole `hole`, or None."""
+        for c in self.colours:
+            if self.occ[c] >> hole & 1:
+                return c
+        return None
+
+    def free_come_out_due(self, side: int | None = None) -> bool:
+        """R12: the player has counted on enough turns before this one."""
+        side = self.to_move if side is None else side
+        return bool(self.rules.counting) and self.counting[side] >= self.rules.counting - 1
+
+    # ---------------------------------------------------------- state helpers
+    def _main_all(self, occ):
+        m = 0
+        for c in self.colours:
+            m |= occ[c]
+        return m & self.geo.main_mask
+
+    def _key(self, occ, start):
+        w, k, sw = self._width, 0, self.sides * self._width
+        for c in self.colours:
+            k |= (occ[c] << (c * w)) | (start[c] << (sw + 3 * c))
+        return k
+
+    def _land(self, occ, start, col, dst, team):
+        """Put a peg of `col` (already lifted) on `dst`, playing out hits (M7).
+
+        Returns the peg's final location (R9: a chain may move it on), or None
+        if the landing is illegal.
+        """
+        bit = 1 << dst
+        if occ[col] & bit:
+            return None  # M2, R1, R2
+        L = self.L
+        victim = None
+        if dst < L:
+            for v in self.colours:
+                if occ[v] & bit:
+                    victim = v
+                    break
+        occ[col] |= bit
+        final = dst
+        hole = dst
+        in_spot = self.geo.in_spot
+        team_of = self.team_of
+        while victim is not None:
+            hb = 1 << hole
+            if team_of[victim] != team:  # M7: opponent to start
+                occ[victim] &= ~hb
+                start[victim] += 1
+                if victim == col and hole == final:
+                    final = START
+                break
+            t = in_spot[victim]
+            tb = 1 << t
+            if occ[victim] & tb:  # M7, R8: its in-spot holds its own colour
+                return None
+            occ[victim] &= ~hb
+            if victim == col and hole == final:
+                final = t  # R9: the moving peg itself was hit on
+            nxt = None
+            for w in self.colours:
+                if w != victim and occ[w] & tb:
+                    nxt = w
+                    break
+            occ[victim] |= tb
+            victim, hole = nxt, t
+        return final
+
+    def _apply_step(self, occ, start, col, src, dst, team):
+        """Move one peg src -> dst on the given lists (path already checked)."""
+        if src == START:
+            start[col] -= 1
+        else:
+            occ[col] &= ~(1 << src)
+        if dst == START:  # Pegoo joker: opponent's peg back to start
+            start[col] += 1
+            return START
+        return self._land(occ, start, col, dst, team)
+
+    # ------------------------------------------------------------- generation
+    def legal_moves(self, ranks=None, dedupe: bool = True):
+        """Lazily yield the legal moves of the given ranks (all ranks if None).
+
+        Each distinct end position of a rank is yielded once (R4) unless
+        ``dedupe`` is false, which yields every legal way (used to check a
+        move typed in another order). Discards are not included: see
+        `discard_allowed`.
+        """
+        done = set()
+        for rank in (RANKS if ranks is None else ranks):
+            if rank in done:
+                continue
+            done.add(rank)
+            yield from self._rank_moves(rank, dedupe)
+
+    def _rank_moves(self, rank, dedupe=True):
+        side = self.to_move
+        cols = self.controlled(side)
+        team = self.team_of[side]
+        occ, start, L = self.occ, self.start, self.L
+        main_all = self._main_all(occ)
+        acts = self.powers[rank]
+        splits = dedupe and any(a[0] == SPLIT for a in acts)
+        seen = set() if splits else None
+        base = self._key(occ, start) if splits else 0
+        w = self._width
+        for kind, n, extra in acts:
+            if kind == FWD or kind == BACK:
+                for c in cols:
+                    o = occ[c]
+                    if kind == FWD:
+                        table = self.geo.forward[c]
+                        locs = o
+                    else:
+                        table = self.geo.backward
+                        locs = o & self.geo.main_mask  # M5
+                    while locs:
+                        low = locs & -locs
+                        x = low.bit_length() - 1
+                        locs ^= low
+                        opts = table[x][n]
+                        if kind == BACK:
+                            opts = (opts,)
+                        for dst, path in opts:
+                            if o & path:
+                                continue  # M2
+                            if dst < L and main_all >> dst & 1:
+                                o2, s2 = occ[:], start[:]
+                                if self._apply_step(o2, s2, c, x, dst, team) is None:
+                                    continue
+                                k = self._key(o2, s2) if splits else 0
+                            elif splits:
+                                k = base ^ ((low | (1 << dst)) << (c * w))
+                            if splits:
+                                seen.add(k)
+                            yield Move(rank, MOVE, ((c, x, dst),))
+            elif kind == OUT:
+                yield from self._come_outs(rank, cols, team, MOVE)
+            elif kind == SPLIT:
+                yield from self._splits(rank, n, extra, cols, team, seen, base, main_all)
+            elif kind == SWAP2:
+                yield from self._swaps(rank)
+            elif kind == JOKER:
+                yield from self._jokers(rank, cols, team, main_all)
+        if self.free_come_out_due(side):
+            yield from self._come_outs(rank, cols, team, FREE)
+
+    def _come_outs(self, rank, cols, team, kind):
+        occ, start = self.occ, self.start
+        for c in cols:
+            if not start[c]:
+                continue
+            dst = self.geo.come_out[c]
+            o2, s2 = occ[:], start[:]
+            if self._apply_step(o2, s2, c, START, dst, team) is not None:  # M6, R2
+                yield Move(rank, kind, ((c, START, dst),))
+
+    def _split_pegs(self, cols, direction, n, occ, team, any_pegs):
+        """(colour, loc, options) for pegs that may make one split part."""
+        geo, mm = self.geo, self.geo.main_mask
+        for c in cols:
+            o = occ[c]
+            if direction == F:
+                own_team = self.team_of[c] == team
+                if any_pegs and not own_team:
+                    table, locs = geo.forward_main, o & mm  # V-NC6 opponents: main only; R7
+                else:
+                    table, locs = geo.forward[c], o
+                for x in _bits(locs):
+                    opts = table[x][n]
+                    if opts:
+                        yield c, x, opts
+            else:
+                bt = geo.backward
+                for x in _bits(o & mm):
+                    yield c, x, (bt[x][n],)
+
+    def _splits(self, rank, n, dir_pairs, cols, team, seen, base, main_all):
+        """M9: two different pegs, parts in the player's order, each >= 1."""
+        occ, start, L, w = self.occ, self.start, self.L, self._width
+        any_pegs = self.rules.ten == "split" and n == 10 and rank == "10"
+        cols1 = list(self.colours) if any_pegs else cols
+        recompute = self.rules.split_hand_over and not any_pegs  # R11
+        dedupe = seen is not None
+        for a in range(1, n):
+            b = n - a
+            for d1, d2 in dir_pairs:
+                for c1, x, opts1 in self._split_pegs(cols1, d1, a, occ, team, any_pegs):
+                    for dst1, path1 in opts1:
+                        if occ[c1] & path1:
+                            continue
+                        o1 = occ[:]
+                        if dst1 < L and main_all >> dst1 & 1:
+                            s1 = start[:]
+                            moved = self._apply_step(o1, s1, c1, x, dst1, team)
+                            if moved is None:
+                                continue
+                            k1 = self._key(o1, s1) if dedupe else 0
+                            m1 = self._main_all(o1)
+                        else:
+                            s1 = start
+                            flip = (1 << x) | (1 << dst1)
+                            o1[c1] ^= flip
+                            moved = dst1
+                            k1 = base ^ (flip << (c1 * w)) if dedupe else 0
+                            m1 = main_all ^ (flip & self.geo.main_mask)
+                        if recompute:
+                            cols2 = self.controlled(self.to_move, o1, s1)
+                        elif any_pegs:
+                            cols2 = cols1
+                        else:
+                            cols2 = cols
+                        for c2, y, opts2 in self._split_pegs(cols2, d2, b, o1, team, any_pegs):
+                            if c2 == c1 and y == moved:
+                                continue  # M9: two different pegs
+                            for dst2, path2 in opts2:
+                                if o1[c2] & path2:
+                                    continue
+                                if dst2 < L and m1 >> dst2 & 1:
+                                    o2, s2 = o1[:], s1[:]
+                                    if self._apply_step(o2, s2, c2, y, dst2, team) is None:
+                                        continue
+                                    k2 = self._key(o2, s2) if dedupe else 0
+                                else:
+                                    k2 = k1 ^ (((1 << y) | (1 << dst2)) << (c2 * w)) if dedupe else 0
+                                if dedupe:
+                                    if k2 in seen:
+                                        continue  # R4
+                                    seen.add(k2)
+                                yield Move(rank, MOVE, ((c1, x, dst1), (c2, y, dst2)))
+
+    def _swaps(self, rank):
+        """V-NC4, R16: two pegs of different colours on the main track."""
+        pegs = sorted((h, c) for c in self.colours for h in _bits(self.occ[c] & self.geo.main_mask))
+        for i, (h1, c1) in enumerate(pegs):
+            for h2, c2 in pegs[i + 1:]:
+                if c1 != c2:
+                    yield Move(rank, SWAP, ((c1, h1, h2), (c2, h2, h1)))
+
+    def _jokers(self, rank, cols, team, main_all):
+        occ, start, mm = self.occ, self.start, self.geo.main_mask
+        mode = self.rules.joker
+        emitted = set()
+        if mode == "pegoo":
+            for c in cols:  # own peg from anywhere but home to its in-spot
+                dst = self.geo.in_spot[c]
+                srcs = ([START] if start[c] else []) + list(_bits(occ[c] & mm))
+                for x in srcs:
+                    if x == dst:
+                        continue  # R14
+                    o2, s2 = occ[:], start[:]
+                    if self._apply_step(o2, s2, c, x, dst, team) is not None:
+                        emitted.add((c, x, dst))
+                        yield Move(rank, MOVE, ((c, x, dst),))
+            for v in self.colours:  # R14: any peg of another team on the main track
+                if self.team_of[v] != team:
+                    for h in _bits(occ[v] & mm):
+                        yield Move(rank, MOVE, ((v, h, START),))
+        else:
+            sources = []
+            if mode == "arizona" and any(start[c] for c in self.teams[team]):
+                # V-AZ5, R15: while the team has pegs in start, only those may use it
+                sources = [(c, START) for c in self.teams[team] if start[c]]
+            else:
+                for c in cols:
+                    if start[c] and mode != "arizona":
+                        sources.append((c, START))
+                    sources.extend((c, x) for x in _bits(occ[c] & mm))
+            for c, x in sources:
+                for dst in _bits(main_all & ~occ[c]):
+                    victim_team = self.team_of[self.colour_at(dst)]
+                    if victim_team != team:
+                        ok = True
+                    else:
+                        o2, s2 = occ[:], start[:]
+                        ok = self._apply_step(o2, s2, c, x, dst, team) is not None
+                    if ok:
+                        emitted.add((c, x, dst))
+                        yield Move(rank, MOVE, ((c, x, dst),))
+        if self.rules.start_jokers:  # V-OPT start jokers
+            for mv in self._come_outs(rank, cols, team, MOVE):
+                if mv.steps[0] not in emitted:
+                    yield mv
+
+    def discard_allowed(self, ranks=None) -> bool:
+        """P7 (with R12 and V-OPT forfeit) for a hand holding `ranks`."""
+        ranks = RANKS if ranks is None else ranks
+        if self.free_come_out_due() and any(True for _ in self._come_outs("A", self.controlled(), self.team_of[self.to_move], FREE)):
+            return False  # R12
+        if self.rules.forfeit:
+            return True
+        for rank in set(ranks):
+            if rank != "JK":
+                for _ in self._rank_moves(rank, dedupe=False):
+                    return False
+        return True
+
+    # ------------------------------------------------------------ validation
+    def parse_move(self, text: str, ranks=None) -> Move:
+        """Parse move text and check it is legal here (optionally for a hand)."""
+        move = Move.from_text(text, self.geo, self.sides)
+        self.check_move(move, ranks)
+        return move
+
+    def check_move(self, move: Move, ranks=None) -> None:
+        """Raise IllegalMoveError, citing a rule, unless `move` is legal."""
+        rank, kind = move.rank, move.kind
+        if ranks is not None and rank not in ranks:
+            raise IllegalMoveError(f"there is no {rank} in the hand", "P7")
+        for c, _, _ in move.steps:
+            if c not in self.colours:
+                raise IllegalMoveError(f"side {c} has no pegs in this game", "G1")
+        if kind == DISCARD:
+            if not self.discard_allowed(ranks):
+                if self.free_come_out_due():
+                    raise IllegalMoveError("you can't discard: counting's free come-out must be taken", "R12")
+                raise IllegalMoveError("you can't discard while a card in your hand can move", "P7")
+            return
+        if kind == FREE and not self.free_come_out_due():
+            raise IllegalMoveError("no free come-out: you have not counted on enough turns before", "V-NC7")
+        for legal in self._rank_moves(rank, dedupe=False):
+            if legal == move:
+                return
+        raise IllegalMoveError(*self.explain_illegal(move))
+
+    def explain_illegal(self, move: Move) -> tuple[str, str]:
+        """(sentence, rule id) saying why a well-formed move is not legal here."""
+        rank, kind, steps = move
+        geo = self.geo
+        cols = self.controlled()
+        text = move.text(geo)
+        if kind == SWAP:
+            if not self.rules.two_swap or rank != "2":
+                return f"{text}: only a 2 can swap, and only in games with the swap", "V-NC4"
+            return f"{text}: a swap needs two pegs of different colours, both on the main track", "V-NC4"
+        if kind == FREE and rank and steps and steps[0][1] != START:
+            return f"{text}: the free come-out brings a peg out of start", "V-NC7"
+        for c, s, d in steps:
+            if c not in cols and not (self.rules.ten == "split" and rank == "10") and not (
+                    self.rules.joker == "pegoo" and rank == "JK" and d == START):
+                who = "your team's pegs" if self.rules.team_pegs else "your own pegs"
+                return f"{text}: you may move only {who} now; side {c} is not yours to move", "P8"
+            if s == START and d != START and rank not in ("A", "J", "Q", "K", "JK") and kind != FREE:
+                return f"{text}: only an A, J, Q, K or joker brings a peg out of start", "M6"
+            if s == START and not self.start[c]:
+                return f"{text}: side {c} has no peg in start", "M6"
+            if s != START and not (self.occ[c] >> s & 1):
+                return f"{text}: side {c} has no peg on {geo.token(s)}", "M1"
+            if s != START and s >= self.L and d < self.L:
+                return f"{text}: a peg in home never leaves it", "M4"
+            if d != START and self.occ[c] >> d & 1 and (len(steps) == 1 or d != steps[0][1]):
+                return f"{text}: a peg can't land on a peg of its own colour", "M2"
+        if rank == "JK":
+            return f"{text}: the joker goes straight to a hole holding another colour's peg", "P6"
+        if rank == "8" and any(d >= self.L for _, _, d in steps):
+            return f"{text}: a backward move never enters home (no backing in)", "M5"
+        if len(steps) == 2 and steps[0][:2] == steps[1][:2]:
+            return f"{text}: a split moves two different pegs", "M9"
+        if len(steps) == 2 and SPLIT not in [a[0] for a in self.powers[rank]]:
+            return f"{text}: a {rank} can't be split", "M9"
+        if steps and steps[0][1] == START and rank != "JK":
+            return f"{text}: coming out lands on the come-out hole, and a hit there must be legal", "R2"
+        return (f"{text} is not a legal {rank} here: the count must be used in full, without "
+                f"passing a peg of the same colour, and any hit must be legal", "M1")
+
+    # ------------------------------------------------------------- push / pop
+    def push(self, move: Move, next_to_move: int | None = None) -> None:
+        """Make a move (assumed legal: see `check_move`) and pass the turn."""
+        self._stack.append((self.occ, self.start, self.to_move, self.counting))
+        self._make(move, next_to_move)
+
+    def _make(self, move: Move, next_to_move: int | None = None) -> None:
+        """`push` without an undo record (the Game keeps its own)."""
+        # Fresh lists, so generators still running over the old ones stay valid.
+        self.occ = occ = self.occ[:]
+        self.start = start = self.start[:]
+        side = self.to_move
+        team = self.team_of[side]
+        kind = move[1]
+        if kind == SWAP:
+            (c1, a, b), (c2, _, _) = move[2]
+            flip = (1 << a) | (1 << b)
+            occ[c1] ^= flip
+            occ[c2] ^= flip
+        elif kind != DISCARD:
+            for c, s, d in move[2]:
+                self._apply_step(occ, start, c, s, d, team)
+        if self.rules.counting and kind in (MOVE, SWAP, FREE, DISCARD):
+            self.counting = self.counting[:]
+            self.counting[side] = self.counting[side] + 1 if kind == DISCARD else 0
+        self.to_move = self.next_side(side) if next_to_move is None else next_to_move
+
+    def pop(self) -> None:
+        self.occ, self.start, self.to_move, self.counting = self._stack.pop()
+
+    def result_of(self, move: Move) -> dict:
+        """The `pegs` after `move`, without changing this position."""
+        self.push(move)
+        try:
+            return self.pegs()
+        finally:
+            self.pop()
+
+
+__all__ = ["Position", "PositionError", "card_powers", "IllegalMoveError", "MoveSyntaxError"]

@@ -1,0 +1,1 @@
+"""Raspberry Pi board hardware: LEDs, buttons and sensors (optional extra `pi`)."""

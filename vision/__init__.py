@@ -1,0 +1,1 @@
+"""Camera recognition of pegs on the board (optional extra `vision`)."""

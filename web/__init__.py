@@ -1,0 +1,1 @@
+"""Web front end of the companion (Flask app served by waitress)."""
