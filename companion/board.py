@@ -38,9 +38,10 @@ class Geometry:
         self.forward = tuple(self._forward_table(c, turn_in=True) for c in range(sides))
         # forward_main[loc][n]: main-track only (R7: another team's peg never turns in).
         self.forward_main = self._forward_table(None, turn_in=False)
-        # backward[loc][n]: (dest, path mask) on the main track (M5).
+        # backward[loc][n]: ((dest, path mask),) on the main track (M5); () in home.
         self.backward = tuple(
-            tuple(self._backward(loc, n) for n in range(14)) for loc in range(L))
+            tuple(((self._backward(loc, n),) if loc < L and n else ()) for n in range(14))
+            for loc in range(L + HOME_SIZE))
 
     def _forward_table(self, colour, turn_in):
         L = self.length

@@ -110,6 +110,8 @@ class Game:
         jokers = 0 if (players == 2 and r.two_players_no_jokers) else r.jokers_per_deck
         extra = 0 if (players == 2 and r.two_players_no_jokers) else r.extra_jokers
         self.shoe = Shoe(make_shoe(r.decks, jokers, extra), self.rng)
+        # Hand lists are replaced on every change, never edited in place, so an
+        # undo record need only copy the outer list.
         self.hands = self.shoe.deal(players, r.hand_size)
         first = (self.dealer + 1) % players
         pegs = {side: [START] * r.pegs_per_side for side in self.seat_side}
@@ -150,6 +152,19 @@ class Game:
 
     # ------------------------------------------------------------- generation
     def legal_plays(self) -> list[Play]:
+        if self.phase == PLAY and not self.rules.bluffing:  # the bots' hot path
+            hand = self.hands[self.seat]
+            first_card = {}
+            for card in hand:
+                rk = card[:-1] if card != "JK" else card
+                if rk not in first_card:
+                    first_card[rk] = card
+            moves, discard = self.position.hand_moves(first_card)
+            new = tuple.__new__
+            plays = [new(Play, (m, first_card[m[0]])) for m in moves]
+            if discard:
+                plays.extend(new(Play, (Move(rk, DISCARD), c)) for rk, c in first_card.items())
+            return plays
         return list(self.iter_plays())
 
     def iter_plays(self):
@@ -167,10 +182,13 @@ class Game:
                 for move in pos.legal_moves(RANKS):
                     for rk in ranks:
                         yield Play(move, first_card[rk])
+                discard = pos.discard_allowed(ranks)
             else:
-                for move in pos.legal_moves(ranks):
-                    yield Play(move, first_card[move[0]])
-            if pos.discard_allowed(ranks):
+                moves, discard = pos.hand_moves(ranks)
+                new = tuple.__new__
+                for move in moves:
+                    yield new(Play, (move, first_card[move[0]]))
+            if discard:
                 for rk in ranks:
                     yield Play(Move(rk, DISCARD), first_card[rk])
         elif self.phase == DOUBT_PHASE:
@@ -260,16 +278,18 @@ class Game:
         full = len(stock) < 3  # a reshuffle may happen: save everything
         self._undo.append((
             shoe.snapshot() if full else (len(stock), stock[-3:], len(shoe.discard)),
-            full, [h[:] for h in self.hands], pos.occ, pos.start, pos.to_move, pos.counting,
+            full, self.hands[:], pos.occ, pos.start, pos.to_move, pos.counting,
             self.phase, self.pending, self.extra_turns[:], self.winner, self.turn,
             self.top_hidden))
-        actor = self.actor
-        self.history.append({"seat": actor, "move": move.text(pos.geo), "card": card,
-                             "public": not self.rules.bluffing or move.kind == DISCARD})
+        # The move's text is made when a record or view asks for it.
+        self.history.append({"seat": self.actor, "move": move, "card": card,
+                             "public": not self.rules.bluffing or move[1] == DISCARD})
         kind = move[1]
         if self.phase == PLAY:
             seat = self.seat
-            self.hands[seat].remove(card)
+            hand = self.hands[seat][:]  # hands are replaced, never edited: cheap undo
+            hand.remove(card)
+            self.hands[seat] = hand
             if self.rules.bluffing and kind != DISCARD:
                 opponents = [(seat + k) % self.players for k in range(1, self.players)]
                 queue = [s for s in opponents if self.team_of_seat(s) != self.team_of_seat(seat)]
@@ -334,7 +354,7 @@ class Game:
             self.phase = OVER
             return
         if self.rules.draw == "after":
-            self.hands[seat].append(self.shoe.draw())
+            self.hands[seat] = self.hands[seat] + [self.shoe.draw()]
         if self.extra_turns[seat]:
             self.extra_turns[seat] -= 1
             nxt = seat
@@ -342,7 +362,7 @@ class Game:
             nxt = (seat + 1) % self.players
         pos.to_move = self.seat_side[nxt]
         if self.rules.draw == "first":
-            self.hands[nxt].append(self.shoe.draw())
+            self.hands[nxt] = self.hands[nxt] + [self.shoe.draw()]
 
     def pop(self) -> dict:
         """Undo the last push; returns its history entry."""
@@ -366,7 +386,8 @@ class Game:
         """The game record: set-up, randomness and moves (NOTATION.md move text)."""
         rec = {"format": GAME_FORMAT, "rules": self.rules.to_json(), "players": self.players,
                "teams": self.team_count, "dealer": self.dealer,
-               "moves": [{"move": h["move"], "card": h["card"]} for h in self.history]}
+               "moves": [{"move": h["move"].text(self.position.geo), "card": h["card"]}
+                         for h in self.history]}
         if isinstance(self.rng, (_Recorder, _Replayer)):
             rec["shuffles"] = [list(s) for s in self.rng.shuffles[:self._shuffles_used()]]
         else:
@@ -422,7 +443,7 @@ class Game:
                             "hidden" if self.top_hidden else self.shoe.discard[-1]),
             "winner": None if self.winner is None else [self.side_seat[c] for c in pos.teams[self.winner]],
             "turn": self.turn,
-            "log": [self._public_entry(h, seat) for h in self.history[-30:]],
+            "log": [self._public_entry(h, seat, pos.geo) for h in self.history[-30:]],
             "progress": self.progress(),
         }
         if seat is not None:
@@ -442,8 +463,8 @@ class Game:
         return view
 
     @staticmethod
-    def _public_entry(entry, seat):
-        out = {"seat": entry["seat"], "move": entry["move"]}
+    def _public_entry(entry, seat, geo):
+        out = {"seat": entry["seat"], "move": entry["move"].text(geo)}
         if entry["public"] or entry["seat"] == seat:
             out["card"] = entry["card"]
         if "revealed" in entry:

@@ -58,6 +58,12 @@ def card_powers(rules: Rules) -> dict:
     return powers
 
 
+@lru_cache(maxsize=None)
+def split_ranks(rules: Rules) -> frozenset:
+    """Ranks whose moves need de-duplication by end position (R4)."""
+    return frozenset(r for r, acts in card_powers(rules).items() if any(a[0] == SPLIT for a in acts))
+
+
 def _bits(mask):
     """Set bit indices of a mask, low first."""
     while mask:
@@ -95,6 +101,7 @@ class Position:
         self.to_move = to_move
         self.counting = list(counting) if counting is not None else [0] * sides
         self.powers = card_powers(rules)
+        self._split_ranks = split_ranks(rules)
         self._width = self.L + HOME_SIZE
         self._stack = []
 
@@ -139,8 +146,8 @@ class Position:
         for side, n in (counting or {}).items():
             if side not in pegs:
                 raise PositionError(f"counting names side {side}, which has no pegs")
-            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 10:
-                raise PositionError(f"counting for side {side} is {n!r}; expected a whole number 0-10")
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise PositionError(f"counting for side {side} is {n!r}; expected a whole number >= 0")
             count[side] = n
         return cls(rules, sides, teams, occ, start, to_move, count)
 
@@ -196,8 +203,12 @@ class Position:
 
     def winner(self):
         """M10: index of the team whose pegs are all home, else None."""
+        mm, occ, start = self.geo.main_mask, self.occ, self.start
         for i, team in enumerate(self.teams):
-            if all(self.all_home(c) for c in team):
+            for c in team:
+                if start[c] or occ[c] & mm:
+                    break
+            else:
                 return i
         return None
 
@@ -291,24 +302,56 @@ class Position:
         move typed in another order). Discards are not included: see
         `discard_allowed`.
         """
+        if self.winner() is not None:
+            return  # M10: the game ended at once
+        ctx = self._context()
         done = set()
         for rank in (RANKS if ranks is None else ranks):
             if rank in done:
                 continue
             done.add(rank)
-            yield from self._rank_moves(rank, dedupe)
+            yield from self._rank_moves(rank, dedupe, ctx)
 
-    def _rank_moves(self, rank, dedupe=True):
+    def hand_moves(self, ranks) -> tuple[list, bool]:
+        """(legal moves of the distinct `ranks`, discard allowed) in one pass.
+
+        The same answers as `legal_moves` and `discard_allowed`, without
+        generating anything twice (the bots' and hints' hot path).
+        """
+        if self.winner() is not None:
+            return [], False  # M10
+        ctx = self._context()
+        moves = []
+        nonjoker = free = False
+        for rank in ranks:
+            n = len(moves)
+            moves.extend(self._rank_moves(rank, True, ctx))
+            if len(moves) > n:
+                if rank != "JK":
+                    nonjoker = True
+                if ctx[3] and not free:
+                    free = any(m[1] == FREE for m in moves[n:])
+        if free:
+            return moves, False  # R12
+        return moves, self.rules.forfeit or not nonjoker
+
+    def _context(self):
         side = self.to_move
-        cols = self.controlled(side)
-        team = self.team_of[side]
+        return (self.controlled(side), self.team_of[side], self._main_all(self.occ),
+                self.free_come_out_due(side))
+
+    def _rank_moves(self, rank, dedupe=True, ctx=None):
+        cols, team, main_all, free_due = self._context() if ctx is None else ctx
         occ, start, L = self.occ, self.start, self.L
-        main_all = self._main_all(occ)
         acts = self.powers[rank]
-        splits = dedupe and any(a[0] == SPLIT for a in acts)
-        seen = set() if splits else None
+        # R4 / NOTATION: one entry per end position. Moves without a hit have
+        # distinct results unless a split can repeat them; a hit's chain (M7)
+        # can make two moves end alike, so every hit result is keyed.
+        splits = dedupe and rank in self._split_ranks
+        seen = set() if dedupe else None
         base = self._key(occ, start) if splits else 0
         w = self._width
+        new = tuple.__new__
         for kind, n, extra in acts:
             if kind == FWD or kind == BACK:
                 for c in cols:
@@ -323,34 +366,34 @@ class Position:
                         low = locs & -locs
                         x = low.bit_length() - 1
                         locs ^= low
-                        opts = table[x][n]
-                        if kind == BACK:
-                            opts = (opts,)
-                        for dst, path in opts:
+                        for dst, path in table[x][n]:
                             if o & path:
                                 continue  # M2
                             if dst < L and main_all >> dst & 1:
                                 o2, s2 = occ[:], start[:]
                                 if self._apply_step(o2, s2, c, x, dst, team) is None:
                                     continue
-                                k = self._key(o2, s2) if splits else 0
+                                if dedupe:
+                                    k = self._key(o2, s2)
+                                    if k in seen:
+                                        continue
+                                    seen.add(k)
                             elif splits:
-                                k = base ^ ((low | (1 << dst)) << (c * w))
-                            if splits:
-                                seen.add(k)
-                            yield Move(rank, MOVE, ((c, x, dst),))
+                                seen.add(base ^ ((low | (1 << dst)) << (c * w)))
+                            yield new(Move, (rank, MOVE, ((c, x, dst),)))
             elif kind == OUT:
-                yield from self._come_outs(rank, cols, team, MOVE)
+                yield from self._come_outs(rank, cols, team, MOVE, seen)
             elif kind == SPLIT:
-                yield from self._splits(rank, n, extra, cols, team, seen, base, main_all)
+                yield from self._splits(rank, n, extra, cols, team, seen if splits else None,
+                                        base, main_all)
             elif kind == SWAP2:
-                yield from self._swaps(rank)
+                yield from self._swaps(rank, seen)
             elif kind == JOKER:
-                yield from self._jokers(rank, cols, team, main_all)
-        if self.free_come_out_due(side):
-            yield from self._come_outs(rank, cols, team, FREE)
+                yield from self._jokers(rank, cols, team, main_all, seen, free_due)
+        if free_due:
+            yield from self._come_outs(rank, cols, team, FREE, seen)
 
-    def _come_outs(self, rank, cols, team, kind):
+    def _come_outs(self, rank, cols, team, kind, seen=None):
         occ, start = self.occ, self.start
         for c in cols:
             if not start[c]:
@@ -358,91 +401,131 @@ class Position:
             dst = self.geo.come_out[c]
             o2, s2 = occ[:], start[:]
             if self._apply_step(o2, s2, c, START, dst, team) is not None:  # M6, R2
+                if seen is not None:  # a free come-out ending like a plain one is that one
+                    k = self._key(o2, s2)
+                    if k in seen:
+                        continue
+                    seen.add(k)
                 yield Move(rank, kind, ((c, START, dst),))
 
-    def _split_pegs(self, cols, direction, n, occ, team, any_pegs):
-        """(colour, loc, options) for pegs that may make one split part."""
-        geo, mm = self.geo, self.geo.main_mask
-        for c in cols:
-            o = occ[c]
-            if direction == F:
-                own_team = self.team_of[c] == team
-                if any_pegs and not own_team:
-                    table, locs = geo.forward_main, o & mm  # V-NC6 opponents: main only; R7
-                else:
-                    table, locs = geo.forward[c], o
-                for x in _bits(locs):
-                    opts = table[x][n]
-                    if opts:
-                        yield c, x, opts
-            else:
-                bt = geo.backward
-                for x in _bits(o & mm):
-                    yield c, x, (bt[x][n],)
-
     def _splits(self, rank, n, dir_pairs, cols, team, seen, base, main_all):
-        """M9: two different pegs, parts in the player's order, each >= 1."""
+        """M9: two different pegs, parts in the player's order, each >= 1.
+
+        Written as flat loops over the masks: with no hit, a part changes one
+        colour's mask and the dedupe key by an XOR; only hits copy the state.
+        """
         occ, start, L, w = self.occ, self.start, self.L, self._width
-        any_pegs = self.rules.ten == "split" and n == 10 and rank == "10"
-        cols1 = list(self.colours) if any_pegs else cols
+        geo, team_of = self.geo, self.team_of
+        mm = geo.main_mask
+        any_pegs = self.rules.ten == "split" and rank == "10"  # V-NC6
+        cols1 = self.colours if any_pegs else cols
         recompute = self.rules.split_hand_over and not any_pegs  # R11
         dedupe = seen is not None
+        new = tuple.__new__
+
+        def table(c, d):
+            if d == B:
+                return geo.backward, mm
+            if any_pegs and team_of[c] != team:  # opponents: main track only, R7
+                return geo.forward_main, mm
+            return geo.forward[c], -1
+
+        def second(o1, s1, moved, c1, x, dst1, k1, m1, b, d2):
+            """Second parts after a first part that hit (the general case)."""
+            cols2 = self.controlled(self.to_move, o1, s1) if recompute else cols1
+            for c2 in cols2:
+                t2, lm2 = table(c2, d2)
+                oc2 = o1[c2]
+                locs2 = oc2 & lm2
+                if c2 == c1 and moved >= 0:
+                    locs2 &= ~(1 << moved)  # M9: a different peg
+                for y in _bits(locs2):
+                    for dst2, path2 in t2[y][b]:
+                        if oc2 & path2:
+                            continue
+                        o2, s2 = o1[:], s1[:]
+                        if self._apply_step(o2, s2, c2, y, dst2, team) is None:
+                            continue
+                        if dedupe:
+                            k2 = self._key(o2, s2)
+                            if k2 in seen:
+                                continue  # R4
+                            seen.add(k2)
+                        yield new(Move, (rank, MOVE, ((c1, x, dst1), (c2, y, dst2))))
+
+        # Pegs able to make a part, per direction: (colour, loc, bit, options by count).
+        pegs = {}
+        for d in {d for pair in dir_pairs for d in pair}:
+            lst = pegs[d] = []
+            for c in cols1:
+                t, lm = table(c, d)
+                for x in _bits(occ[c] & lm):
+                    lst.append((c, x, 1 << x, t[x]))
         for a in range(1, n):
             b = n - a
             for d1, d2 in dir_pairs:
-                for c1, x, opts1 in self._split_pegs(cols1, d1, a, occ, team, any_pegs):
-                    for dst1, path1 in opts1:
-                        if occ[c1] & path1:
-                            continue
-                        o1 = occ[:]
-                        if dst1 < L and main_all >> dst1 & 1:
-                            s1 = start[:]
+                second_pegs = pegs[d2]
+                for c1, x, low, tx in pegs[d1]:
+                    oc1 = occ[c1]
+                    for dst1, path1 in tx[a]:
+                        if oc1 & path1:
+                            continue  # M2
+                        if (dst1 < L and main_all >> dst1 & 1) or recompute:
+                            o1, s1 = occ[:], start[:]
                             moved = self._apply_step(o1, s1, c1, x, dst1, team)
                             if moved is None:
                                 continue
                             k1 = self._key(o1, s1) if dedupe else 0
-                            m1 = self._main_all(o1)
-                        else:
-                            s1 = start
-                            flip = (1 << x) | (1 << dst1)
-                            o1[c1] ^= flip
-                            moved = dst1
-                            k1 = base ^ (flip << (c1 * w)) if dedupe else 0
-                            m1 = main_all ^ (flip & self.geo.main_mask)
-                        if recompute:
-                            cols2 = self.controlled(self.to_move, o1, s1)
-                        elif any_pegs:
-                            cols2 = cols1
-                        else:
-                            cols2 = cols
-                        for c2, y, opts2 in self._split_pegs(cols2, d2, b, o1, team, any_pegs):
-                            if c2 == c1 and y == moved:
-                                continue  # M9: two different pegs
-                            for dst2, path2 in opts2:
-                                if o1[c2] & path2:
+                            yield from second(o1, s1, moved, c1, x, dst1, k1,
+                                              self._main_all(o1), b, d2)
+                            continue
+                        # No hit: only c1's mask changed, and the second part's
+                        # pegs are the original ones but the peg just moved.
+                        flip = low | (1 << dst1)
+                        oc1n = oc1 ^ flip
+                        k1 = base ^ (flip << (c1 * w)) if dedupe else 0
+                        m1 = main_all ^ (flip & mm)
+                        for c2, y, low2, ty in second_pegs:
+                            if c2 == c1:
+                                if y == x:
+                                    continue  # M9: a different peg
+                                oc2 = oc1n
+                            else:
+                                oc2 = occ[c2]
+                            for dst2, path2 in ty[b]:
+                                if oc2 & path2:
                                     continue
                                 if dst2 < L and m1 >> dst2 & 1:
-                                    o2, s2 = o1[:], s1[:]
+                                    o2, s2 = occ[:], start[:]
+                                    o2[c1] = oc1n
                                     if self._apply_step(o2, s2, c2, y, dst2, team) is None:
                                         continue
-                                    k2 = self._key(o2, s2) if dedupe else 0
-                                else:
-                                    k2 = k1 ^ (((1 << y) | (1 << dst2)) << (c2 * w)) if dedupe else 0
+                                    if dedupe:
+                                        k2 = self._key(o2, s2)
+                                elif dedupe:
+                                    k2 = k1 ^ ((low2 | (1 << dst2)) << (c2 * w))
                                 if dedupe:
                                     if k2 in seen:
                                         continue  # R4
                                     seen.add(k2)
-                                yield Move(rank, MOVE, ((c1, x, dst1), (c2, y, dst2)))
+                                yield new(Move, (rank, MOVE, ((c1, x, dst1), (c2, y, dst2))))
 
-    def _swaps(self, rank):
+    def _swaps(self, rank, seen=None):
         """V-NC4, R16: two pegs of different colours on the main track."""
         pegs = sorted((h, c) for c in self.colours for h in _bits(self.occ[c] & self.geo.main_mask))
+        base, w = self._key(self.occ, self.start), self._width
         for i, (h1, c1) in enumerate(pegs):
             for h2, c2 in pegs[i + 1:]:
                 if c1 != c2:
+                    if seen is not None:  # a 2 onto a partner can end like a swap
+                        flip = (1 << h1) | (1 << h2)
+                        k = base ^ (flip << (c1 * w)) ^ (flip << (c2 * w))
+                        if k in seen:
+                            continue
+                        seen.add(k)
                     yield Move(rank, SWAP, ((c1, h1, h2), (c2, h2, h1)))
 
-    def _jokers(self, rank, cols, team, main_all):
+    def _jokers(self, rank, cols, team, main_all, seen=None, key_all=False):
         occ, start, mm = self.occ, self.start, self.geo.main_mask
         mode = self.rules.joker
         emitted = set()
@@ -455,6 +538,11 @@ class Position:
                         continue  # R14
                     o2, s2 = occ[:], start[:]
                     if self._apply_step(o2, s2, c, x, dst, team) is not None:
+                        if seen is not None:
+                            k = self._key(o2, s2)
+                            if k in seen:
+                                continue
+                            seen.add(k)
                         emitted.add((c, x, dst))
                         yield Move(rank, MOVE, ((c, x, dst),))
             for v in self.colours:  # R14: any peg of another team on the main track
@@ -471,32 +559,49 @@ class Position:
                     if start[c] and mode != "arizona":
                         sources.append((c, START))
                     sources.extend((c, x) for x in _bits(occ[c] & mm))
+            if not sources:
+                return
+            # Targets once: (hole, is an opponent's peg) for every peg on the track.
+            team_of = self.team_of
+            targets = [(h, v, team_of[v] != team) for v in self.colours
+                       for h in _bits(occ[v] & mm)]
+            new = tuple.__new__
             for c, x in sources:
-                for dst in _bits(main_all & ~occ[c]):
-                    victim_team = self.team_of[self.colour_at(dst)]
-                    if victim_team != team:
-                        ok = True
-                    else:
+                for dst, v, opponent in targets:
+                    if v == c:
+                        continue
+                    if not opponent or (key_all and seen is not None):
+                        # A teammate's peg: play out the chain (M7). With a free
+                        # come-out due, a jump onto the come-out hole is that too.
                         o2, s2 = occ[:], start[:]
-                        ok = self._apply_step(o2, s2, c, x, dst, team) is not None
-                    if ok:
-                        emitted.add((c, x, dst))
-                        yield Move(rank, MOVE, ((c, x, dst),))
+                        if self._apply_step(o2, s2, c, x, dst, team) is None:
+                            continue
+                        if seen is not None:
+                            k = self._key(o2, s2)
+                            if k in seen:
+                                continue  # two chains ending alike (R4)
+                            seen.add(k)
+                    step = (c, x, dst)
+                    emitted.add(step)
+                    yield new(Move, (rank, MOVE, (step,)))
         if self.rules.start_jokers:  # V-OPT start jokers
-            for mv in self._come_outs(rank, cols, team, MOVE):
+            for mv in self._come_outs(rank, cols, team, MOVE, seen):
                 if mv.steps[0] not in emitted:
                     yield mv
 
     def discard_allowed(self, ranks=None) -> bool:
         """P7 (with R12 and V-OPT forfeit) for a hand holding `ranks`."""
         ranks = RANKS if ranks is None else ranks
-        if self.free_come_out_due() and any(True for _ in self._come_outs("A", self.controlled(), self.team_of[self.to_move], FREE)):
+        if self.winner() is not None:
+            return False  # M10
+        ctx = self._context()
+        if ctx[3] and any(True for _ in self._come_outs("A", ctx[0], ctx[1], FREE)):
             return False  # R12
         if self.rules.forfeit:
             return True
         for rank in set(ranks):
             if rank != "JK":
-                for _ in self._rank_moves(rank, dedupe=False):
+                for _ in self._rank_moves(rank, False, ctx):
                     return False
         return True
 
@@ -510,6 +615,8 @@ class Position:
     def check_move(self, move: Move, ranks=None) -> None:
         """Raise IllegalMoveError, citing a rule, unless `move` is legal."""
         rank, kind = move.rank, move.kind
+        if self.winner() is not None:
+            raise IllegalMoveError("the game is over: a team has all its pegs home", "M10")
         if ranks is not None and rank not in ranks:
             raise IllegalMoveError(f"there is no {rank} in the hand", "P7")
         for c, _, _ in move.steps:
@@ -523,50 +630,15 @@ class Position:
             return
         if kind == FREE and not self.free_come_out_due():
             raise IllegalMoveError("no free come-out: you have not counted on enough turns before", "V-NC7")
-        for legal in self._rank_moves(rank, dedupe=False):
+        for legal in self._rank_moves(rank, False):
             if legal == move:
                 return
         raise IllegalMoveError(*self.explain_illegal(move))
 
     def explain_illegal(self, move: Move) -> tuple[str, str]:
-        """(sentence, rule id) saying why a well-formed move is not legal here."""
-        rank, kind, steps = move
-        geo = self.geo
-        cols = self.controlled()
-        text = move.text(geo)
-        if kind == SWAP:
-            if not self.rules.two_swap or rank != "2":
-                return f"{text}: only a 2 can swap, and only in games with the swap", "V-NC4"
-            return f"{text}: a swap needs two pegs of different colours, both on the main track", "V-NC4"
-        if kind == FREE and rank and steps and steps[0][1] != START:
-            return f"{text}: the free come-out brings a peg out of start", "V-NC7"
-        for c, s, d in steps:
-            if c not in cols and not (self.rules.ten == "split" and rank == "10") and not (
-                    self.rules.joker == "pegoo" and rank == "JK" and d == START):
-                who = "your team's pegs" if self.rules.team_pegs else "your own pegs"
-                return f"{text}: you may move only {who} now; side {c} is not yours to move", "P8"
-            if s == START and d != START and rank not in ("A", "J", "Q", "K", "JK") and kind != FREE:
-                return f"{text}: only an A, J, Q, K or joker brings a peg out of start", "M6"
-            if s == START and not self.start[c]:
-                return f"{text}: side {c} has no peg in start", "M6"
-            if s != START and not (self.occ[c] >> s & 1):
-                return f"{text}: side {c} has no peg on {geo.token(s)}", "M1"
-            if s != START and s >= self.L and d < self.L:
-                return f"{text}: a peg in home never leaves it", "M4"
-            if d != START and self.occ[c] >> d & 1 and (len(steps) == 1 or d != steps[0][1]):
-                return f"{text}: a peg can't land on a peg of its own colour", "M2"
-        if rank == "JK":
-            return f"{text}: the joker goes straight to a hole holding another colour's peg", "P6"
-        if rank == "8" and any(d >= self.L for _, _, d in steps):
-            return f"{text}: a backward move never enters home (no backing in)", "M5"
-        if len(steps) == 2 and steps[0][:2] == steps[1][:2]:
-            return f"{text}: a split moves two different pegs", "M9"
-        if len(steps) == 2 and SPLIT not in [a[0] for a in self.powers[rank]]:
-            return f"{text}: a {rank} can't be split", "M9"
-        if steps and steps[0][1] == START and rank != "JK":
-            return f"{text}: coming out lands on the come-out hole, and a hit there must be legal", "R2"
-        return (f"{text} is not a legal {rank} here: the count must be used in full, without "
-                f"passing a peg of the same colour, and any hit must be legal", "M1")
+        """(sentence, RULES id) saying why a well-formed move is not legal here."""
+        from .explain import explain  # local: explain works on Position internals
+        return explain(self, move)
 
     # ------------------------------------------------------------- push / pop
     def push(self, move: Move, next_to_move: int | None = None) -> None:

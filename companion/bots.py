@@ -1,0 +1,237 @@
+"""Computer players: a uniform random bot and a cheap greedy heuristic.
+
+A bot is a small object with a ``name`` and ``choose(game, plays) -> Play``,
+where ``plays`` is ``game.legal_plays()`` for the seat that must act
+(``game.actor``), in any phase (play, doubt, penalty). Bots take an injected
+`random.Random`, so a bot with a seeded rng is deterministic.
+
+`GreedyBot` looks one play ahead. It scores the position after each play
+from the point of view of the actor's team (pegs home count most, then how
+far each peg has come toward its in-spot, then pegs out of start; minus the
+same for the other teams; any peg that an opponent's peg 1-13 holes behind
+could hit loses part of its value), and subtracts how useful the card spent
+was to keep. Ties are broken with the rng.
+"""
+from __future__ import annotations
+
+import random
+
+from .cards import rank_of
+from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, SWAP
+from .game import DOUBT_PHASE, PENALTY_PHASE
+
+# -------------------------------------------------------------------- weights
+OUT_BONUS = 12.0      # a peg out of start, before any distance travelled
+STEP = 1.0            # per hole travelled toward the in-spot
+HOME_BONUS = 40.0     # a peg in home, beyond being at its in-spot
+HOME_DEPTH = 3.0      # per hole deeper in home (deep pegs don't block the others)
+DANGER = 0.35         # share of a peg's value at risk when an opponent is 1-13 behind
+DANGER_REACH = 13     # the longest ordinary forward card (K in Social Security)
+CARD_WEIGHT = 1.0     # how much keeping good cards matters against board gains
+BLUFF_COST = 25.0     # Bluffing Joker: a declared card that is not the real one
+DOUBT_RATE = 0.1      # Bluffing Joker: chance of doubting an opponent's card
+
+# How much a card is worth keeping (before the come-out bonus).
+_CARD_KEEP = {"JK": 9.0, "A": 4.0, "J": 3.5, "Q": 3.5, "K": 3.5, "7": 3.0, "8": 3.0,
+              "10": 2.0, "9": 2.0, "2": 1.0, "3": 1.0, "4": 1.0, "5": 1.0, "6": 1.5}
+_COME_OUT_RANKS = frozenset(("A", "J", "Q", "K", "JK"))
+_COME_OUT_KEEP = 4.0  # extra worth of a come-out card while pegs wait in start
+
+
+class RandomBot:
+    """Uniform random over the legal plays."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random | None = None):
+        self.rng = rng if rng is not None else random.Random()
+
+    def choose(self, game, plays):
+        if not plays:
+            raise ValueError("no legal plays to choose from")
+        return self.rng.choice(plays)
+
+
+class _Tables:
+    """Per-geometry lookup tables for the evaluation (built once per board)."""
+
+    def __init__(self, geo):
+        L = self.L = geo.length
+        self.main_mask = geo.main_mask
+        # peg value on each main hole, per colour: out bonus + holes travelled
+        self.main_value = []
+        for c in range(geo.sides):
+            spot = geo.in_spot[c]
+            self.main_value.append(tuple(
+                OUT_BONUS + STEP * (L - (spot - x) % L) for x in range(L)))
+        top = OUT_BONUS + STEP * L + HOME_BONUS
+        # by the 5-bit mask of a colour's home holes (H1 = bit 0)
+        self.home_value = tuple(sum(top + HOME_DEPTH * k for k in range(5) if m >> k & 1)
+                                for m in range(32))
+        # behind[x]: the holes 1..DANGER_REACH behind x on the main track
+        reach = min(DANGER_REACH, L - 1)
+        self.behind = tuple(sum(1 << ((x - d) % L) for d in range(1, reach + 1))
+                            for x in range(L))
+
+
+_TABLES: dict = {}  # keyed by the Geometry object itself (kept alive, so never reused)
+
+
+def _tables(geo) -> _Tables:
+    t = _TABLES.get(geo)
+    if t is None:
+        t = _TABLES[geo] = _Tables(geo)
+    return t
+
+
+def evaluate(pos, team: int) -> float:
+    """Score of `pos` for `team`: its progress minus the others' (mean per team).
+
+    Progress is summed over the team's colours: each peg in home is worth the
+    most (more when deeper), a peg on the main track its out-of-start bonus
+    plus the holes travelled toward its in-spot, a peg in start nothing. Pegs
+    on the main track with an opponent's peg 1-13 holes behind them lose a
+    share of their value (they may be hit back to start).
+    """
+    tb = _tables(pos.geo)
+    L, mm, behind = tb.L, tb.main_mask, tb.behind
+    occ, team_of, teams = pos.occ, pos.team_of, pos.teams
+    home_value = tb.home_value
+    totals = [0.0] * len(teams)
+    # main-track pegs of each team's opponents, for the danger check
+    main_by_team = [0] * len(teams)
+    for c in pos.colours:
+        main_by_team[team_of[c]] |= occ[c] & mm
+    all_main = 0
+    for m in main_by_team:
+        all_main |= m
+    for c in pos.colours:
+        o = occ[c]
+        t = team_of[c]
+        value = home_value[o >> L]
+        main = o & mm
+        if main:
+            opp = all_main & ~main_by_team[t]
+            mv = tb.main_value[c]
+            while main:
+                low = main & -main
+                x = low.bit_length() - 1
+                main ^= low
+                v = mv[x]
+                if opp & behind[x]:
+                    v -= DANGER * v
+                value += v
+        totals[t] += value
+    mine = totals[team]
+    if len(totals) == 1:
+        return mine
+    return mine - (sum(totals) - mine) / (len(totals) - 1)
+
+
+def card_keep_value(rank: str, pegs_in_start: bool) -> float:
+    """How useful a card of `rank` is to hold on to."""
+    v = _CARD_KEEP.get(rank, 1.0)
+    if pegs_in_start and rank in _COME_OUT_RANKS:
+        v += _COME_OUT_KEEP
+    return v
+
+
+class GreedyBot:
+    """One-ply greedy: the play whose resulting position scores best.
+
+    Deterministic for a given rng: ties are broken with ``rng.choice`` over
+    the best plays in the order the game lists them.
+    """
+
+    name = "greedy"
+
+    def __init__(self, rng: random.Random | None = None, doubt_rate: float | None = None):
+        self.rng = rng if rng is not None else random.Random()
+        self.doubt_rate = DOUBT_RATE if doubt_rate is None else doubt_rate
+
+    # -------------------------------------------------------------- choose
+    def choose(self, game, plays):
+        if not plays:
+            raise ValueError("no legal plays to choose from")
+        if len(plays) == 1:
+            return plays[0]
+        if game.phase == DOUBT_PHASE:
+            return self._doubt_or_pass(plays)
+        if game.phase == PENALTY_PHASE:
+            return self._penalty(game, plays)
+        return self._best_play(game, plays)
+
+    def _doubt_or_pass(self, plays):
+        want = DOUBT if self.rng.random() < self.doubt_rate else PASS
+        for play in plays:
+            if play.move.kind == want:
+                return play
+        return plays[0]
+
+    def _penalty(self, game, plays):
+        """Send back the victim's most advanced peg on the main track."""
+        geo = game.position.geo
+        L = geo.length
+
+        def travelled(play):
+            c, src, _ = play.move.steps[0]
+            return L - (geo.in_spot[c] - src) % L
+
+        best = max(travelled(p) for p in plays)
+        return self.rng.choice([p for p in plays if travelled(p) == best])
+
+    def _best_play(self, game, plays):
+        pos = game.position
+        team = game.team_of_seat(game.actor)
+        in_start = any(pos.start[c] for c in pos.controlled())
+        bluffing = game.rules.bluffing
+        base = None
+        move_score = {}  # a move's board score, shared by the cards that can make it
+        keep_of = {}     # rank -> worth of keeping that card
+        best, best_plays = None, []
+        for play in plays:
+            move, card = play
+            kind = move[1]
+            rank = rank_of(card) if card is not None else move[0]
+            keep = keep_of.get(rank)
+            if keep is None:
+                keep = keep_of[rank] = card_keep_value(rank, in_start) * CARD_WEIGHT
+            if kind == DISCARD:
+                if base is None:
+                    base = evaluate(pos, team)
+                score = base - keep
+            else:
+                score = move_score.get(move)
+                if score is None:
+                    if kind in (MOVE, SWAP, FREE):
+                        pos.push(move)
+                        try:
+                            score = evaluate(pos, team)
+                        finally:
+                            pos.pop()
+                    else:  # not expected in the play phase; neutral
+                        score = base if base is not None else evaluate(pos, team)
+                    move_score[move] = score
+                score -= keep
+                if bluffing and rank != move[0]:
+                    score -= BLUFF_COST
+            if best is None or score > best:
+                best, best_plays = score, [play]
+            elif score == best:
+                best_plays.append(play)
+        return best_plays[0] if len(best_plays) == 1 else self.rng.choice(best_plays)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bot(name: str, rng: random.Random | None = None):
+    """A bot by name ("random" or "greedy") with the given rng."""
+    try:
+        cls = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; choose {' or '.join(map(repr, BOTS))}") from None
+    return cls(rng)
+
+
+__all__ = ["RandomBot", "GreedyBot", "BOTS", "make_bot", "evaluate", "card_keep_value"]

@@ -1,0 +1,212 @@
+"""The `pegs` command.
+
+The rules commands live here. `serve`, `hw-test`, `vision` and the other
+commands of web/, hardware/ and vision/ are found through the
+``pegs.commands`` entry-point group, so companion never imports them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib.metadata import entry_points
+
+from .moves import RANK_SET, RANKS
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, status 2, no usage dump
+        self.exit(EXIT_BAD_INPUT, f"pegs: {message}\n")
+
+
+def _fail(message: str) -> int:
+    print(f"pegs: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _read_json(path: str):
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+    except OSError as exc:
+        raise ValueError(f"can't read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+def _parse_hand(text: str) -> list[str]:
+    ranks = [w.strip().upper() for w in text.split(",") if w.strip()]
+    if not ranks:
+        raise ValueError("--hand is empty; give ranks like A,7,JK")
+    bad = [r for r in ranks if r not in RANK_SET]
+    if bad:
+        raise ValueError(f"--hand has {', '.join(map(repr, bad))}, not a rank ({' '.join(RANKS)})")
+    return ranks
+
+
+def cmd_moves(args) -> int:
+    from .notation import moves_report, position_from_json
+    from .position import PositionError
+    try:
+        ranks = _parse_hand(args.hand) if args.hand is not None else None
+        pos = position_from_json(_read_json(args.position))
+    except (ValueError, PositionError) as exc:
+        return _fail(str(exc))
+    json.dump(moves_report(pos, ranks), sys.stdout, indent=args.indent)
+    sys.stdout.write("\n")
+    return 0
+
+
+def cmd_rules(args) -> int:
+    from .rules import DESCRIPTIONS, OPTION_DOCS, PRESETS, RULINGS, differences
+    if args.preset is None:
+        if args.json:
+            json.dump({p: DESCRIPTIONS[p] for p in PRESETS}, sys.stdout, indent=2)
+            print()
+            return 0
+        for name in PRESETS:
+            print(f"{name}\n  {DESCRIPTIONS[name]}\n")
+        print("Options (combine with a preset in a position's rules field):")
+        for name, (_, doc) in OPTION_DOCS.items():
+            print(f"  {name}: {doc}")
+        return 0
+    if args.preset not in PRESETS:
+        return _fail(f"unknown preset {args.preset!r}; known presets: {', '.join(PRESETS)}")
+    info = {"preset": args.preset, "description": DESCRIPTIONS[args.preset],
+            "differences": differences(args.preset), "rulings": RULINGS.get(args.preset, [])}
+    if args.json:
+        json.dump(info, sys.stdout, indent=2)
+        print()
+        return 0
+    print(f"{args.preset}\n\n{info['description']}\n\nDifferences from basic:")
+    for line in info["differences"] or ["(none: this is the basic game)"]:
+        print(f"  - {line}")
+    if info["rulings"]:
+        print("\nRulings where the texts are silent:")
+        for line in info["rulings"]:
+            print(f"  - {line}")
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    from .rules import PRESETS
+    from .simulate import format_summary, simulate
+    if args.preset not in PRESETS:
+        return _fail(f"unknown preset {args.preset!r}; known presets: {', '.join(PRESETS)}")
+    if args.games < 1:
+        return _fail("--games must be at least 1")
+    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+    show = sys.stderr.isatty() or args.progress
+
+    def progress(done, total):
+        if show and (done == total or done % max(1, total // 100) == 0):
+            print(f"\rsimulating: {done}/{total} games", end="" if done < total else "\n",
+                  file=sys.stderr, flush=True)
+
+    try:
+        summary = simulate(preset=args.preset, players=args.players, teams=args.teams,
+                           games=args.games, seed=args.seed, bots=bots, progress=progress)
+    except ValueError as exc:
+        return _fail(str(exc))
+    if args.json:
+        json.dump(summary, sys.stdout, indent=2)
+        print()
+    else:
+        print(format_summary(summary))
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from .game import Game
+    from .notation import position_to_json
+    try:
+        record = _read_json(args.record)
+        game = Game.from_record(record, upto=args.upto)
+    except ValueError as exc:
+        return _fail(str(exc))
+    out = {"moves_replayed": len(game.history), "turns": game.turn, "phase": game.phase,
+           "winner_seats": game.player_view(None)["winner"],
+           "position": position_to_json(game.position)}
+    if args.json:
+        json.dump(out, sys.stdout, indent=2)
+        print()
+    else:
+        print(f"replayed {out['moves_replayed']} moves, {out['turns']} turns")
+        if out["winner_seats"] is not None:
+            print(f"winners: seats {', '.join(map(str, out['winner_seats']))}")
+        else:
+            print(f"game not over; seat {game.actor} to act")
+        print(json.dumps(out["position"]))
+    return 0
+
+
+def _plugins() -> dict:
+    return {ep.name: ep for ep in entry_points(group="pegs.commands")}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="pegs", description="Pegs and Jokers companion: rules engine and referee.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("moves", help="list the legal moves of a position (NOTATION.md)")
+    p.add_argument("position", help="position JSON file, or - for standard input")
+    p.add_argument("--hand", help="comma-separated ranks, e.g. A,7,JK")
+    p.add_argument("--indent", type=int, default=None, help="pretty-print the JSON")
+    p.set_defaults(func=cmd_moves)
+
+    p = sub.add_parser("rules", help="describe the presets, or one preset's differences from basic")
+    p.add_argument("preset", nargs="?")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("simulate", help="play games between built-in bots and summarise them")
+    p.add_argument("--preset", default="basic")
+    p.add_argument("--players", type=int, default=4, choices=(2, 4, 6, 8, 10))
+    p.add_argument("--teams", type=int, default=None, help="number of teams (T1); default 2")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bots", default="random", help="comma-separated bots per seat: random, greedy")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--progress", action="store_true", help="show progress even when not on a terminal")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("replay", help="replay a game record and show where it ends")
+    p.add_argument("record", help="game record JSON file, or - for standard input")
+    p.add_argument("--upto", type=int, default=None, help="replay only the first N moves")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_replay)
+
+    for name, ep in sorted(_plugins().items()):
+        sub.add_parser(name, help=f"(from {ep.value.split(':')[0]})", add_help=False)
+    return parser
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    plugins = _plugins()
+    if argv and argv[0] in plugins:
+        return int(plugins[argv[0]].load()(argv[1:]) or 0)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

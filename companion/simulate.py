@@ -1,0 +1,180 @@
+"""Bot-versus-bot simulations: many complete games, summarised.
+
+``simulate(...)`` plays complete games between bots (`companion.bots`); seat
+``s`` is played by ``bots[s % len(bots)]``. Everything random comes from the
+master ``seed``: game ``i`` is dealt from a shoe seeded with
+``game_seed(seed, i)`` and each seat's bot gets an rng seeded with
+``bot_seed(seed, i, seat)``, so a run is repeatable and any single game can
+be replayed on its own (``Game(preset, players, teams, seed=game_seed(...))``
+with the same bots). A game that has not ended after ``max_turns`` turns
+raises `SimulationError` naming its seed.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from typing import Callable, Iterator, NamedTuple
+
+from .bots import make_bot
+from .game import Game
+from .rules import rules_from_json
+
+# Random bots in Bluffing Joker doubt half the time and take ~10^4-10^5 turns;
+# everything else ends in a few thousand at most.
+DEFAULT_MAX_TURNS = 200_000
+
+
+class SimulationError(RuntimeError):
+    """A simulated game did not end within the turn cap."""
+
+
+class GameResult(NamedTuple):
+    index: int        # game number in the run, from 0
+    seed: int         # the shoe seed (Game(..., seed=seed) replays the deal)
+    turns: int        # completed turns
+    actions: int      # plays made (more than turns with Bluffing Joker doubts)
+    winner: int       # winning team index
+
+
+def _derive(*parts) -> int:
+    """A 63-bit seed from the parts (stable across runs and Python versions)."""
+    text = "pegs-simulate/" + "/".join(map(str, parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+def game_seed(seed, index: int) -> int:
+    """The shoe seed of game `index` of a run with master seed `seed`."""
+    return _derive(seed, index, "shoe")
+
+
+def bot_seed(seed, index: int, seat: int) -> int:
+    """The rng seed of the bot at `seat` in game `index`."""
+    return _derive(seed, index, "seat", seat)
+
+
+def _check_bots(bots) -> tuple:
+    if isinstance(bots, str):
+        bots = (bots,)
+    bots = tuple(bots)
+    if not bots:
+        raise ValueError("bots must name at least one bot")
+    for name in bots:
+        make_bot(name, random.Random(0))  # ValueError for an unknown name
+    return bots
+
+
+def play_game(game: Game, bots, max_turns: int = DEFAULT_MAX_TURNS) -> int:
+    """Play `game` to the end with one bot per seat; returns the actions made.
+
+    Raises SimulationError if it has not ended after `max_turns` turns.
+    """
+    actions = 0
+    max_actions = 20 * max_turns + 100  # doubt/pass/penalty steps are not turns
+    while not game.is_over():
+        if game.turn >= max_turns or actions >= max_actions:
+            raise SimulationError(
+                f"game did not end within {max_turns} turns (seed {game.seed}, "
+                f"{game.turn} turns, {actions} plays made); raise max_turns or check the bots")
+        bot = bots[game.actor]
+        play = bot.choose(game, game.legal_plays())
+        game._push(play)
+        actions += 1
+    return actions
+
+
+def iter_games(preset="basic", players: int = 4, teams: int | None = None, games: int = 100,
+               seed=0, bots=("random",), max_turns: int = DEFAULT_MAX_TURNS
+               ) -> Iterator[GameResult]:
+    """Play the games of a run one by one, yielding each result."""
+    bots = _check_bots(bots)
+    rules = rules_from_json(preset)
+    if not isinstance(games, int) or games < 0:
+        raise ValueError(f"games must be a whole number >= 0, not {games!r}")
+    for i in range(games):
+        gs = game_seed(seed, i)
+        game = Game(rules, players=players, teams=teams, seed=gs)
+        seat_bots = [make_bot(bots[s % len(bots)], random.Random(bot_seed(seed, i, s)))
+                     for s in range(players)]
+        try:
+            actions = play_game(game, seat_bots, max_turns)
+        except SimulationError as exc:
+            raise SimulationError(f"game {i} of the run (master seed {seed!r}): {exc}") from None
+        yield GameResult(i, gs, game.turn, actions, game.winner)
+
+
+def simulate(preset="basic", players: int = 4, teams: int | None = None, games: int = 100,
+             seed=0, bots=("random",), progress: Callable[[int, int], None] | None = None,
+             max_turns: int = DEFAULT_MAX_TURNS) -> dict:
+    """Play `games` complete games between bots and summarise them.
+
+    Seat ``s`` is played by ``bots[s % len(bots)]`` ("random" or "greedy").
+    Deterministic for a given seed (apart from the timings). ``progress``,
+    if given, is called as ``progress(done, total)`` after each game.
+
+    Returns a JSON-ready dict: ``games``, ``turns_mean``, ``turns_max``,
+    ``turns_min``, ``actions_mean``, ``wins`` (per team index), ``team_seats``
+    and ``team_bots`` (per team), ``games_per_second``, ``seconds``,
+    ``preset``, ``players``, ``teams`` (the number of teams), ``bots``,
+    ``seed``.
+    """
+    bots = _check_bots(bots)
+    rules = rules_from_json(preset)
+    probe = Game(rules, players=players, teams=teams, seed=0)  # checks players/teams
+    n_teams = len(probe.position.teams)
+    team_seats = [[probe.side_seat[c] for c in team] for team in probe.position.teams]
+    wins = [0] * n_teams
+    turns_total = actions_total = 0
+    turns_max = 0
+    turns_min = None
+    done = 0
+    t0 = time.perf_counter()
+    for result in iter_games(rules, players, teams, games, seed, bots, max_turns):
+        wins[result.winner] += 1
+        turns_total += result.turns
+        actions_total += result.actions
+        turns_max = max(turns_max, result.turns)
+        turns_min = result.turns if turns_min is None else min(turns_min, result.turns)
+        done += 1
+        if progress is not None:
+            progress(done, games)
+    seconds = time.perf_counter() - t0
+    return {
+        "preset": preset if isinstance(preset, str) else rules.to_json(),
+        "players": players,
+        "teams": n_teams,
+        "bots": list(bots),
+        "seed": seed,
+        "games": done,
+        "turns_mean": turns_total / done if done else 0.0,
+        "turns_max": turns_max,
+        "turns_min": turns_min or 0,
+        "actions_mean": actions_total / done if done else 0.0,
+        "wins": wins,
+        "team_seats": team_seats,
+        "team_bots": [sorted({bots[s % len(bots)] for s in seats}) for seats in team_seats],
+        "games_per_second": done / seconds if seconds > 0 else float("inf"),
+        "seconds": seconds,
+    }
+
+
+def format_summary(summary: dict) -> str:
+    """The summary as a few lines of text for people."""
+    s = summary
+    preset = s["preset"] if isinstance(s["preset"], str) else str(s["preset"])
+    lines = [
+        f"{preset}, {s['players']} players in {s['teams']} teams; bots by seat: "
+        f"{', '.join(s['bots'])} (seed {s['seed']})",
+        f"{s['games']} games in {s['seconds']:.2f} s ({s['games_per_second']:.1f} games/s); "
+        f"turns per game: mean {s['turns_mean']:.1f}, min {s['turns_min']}, max {s['turns_max']}",
+    ]
+    games = s["games"] or 1
+    for t, n in enumerate(s["wins"]):
+        seats = ", ".join(map(str, s["team_seats"][t]))
+        who = "/".join(s["team_bots"][t])
+        lines.append(f"team {t} (seats {seats}; {who}): {n} wins ({100.0 * n / games:.1f}%)")
+    return "\n".join(lines)
+
+
+__all__ = ["simulate", "format_summary", "iter_games", "play_game", "game_seed", "bot_seed",
+           "GameResult", "SimulationError", "DEFAULT_MAX_TURNS"]
