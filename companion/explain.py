@@ -78,6 +78,8 @@ def explain(pos, move: Move) -> tuple[str, str]:
             return f"{text}: side {c} has no peg on {geo.token(s)}", "M1"
         # what the card allows
         if rank == "JK":
+            if rules.joker == "pegoo" and s == d:
+                return f"{text}: the peg already stands on its in-spot: that is no move", "R14"
             if d != START and occ[c] >> d & 1:
                 return f"{text}: a peg can't land on a peg of its own colour", "M2"
             reason = _joker_reason(pos, occ, start, c, s, d, text, team)

@@ -120,7 +120,7 @@ class Game:
         self.position = Position.from_pegs(r, self.sides, team_sides, pegs, self.seat_side[first])
         self.phase = PLAY
         self.pending = None        # V-BJ: the declared play awaiting doubts / penalty
-        self.extra_turns = [0] * players
+        self._grants = ()          # V-BJ extra turns: (seat, turn index when granted)
         self.winner = None         # team index (M10)
         self.turn = 0              # completed turns
         self.top_hidden = False    # the top discard was played face down (V-BJ)
@@ -145,6 +145,11 @@ class Game:
         if self.phase == PENALTY_PHASE:
             return self.pending["chooser"]
         return None
+
+    @property
+    def extra_turns(self) -> list[int]:
+        """Extra turns owed per seat (V-BJ), each taken at that seat's next turn."""
+        return [sum(1 for g in self._grants if g[0] == s) for s in range(self.players)]
 
     def is_over(self) -> bool:
         return self.phase == OVER
@@ -281,7 +286,7 @@ class Game:
         self._undo.append((
             shoe.snapshot() if full else (len(stock), stock[-3:], len(shoe.discard)),
             full, self.hands[:], pos.occ, pos.start, pos.to_move, pos.counting,
-            self.phase, self.pending, self.extra_turns[:], self.winner, self.turn,
+            self.phase, self.pending, self._grants, self.winner, self.turn,
             self.top_hidden))
         # The move's text is made when a record or view asks for it.
         self.history.append({"seat": self.actor, "move": move, "card": card,
@@ -342,13 +347,14 @@ class Game:
             self.pending = {"chooser": chooser, "victim": victim, "turn_seat": turn_seat}
             self.phase = PENALTY_PHASE
         else:  # nothing to send back: the winner of the doubt gets an extra turn
-            self.extra_turns[chooser] += 1
+            self._grants += ((chooser, self.turn),)
             self.pending = None
             self.phase = PLAY
             self._end_turn(turn_seat)
 
     def _end_turn(self, seat: int) -> None:
         pos = self.position
+        current = self.turn
         self.turn += 1
         won = pos.winner()
         if won is not None:  # M10: ends at once, no draw
@@ -357,8 +363,12 @@ class Game:
             return
         if self.rules.draw == "after":
             self.hands[seat] = self.hands[seat] + [self.shoe.draw()]
-        if self.extra_turns[seat]:
-            self.extra_turns[seat] -= 1
+        # V-BJ: an extra turn is taken at the seat's next turn, not this one.
+        grant = next((g for g in self._grants if g[0] == seat and g[1] < current), None)
+        if grant is not None:
+            grants = list(self._grants)
+            grants.remove(grant)
+            self._grants = tuple(grants)
             nxt = seat
         else:
             nxt = (seat + 1) % self.players
@@ -369,7 +379,7 @@ class Game:
     def pop(self) -> dict:
         """Undo the last push; returns its history entry."""
         (shoe_state, full, hands, occ, start, to_move, counting, self.phase, self.pending,
-         self.extra_turns, self.winner, self.turn, self.top_hidden) = self._undo.pop()
+         self._grants, self.winner, self.turn, self.top_hidden) = self._undo.pop()
         shoe = self.shoe
         if full:
             shoe.restore(shoe_state)
@@ -460,8 +470,8 @@ class Game:
         if self.pending and self.phase == PENALTY_PHASE:
             view["penalty"] = {"chooser": self.pending["chooser"],
                                "victim_seat": self.side_seat[self.pending["victim"]]}
-        if any(self.extra_turns):
-            view["extra_turns"] = list(self.extra_turns)
+        if self._grants:
+            view["extra_turns"] = self.extra_turns
         return view
 
     @staticmethod

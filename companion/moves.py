@@ -118,6 +118,8 @@ class Move(tuple):
             c1, a, c2, b = int(m[1]), _loc(geo, m[2], text), int(m[3]), _loc(geo, m[4], text)
             _check_side(c1, sides, text)
             _check_side(c2, sides, text)
+            if a > b:  # a swap has no order: the lower hole is written first
+                c1, a, c2, b = c2, b, c1, a
             return cls(rank, SWAP, ((c1, a, b), (c2, b, a)))
         if len(rest) > 2 or (kind == FREE and len(rest) != 1):
             raise MoveSyntaxError(f"bad move {text!r}: too many steps")

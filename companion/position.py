@@ -624,7 +624,8 @@ class Position:
                 raise IllegalMoveError(f"side {c} has no pegs in this game", "G1")
         if kind == DISCARD:
             if not self.discard_allowed(ranks):
-                if self.free_come_out_due():
+                ctx = self._context()
+                if ctx[3] and any(True for _ in self._come_outs("A", ctx[0], ctx[1], FREE)):
                     raise IllegalMoveError("you can't discard: counting's free come-out must be taken", "R12")
                 raise IllegalMoveError("you can't discard while a card in your hand can move", "P7")
             return

@@ -1,0 +1,333 @@
+"""LED logic: frames recorded by MockStrip, patterns over (injected) time, brightness, the
+current cap; the real NeoPixel driver's lazy import, Pi 4 / Pi 5 detection and messages."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import types
+
+import pytest
+
+from hardware.config import load_wiring
+from hardware.devices import Hardware
+from hardware.leds import (BLINK, PULSE, ROLES, SLOW_BLINK, STEADY, LedBoard, LedDriverError, MockStrip,
+                           NeoPixelStrip, cap_current, choose_led_driver, estimate_current, open_strip,
+                           pattern_level, pi_generation, read_pi_model)
+
+RED = (255, 0, 0)
+
+
+@pytest.fixture
+def wiring():
+    return load_wiring("")
+
+
+@pytest.fixture
+def leds(wiring, clock):
+    strip = MockStrip(wiring.leds.count, clock=clock)
+    return LedBoard(wiring.leds.map, wiring.leds.count, strip, clock=clock)
+
+
+# ------------------------------------------------------------------ frames
+
+def test_mock_strip_records_frames_with_timestamps(clock):
+    strip = MockStrip(3, clock=clock)
+    strip.show([RED, (0, 0, 0), (1, 2, 3)])
+    clock.advance(0.5)
+    strip.show([(0, 0, 0)] * 3)
+    assert [f.timestamp for f in strip.frames] == [100.0, 100.5]
+    assert strip.frames[0].pixels == (RED, (0, 0, 0), (1, 2, 3))
+    assert strip.last == ((0, 0, 0),) * 3
+    with pytest.raises(ValueError, match="frame has 2 pixels, the strip has 3"):
+        strip.show([RED, RED])
+    with pytest.raises(ValueError, match="pixel 1 is"):
+        strip.show([RED, (256, 0, 0), RED])
+
+
+def test_steady_hole_and_only_changed_frames_are_sent(leds, clock):
+    leds.set("M5", RED)
+    assert leds.update() is True
+    frame = leds.sink.last
+    assert frame[5] == RED and sum(map(sum, frame)) == 255
+    clock.advance(1)
+    assert leds.update() is False                # nothing changed: the strip isn't rewritten
+    assert leds.update(force=True) is True
+    assert len(leds.sink.frames) == 2
+    leds.clear(["M5"])
+    leds.update()
+    assert leds.sink.last[5] == (0, 0, 0)
+
+
+def test_brightness_scales_and_is_capped(wiring, clock):
+    strip = MockStrip(wiring.leds.count, clock=clock)
+    leds = LedBoard.from_wiring(wiring, strip, clock=clock)       # wiring cap: 0.5
+    assert leds.brightness == 0.5
+    leds.brightness = 0.9
+    assert leds.brightness == 0.5
+    leds.brightness = 0.2
+    leds.set("H1-s0", (200, 100, 50))
+    assert leds.render()[wiring.leds.map["H1-s0"]] == (40, 20, 10)
+
+
+def test_roles_and_errors(leds):
+    leds.mark(["M1", "M2"], "legal")
+    frame = leds.render()
+    assert frame[1] == frame[2] == ROLES["legal"].colour
+    with pytest.raises(ValueError, match="unknown role 'good'"):
+        leds.mark(["M1"], "good")
+    with pytest.raises(ValueError, match="unknown pattern 'strobe'"):
+        leds.set("M1", RED, "strobe")
+    with pytest.raises(KeyError, match="M99 has no LED"):
+        leds.set("M99", RED)
+    with pytest.raises(IndexError, match="LED 500 is off the strip"):
+        leds.set_index(500, RED)
+
+
+# ------------------------------------------------------------------ patterns over time
+
+def levels(pattern, times, period=None):
+    return [pattern_level(pattern, t, period) for t in times]
+
+
+def test_pattern_shapes():
+    ts = [i / 100 for i in range(200)]
+    assert set(levels(STEADY, ts)) == {1.0}
+    blink = levels(BLINK, ts)
+    assert set(blink) == {0.0, 1.0} and blink[0] == 1.0          # a new mark is lit at once
+    assert blink[:20] == [1.0] * 20 and blink[20:40] == [0.0] * 20   # 0.4 s period: 2.5 flashes a second
+    slow = levels(SLOW_BLINK, ts)
+    assert slow[:50] == [1.0] * 50 and slow[50:100] == [0.0] * 50
+    pulse = levels(PULSE, ts)
+    assert min(pulse) >= 0.1 and max(pulse) == 1.0 and pulse[0] == 1.0   # never dark: not a blink
+    assert len(set(round(p, 3) for p in pulse)) > 50                    # smooth, not on/off
+    assert max(abs(a - b) for a, b in zip(pulse, pulse[1:])) < 0.05
+
+
+def test_patterns_tell_roles_apart_without_hue(leds, clock):
+    """Colour-blind safe: with the hue thrown away (brightness only), legal, wrong, hit and
+    can-move still look different over time."""
+    leds.brightness = 1.0
+    leds.mark(["M1"], "legal")
+    leds.mark(["M2"], "wrong")
+    leds.mark(["M3"], "hit")
+    leds.mark(["M4"], "can-move")
+    frames = []
+    for _ in range(100):                       # 2 s at 50 frames a second
+        frames.append(leds.render())
+        clock.advance(0.02)
+    def on_off(i):
+        return [max(p[i]) > 0 for p in frames]
+    assert all(on_off(1))                                          # legal: steady, always on
+    assert not all(on_off(2)) and any(on_off(2))                   # wrong: blinks
+    assert all(on_off(3)) and len({max(p[3]) for p in frames}) > 5 # hit: always on, swelling
+    flips = lambda xs: sum(a != b for a, b in zip(xs, xs[1:]))     # noqa: E731
+    assert flips(on_off(2)) >= 2 * flips(on_off(4)) > 0            # wrong blinks faster than can-move
+
+
+def test_mark_with_duration_goes_dark(leds, clock):
+    leds.mark(["M7"], "wrong", duration=1.0)
+    assert leds.render()[7] != (0, 0, 0)
+    clock.advance(1.0)
+    assert leds.render()[7] == (0, 0, 0)
+
+
+def test_blink_frames_are_timestamped_by_the_injected_clock(leds, clock):
+    leds.set("M0", RED, BLINK)
+    for _ in range(4):
+        leds.update()
+        clock.advance(0.2)
+    assert [(f.timestamp - 100.0, f.pixels[0]) for f in leds.sink.frames] == [
+        (0.0, RED), (pytest.approx(0.2), (0, 0, 0)), (pytest.approx(0.4), RED), (pytest.approx(0.6), (0, 0, 0))]
+
+
+# ------------------------------------------------------------------ current
+
+def test_current_estimate():
+    assert estimate_current([(255, 255, 255)]) == pytest.approx(0.061)
+    assert estimate_current([(0, 0, 0)] * 280) == pytest.approx(0.28)
+    assert estimate_current([(255, 255, 255)] * 280) == pytest.approx(16.8 + 0.28)   # why the cap matters
+    assert estimate_current([(255, 0, 0)] * 10) == pytest.approx(0.21)
+
+
+def test_frame_over_budget_is_scaled_as_a_whole(clock):
+    w = load_wiring("[leds]\nbrightness = 1.0\ncurrent_budget_a = 4.0\n", 10, 18)
+    strip = MockStrip(280, clock=clock)
+    leds = LedBoard.from_wiring(w, strip, clock=clock)
+    for hole in w.leds.map:
+        leds.set(hole, (255, 255, 255))
+    leds.set("M0", (255, 128, 0))
+    leds.update()
+    assert leds.last_uncapped_a == pytest.approx(17.08 - (127 + 255) / 255 * 0.02, abs=1e-6)
+    assert leds.last_current_a <= 4.0
+    assert leds.last_current_a > 3.9                         # uses the budget, doesn't over-dim
+    assert leds.last_scale == pytest.approx((4000 - 280) / (16800 - (127 + 255) / 255 * 20), rel=1e-6)
+    frame = strip.last
+    r, g, b = frame[1]
+    assert r == g == b and 50 < r < 60                        # white stays white, just dimmer
+    r0, g0, b0 = frame[0]
+    assert b0 == 0 and g0 == pytest.approx(r0 / 2, abs=1)     # hue kept
+
+
+def test_cap_leaves_frames_under_budget_alone():
+    pixels = [(10, 10, 10)] * 5
+    assert cap_current(pixels, 1.0) == (pixels, 1.0)
+    assert cap_current([(255, 255, 255)] * 10, 0.005)[0] == [(0, 0, 0)] * 10   # only idle fits
+
+
+# ------------------------------------------------------------------ real driver: detection and lazy import
+
+def model_file(tmp_path, text):
+    f = tmp_path / "model"
+    f.write_bytes(text.encode() + b"\x00")
+    return [f]
+
+
+@pytest.mark.parametrize("model,gen,driver", [
+    ("Raspberry Pi 5 Model B Rev 1.0", 5, "pi5"),
+    ("Raspberry Pi Compute Module 5 Rev 1.0", 5, "pi5"),
+    ("Raspberry Pi 500 Rev 1.0", 5, "pi5"),
+    ("Raspberry Pi 4 Model B Rev 1.4", 4, "ws281x"),
+    ("Raspberry Pi 400 Rev 1.0", 4, "ws281x"),
+    ("Raspberry Pi 3 Model B Plus Rev 1.3", 3, "ws281x"),
+    ("Raspberry Pi Zero 2 W Rev 1.0", 3, "ws281x"),
+    ("Raspberry Pi Zero W Rev 1.1", 1, "ws281x"),
+    ("Raspberry Pi Model B Rev 2", 1, "ws281x"),
+])
+def test_pi_model_detection(tmp_path, model, gen, driver):
+    paths = [tmp_path / "missing"] + model_file(tmp_path, model)   # first path absent: falls back
+    assert read_pi_model(paths) == model
+    assert pi_generation(model) == gen
+    assert choose_led_driver(model) == driver
+
+
+def test_not_a_pi(tmp_path):
+    assert read_pi_model([tmp_path / "none"]) is None
+    with pytest.raises(LedDriverError, match="no Raspberry Pi found.*--mock"):
+        choose_led_driver(None)
+    with pytest.raises(LedDriverError, match="no Raspberry Pi found"):
+        NeoPixelStrip(18, 2, model_paths=[tmp_path / "none"]).show([RED, RED])
+
+
+def hide_modules(monkeypatch, *names):
+    for name in names:
+        monkeypatch.setitem(sys.modules, name, None)     # "import name" now raises ImportError
+
+
+def test_missing_pi4_driver_names_the_package(tmp_path, monkeypatch):
+    hide_modules(monkeypatch, "neopixel", "board")
+    strip = NeoPixelStrip(18, 2, model_paths=model_file(tmp_path, "Raspberry Pi 4 Model B Rev 1.4"), euid=0)
+    with pytest.raises(LedDriverError, match=r"adafruit-circuitpython-neopixel.*pip install"):
+        strip.show([RED, RED])
+
+
+def test_missing_pi5_driver_names_the_package(tmp_path, monkeypatch):
+    hide_modules(monkeypatch, "adafruit_raspberry_pi5_neopixel_write")
+    monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace(D18=types.SimpleNamespace(id=18)))
+    strip = NeoPixelStrip(18, 2, model_paths=model_file(tmp_path, "Raspberry Pi 5 Model B Rev 1.0"))
+    with pytest.raises(LedDriverError,
+                       match=r"Pi 5.*pip install adafruit-blinka-raspberry-pi5-neopixel"):
+        strip.show([RED, RED])
+
+
+def test_pi4_pwm_needs_root_and_a_capable_pin(tmp_path):
+    pi4 = model_file(tmp_path, "Raspberry Pi 4 Model B Rev 1.4")
+    with pytest.raises(LedDriverError, match="needs root.*GPIO10"):
+        NeoPixelStrip(18, 1, model_paths=pi4, euid=1000).show([RED])
+    with pytest.raises(LedDriverError, match="GPIO18 \\(PWM, recommended\\).*not GPIO17"):
+        NeoPixelStrip(17, 1, model_paths=pi4, euid=0).show([RED])
+
+
+def test_pi4_driver_writes_through_neopixel(tmp_path, monkeypatch):
+    made = []
+
+    class FakeNeoPixel(list):
+        def __init__(self, pin, n, **kw):
+            super().__init__([(0, 0, 0)] * n)
+            self.pin, self.kw, self.shown = pin, kw, []
+            made.append(self)
+
+        def show(self):
+            self.shown.append(list(self))
+
+    monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=FakeNeoPixel))
+    monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace(D10="D10", D18="D18"))
+    strip = NeoPixelStrip(10, 2, "GRB", model_paths=model_file(tmp_path, "Raspberry Pi 4 Model B"), euid=1000)
+    assert made == []                                  # nothing opened before the first frame
+    strip.show([RED, (0, 0, 9)])
+    (np,) = made
+    assert np.pin == "D10" and np.kw == dict(brightness=1.0, auto_write=False, pixel_order="GRB")
+    assert np.shown == [[RED, (0, 0, 9)]]
+    assert strip.driver_used == "ws281x"
+
+
+def test_pi5_driver_writes_wire_order_bytes(tmp_path, monkeypatch):
+    writes = []
+    pin18 = types.SimpleNamespace(id=18)
+    monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace(D18=pin18))
+    monkeypatch.setitem(sys.modules, "adafruit_raspberry_pi5_neopixel_write", types.SimpleNamespace(
+        neopixel_write=lambda pin, buf: writes.append((pin, bytes(buf))), free_pio=lambda: writes.append("free")))
+    strip = NeoPixelStrip(18, 2, "GRB", model_paths=model_file(tmp_path, "Raspberry Pi 5 Model B Rev 1.0"))
+    strip.show([(1, 2, 3), (255, 0, 16)])
+    assert writes == [(pin18, bytes([2, 1, 3, 0, 255, 16]))]     # G, R, B per LED
+    strip.close()
+    assert writes[-2] == (pin18, bytes(6)) and writes[-1] == "free"   # dark, then PIO released
+    assert strip.driver_used == "pi5"
+
+
+def test_open_strip_chooses_lazily(wiring, tmp_path):
+    assert isinstance(open_strip(wiring, mock=True), MockStrip)
+    assert isinstance(open_strip(load_wiring('[leds]\ndriver = "mock"\n')), MockStrip)
+    real = open_strip(wiring, model_paths=[tmp_path / "none"])
+    assert isinstance(real, NeoPixelStrip) and real._write is None    # nothing touched yet
+
+
+def test_hardware_facade_opens_devices_at_first_use(wiring, clock):
+    hw = Hardware(wiring, mock=True, clock=clock)
+    assert not {"sensor", "leds", "strip", "mock_board"} & set(vars(hw))
+    hw.leds.mark(["M3"], "legal")
+    assert isinstance(hw.strip, MockStrip) and "sensor" not in vars(hw)
+    hw.poll()
+    hw.mock_board.place("M3")
+    events = []
+    for _ in range(5):
+        clock.advance(0.01)
+        events += hw.poll()
+    assert [e.hole for e in events] == ["M3"]
+    assert hw.strip.last[3] == tuple(round(c * 0.5) for c in ROLES["legal"].colour)   # brightness cap 0.5
+    strip = hw.strip
+    hw.close()
+    assert strip.closed and strip.last == ((0, 0, 0),) * 112
+
+
+def test_importing_hardware_loads_no_device_library():
+    code = ("import sys, hardware, hardware.config, hardware.leds, hardware.cli, hardware.devices, "
+            "hardware.sensors; bad = [m for m in ('neopixel', 'board', 'RPi', 'smbus2', "
+            "'adafruit_raspberry_pi5_neopixel_write', 'rpi_ws281x') if m in sys.modules]; "
+            "print(bad); sys.exit(bool(bad))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_wiring_mock_flag_chooses_the_emulation(clock):
+    hw = Hardware(load_wiring("mock = true\n"), clock=clock)
+    assert hw.mock and isinstance(hw.strip, MockStrip) and hw.mock_board is not None
+    assert Hardware(load_wiring(""), clock=clock).mock_board is None
+    hw.close()
+
+
+def test_hardware_run_loop_polls_until_stopped(clock):
+    import threading
+    hw = Hardware(load_wiring(""), mock=True, clock=clock)
+    stop, events, sleeps = threading.Event(), [], []
+    hw.poll()
+    hw.mock_board.place("H2-s1")
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        clock.advance(seconds)
+        if len(sleeps) == 10:
+            stop.set()
+    hw.run(events.append, stop, sleep=sleep)
+    assert [(e.hole, e.occupied) for e in events] == [("H2-s1", True)]
+    assert sleeps == [pytest.approx(0.01)] * 10          # sensors.scan_hz = 100
+    hw.close()
