@@ -1,0 +1,372 @@
+"""Matching what the board shows to the legal moves (the physical-board referee).
+
+Pure: no hardware, no clock of its own. The sensors speak in hole ids:
+
+* ``M12``: main-track hole 12;
+* ``H3-s2``: home hole 3 of side 2;
+* ``S-s2-1`` .. ``S-s2-5``: the start holes of side 2 (pegs there are
+  interchangeable, so only how many are filled matters).
+
+Reed switches give occupancy only, as events ``(hole, occupied, time)``; a
+camera gives snapshots ``{hole: colour side or None}``. Once a card is
+chosen the referee knows its legal moves; `BoardFollower` collects the
+board's changes, waits until the board has settled (no change for
+``settle`` seconds) and then judges: exactly one legal move, a legal result
+needing a choice on the phone (ambiguous), or a wrong placement (with the
+RULES id and how to put it right). Nothing that is not a settled legal
+result is ever taken as a move: a hand over the board, a knocked peg put
+back, switch bounce all settle back to "unchanged".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .board import START
+from .moves import MOVE, Move
+
+# ------------------------------------------------------------------ hole ids
+
+
+def hole_id(geo, side: int, loc: int, start_index: int = 1) -> str:
+    """The sensor id of a location of colour `side`."""
+    if loc == START:
+        return f"S-s{side}-{start_index}"
+    if loc < geo.length:
+        return f"M{loc}"
+    return f"H{loc - geo.length + 1}-s{side}"
+
+
+def parse_hole_id(geo, hole: str):
+    """(kind, side or None, loc or index): ('M', None, n) / ('H', side, loc) / ('S', side, i)."""
+    try:
+        if hole.startswith("M"):
+            n = int(hole[1:])
+            if 0 <= n < geo.length:
+                return "M", None, n
+        elif hole.startswith("H"):
+            k, s = hole[1:].split("-s")
+            k, s = int(k), int(s)
+            if 1 <= k <= 5 and 0 <= s < geo.sides:
+                return "H", s, geo.length + k - 1
+        elif hole.startswith("S-s"):
+            s, i = hole[3:].split("-")
+            s, i = int(s), int(i)
+            if 0 <= s < geo.sides and i >= 1:
+                return "S", s, i
+    except ValueError:
+        pass
+    raise ValueError(f"unknown hole id {hole!r}")
+
+
+def all_holes(geo, sides, pegs_per_side: int = 5) -> list[str]:
+    """Every hole id of a board whose occupied sides are `sides`."""
+    out = [f"M{n}" for n in range(geo.length)]
+    for s in sides:
+        out += [f"H{k}-s{s}" for k in range(1, 6)]
+        out += [f"S-s{s}-{i}" for i in range(1, pegs_per_side + 1)]
+    return out
+
+
+# ---------------------------------------------------------------- occupancy
+
+@dataclass(frozen=True)
+class Occupancy:
+    """What occupancy sensing can know: filled holes, and start counts."""
+    track: frozenset          # filled main and home hole ids
+    start: tuple              # pegs in start, per side (0 for unused sides)
+
+    def differences(self, other: "Occupancy") -> dict:
+        """Holes to empty and to fill to turn `self` into `other`."""
+        out = {"empty": sorted(self.track - other.track), "fill": sorted(other.track - self.track),
+               "start": {}}
+        for s, (a, b) in enumerate(zip(self.start, other.start)):
+            if a != b:
+                out["start"][s] = b - a
+        return out
+
+
+def occupancy_of_pegs(pos, pegs: dict) -> Occupancy:
+    geo = pos.geo
+    track, start = set(), [0] * pos.sides
+    for side, locs in pegs.items():
+        for loc in locs:
+            if loc == START:
+                start[side] += 1
+            else:
+                track.add(hole_id(geo, side, loc))
+    return Occupancy(frozenset(track), tuple(start))
+
+
+def occupancy_from_holes(pos, filled) -> Occupancy:
+    """An Occupancy from the set of filled hole ids a sensor reports."""
+    geo = pos.geo
+    track, start = set(), [0] * pos.sides
+    for hole in filled:
+        kind, side, _ = parse_hole_id(geo, hole)
+        if kind == "S":
+            start[side] += 1
+        else:
+            track.add(hole)
+    return Occupancy(frozenset(track), tuple(start))
+
+
+def colours_of_pegs(pos, pegs: dict) -> dict:
+    """{track hole id: colour side} for the pegs on the main track and in home."""
+    out = {}
+    for side, locs in pegs.items():
+        for loc in locs:
+            if loc != START:
+                out[hole_id(pos.geo, side, loc)] = side
+    return out
+
+
+# ------------------------------------------------------------------ verdicts
+
+@dataclass
+class Verdict:
+    """The referee's judgement of a settled board."""
+    kind: str                 # "move", "ambiguous", "unchanged", "wrong"
+    move: Move | None = None
+    candidates: list = field(default_factory=list)
+    message: str = ""
+    rule: str | None = None
+    fix: dict = field(default_factory=dict)   # {"empty": [...], "fill": [...], "start": {side: +-n}}
+    wrong_holes: list = field(default_factory=list)
+
+
+def _expected(pos, moves):
+    """[(move, pegs after, Occupancy after)] for the candidate moves."""
+    out = []
+    for move in moves:
+        pegs = pos.result_of(move)
+        out.append((move, pegs, occupancy_of_pegs(pos, pegs)))
+    return out
+
+
+def _could_produce(pos, pegs_after, events) -> bool:
+    """Could the lifts and placements, in their order, have made `pegs_after`?
+
+    Pegs in the player's hand are tracked by colour; every placement whose
+    colour is known (a start hole's own colour, or the final colour of the
+    last placement in a track hole) must take a peg of that colour from the
+    hand. Tells apart moves that leave the same occupancy with different
+    colours (an Arizona split of two colours, a North Carolina 10).
+    """
+    geo = pos.geo
+    current = colours_of_pegs(pos, pos.pegs())
+    final = colours_of_pegs(pos, pegs_after)
+    last_place = {}
+    for i, (hole, occupied, _) in enumerate(events):
+        if occupied:
+            last_place[hole] = i
+    hand, unknown = {}, 0
+    for i, (hole, occupied, _) in enumerate(events):
+        kind, side, _ = parse_hole_id(geo, hole)
+        if not occupied:
+            colour = side if kind == "S" else current.pop(hole, None)
+            if colour is None:
+                unknown += 1
+            else:
+                hand[colour] = hand.get(colour, 0) + 1
+            continue
+        if kind == "S":
+            colour = side
+        elif last_place[hole] == i:
+            colour = final.get(hole)
+        else:
+            colour = None
+        if colour is None:
+            if kind != "S":
+                current[hole] = None
+            continue
+        if hand.get(colour, 0):
+            hand[colour] -= 1
+        elif unknown:
+            unknown -= 1
+        else:
+            return False
+        if kind != "S":
+            current[hole] = colour
+    return True
+
+
+def judge(pos, moves, observed: Occupancy, events=(), colours: dict | None = None,
+          rank: str | None = None) -> Verdict:
+    """Judge a settled board against the legal `moves` of the chosen card.
+
+    `observed` is the settled occupancy; `events` the switch events since the
+    card was chosen (their order tells pegs apart); `colours` the camera's
+    {hole: side} for the track holes, when there is a camera.
+    """
+    before = occupancy_of_pegs(pos, pos.pegs())
+    expected = _expected(pos, moves)
+    if observed == before and (colours is None or colours == colours_of_pegs(pos, pos.pegs())):
+        # Some moves leave the occupancy as it was (a swap, V-NC4; a hit whose
+        # chain refills the hole just left, M7): they show only in the lifts.
+        lifted = {h for h, occupied, _ in events if not occupied}
+        quiet = [(m, p) for m, p, occ in expected if occ == before and all(
+            hole_id(pos.geo, c, s) in lifted for c, s, _ in m.steps if s != START)]
+        if not quiet:
+            return Verdict("unchanged", message="the board is as it was")
+        return _decide(pos, quiet, events)
+    hits = [(m, p) for m, p, occ in expected if occ == observed]
+    if colours is not None:
+        hits = [(m, p) for m, p in hits if colours_of_pegs(pos, p) == colours]
+    if hits:
+        return _decide(pos, hits, events)
+    return _wrong(pos, expected, before, observed, events, rank)
+
+
+def _decide(pos, hits, events) -> Verdict:
+    """One move, or several that the event order may tell apart."""
+    if len(hits) > 1 and events:
+        narrowed = [(m, p) for m, p in hits if _could_produce(pos, p, events)]
+        if narrowed:
+            hits = narrowed
+    if len(hits) == 1:
+        return Verdict("move", move=hits[0][0], candidates=[hits[0][0]])
+    return Verdict("ambiguous", candidates=[m for m, _ in hits],
+                   message="the board fits " + " or ".join(m.text(pos.geo) for m, _ in hits)
+                   + ": choose on the phone")
+
+
+def _wrong(pos, expected, before, observed, events, rank) -> Verdict:
+    """Say what is wrong with a settled board that fits no legal move."""
+    geo = pos.geo
+    fix_back = observed.differences(before)
+    # The nearest legal result: fewest holes to change.
+    best = None
+    for move, _, occ in expected:
+        d = observed.differences(occ)
+        cost = len(d["empty"]) + len(d["fill"]) + sum(abs(v) for v in d["start"].values())
+        if best is None or cost < best[0]:
+            best = (cost, move, d)
+    placed = sorted(observed.track - before.track)
+    lifted = sorted(before.track - observed.track)
+    message, rule = "", None
+    # One peg moved: ask the engine why that move is illegal, for the rule id.
+    if len(lifted) == 1 and len(placed) == 1 and rank is not None:
+        s_kind, s_side, s_loc = parse_hole_id(geo, lifted[0])
+        d_kind, d_side, d_loc = parse_hole_id(geo, placed[0])
+        colour = colours_of_pegs(pos, pos.pegs()).get(lifted[0])
+        if colour is not None:
+            src = s_loc
+            dst = d_loc if d_kind == "M" or d_side == colour else None
+            if dst is not None:
+                tried = Move(rank, MOVE, ((colour, src, dst),))
+                message, rule = pos.explain_illegal(tried)
+            else:
+                message, rule = (f"{placed[0]} is another colour's home: no peg may enter a home "
+                                 f"but its own", "G4")
+    elif len(placed) == 1 and not lifted and sum(observed.start) < sum(before.start):
+        s = next(i for i, (a, b) in enumerate(zip(before.start, observed.start)) if b < a)
+        dst_kind, _, dst_loc = parse_hole_id(geo, placed[0])
+        if rank is not None and dst_kind == "M":
+            message, rule = pos.explain_illegal(Move(rank, MOVE, ((s, START, dst_loc),)))
+    if not message:
+        message, rule = ("that is not a legal result of the card played; put the pegs back "
+                         "as shown, or as one of the legal moves", "M1")
+    fix = best[2] if best is not None and best[0] <= 2 else fix_back
+    return Verdict("wrong", message=message, rule=rule, fix=fix,
+                   wrong_holes=placed or lifted)
+
+
+# ---------------------------------------------------------------- guidance
+
+def guidance(pos, moves, lifted: str | None = None) -> dict:
+    """LED roles for the chosen card: pegs that can move and where they may go.
+
+    With a peg lifted, only that peg's destinations. Returns hole id lists:
+    {"can_move": [...], "destination": [...]}.
+    """
+    geo = pos.geo
+    can_move, dest = set(), set()
+    for move in moves:
+        steps = move.steps
+        if not steps:
+            continue  # a discard moves nothing
+        c, s, d = steps[0]
+        src = hole_id(geo, c, s) if s != START else None
+        if lifted is not None:
+            if src != lifted:
+                continue
+        if src is not None:
+            can_move.add(src)
+        else:
+            can_move.update(f"S-s{c}-{i}" for i in range(1, pos.start[c] + 1))
+        if d != START:
+            dest.add(hole_id(geo, c, d))
+    return {"can_move": sorted(can_move), "destination": sorted(dest)}
+
+
+def hit_returns(pos, move: Move) -> list:
+    """Where pegs hit by `move` must be put: [(colour, from hole, to hole or 'start')]."""
+    before = pos.pegs()
+    after = pos.result_of(move)
+    geo = pos.geo
+    mover_colours = {c for c, _, _ in move.steps}
+    out = []
+    for side in before:
+        if side in mover_colours:
+            continue
+        b, a = before[side], after[side]
+        gone = [x for x in b if x not in a or b.count(x) > a.count(x)]
+        came = [x for x in a if x not in b or a.count(x) > b.count(x)]
+        for g, c in zip(gone, came):
+            out.append((side, hole_id(geo, side, g),
+                        "start" if c == START else hole_id(geo, side, c)))
+    return out
+
+
+def setup_check(pos, observed: Occupancy) -> dict:
+    """Differences between the board and the stored position (start, recovery)."""
+    expected = occupancy_of_pegs(pos, pos.pegs())
+    return observed.differences(expected)
+
+
+# ----------------------------------------------------------------- follower
+
+class BoardFollower:
+    """Follow switch events after a card is chosen; judge once settled.
+
+    ``feed(hole, occupied, t)`` with each event; ``poll(now)`` returns a
+    `Verdict` once the board has been still for ``settle`` seconds since the
+    last event, else None. Time comes from the events and the caller.
+    """
+
+    def __init__(self, pos, moves, filled, settle: float = 0.8, rank: str | None = None):
+        self.pos, self.moves, self.rank = pos, list(moves), rank
+        self.filled = set(filled)
+        self.settle = settle
+        self.events = []
+        self.last_change = None
+        self.lifted = None  # the first peg lifted, for the LEDs
+
+    def feed(self, hole: str, occupied: bool, t: float) -> None:
+        if occupied:
+            if hole in self.filled:
+                return  # repeated report: not a change
+            self.filled.add(hole)
+        else:
+            if hole not in self.filled:
+                return
+            self.filled.discard(hole)
+            if self.lifted is None:
+                self.lifted = hole
+        self.events.append((hole, occupied, t))
+        self.last_change = t
+
+    def guidance(self) -> dict:
+        still_lifted = self.lifted if self.lifted and self.lifted not in self.filled else None
+        return guidance(self.pos, self.moves, still_lifted)
+
+    def poll(self, now: float):
+        if self.last_change is None or now - self.last_change < self.settle:
+            return None
+        observed = occupancy_from_holes(self.pos, self.filled)
+        verdict = judge(self.pos, self.moves, observed, self.events, rank=self.rank)
+        self.last_change = None  # judged; a new change starts a new wait
+        if verdict.kind == "unchanged":
+            self.events.clear()
+            self.lifted = None
+        return verdict
