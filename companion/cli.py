@@ -67,7 +67,7 @@ def cmd_moves(args) -> int:
 
 
 def cmd_rules(args) -> int:
-    from .rules import DESCRIPTIONS, OPTION_DOCS, PRESETS, RULINGS, differences
+    from .rules import DESCRIPTIONS, GENERAL_RULINGS, OPTION_DOCS, PRESETS, RULINGS, differences
     if args.preset is None:
         if args.json:
             json.dump({p: DESCRIPTIONS[p] for p in PRESETS}, sys.stdout, indent=2)
@@ -82,7 +82,8 @@ def cmd_rules(args) -> int:
     if args.preset not in PRESETS:
         return _fail(f"unknown preset {args.preset!r}; known presets: {', '.join(PRESETS)}")
     info = {"preset": args.preset, "description": DESCRIPTIONS[args.preset],
-            "differences": differences(args.preset), "rulings": RULINGS.get(args.preset, [])}
+            "differences": differences(args.preset),
+            "rulings": RULINGS.get(args.preset, []) + GENERAL_RULINGS}
     if args.json:
         json.dump(info, sys.stdout, indent=2)
         print()

@@ -154,6 +154,19 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 # Rulings made where the texts are silent (also listed in the closing notes).
+GENERAL_RULINGS: list[str] = [
+    "M9: a peg that its own first part's chain sent on to its in-spot is still the same "
+    "peg, so the second part must move another one.",
+    "M1/M10: a split is one move: if its first part would win, the second part must still "
+    "be made; the game ends after the whole move.",
+    "P7: when discarding is allowed, any card may be discarded, the joker included.",
+    "V-NC7: a turn spent discarding counts, even if a joker could have moved (a joker is "
+    "never forced).",
+    "V-OPT 'two players without jokers' applies to two-player games only.",
+    "A game record holds every real card, bluffs included, for replay: it is shown only "
+    "once the game is over.",
+]
+
 RULINGS: dict[str, list[str]] = {
     "bluffing_joker": [
         "Pegs in home are safe (M8): a doubt penalty takes a peg from the main track only; "
