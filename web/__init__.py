@@ -1,1 +1,110 @@
-"""Web front end of the companion (Flask app served by waitress)."""
+"""Web front end of the companion: the referee and dealer on the players' phones.
+
+`create_app` builds the Flask app around a `web.tables.TableService`; the
+composition root for real use is `web.main.build_app`, served by waitress
+(`pegs serve`, `web.cli`). Blueprints: ``host`` (home, new table, host
+controls), ``seat`` (a player's phone), ``table`` (the shared table view) and
+``api`` (JSON and the server-sent-event stream).
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from .errors import ApiError
+
+log = logging.getLogger("web")
+
+DEFAULTS = {
+    "BOT_DELAY": 0.8,         # seconds a bot waits before it acts, so people can follow
+    "HEARTBEAT": 15.0,        # seconds between SSE keep-alive comments
+    "MAX_STREAMS": 40,        # open SSE streams at most (waitress threads are finite)
+    "PUBLIC_URL": None,       # e.g. "http://192.168.4.1:8000/" for the join links
+    "PORT": None,             # the port the server listens on (for the join links)
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    "CSRF_HEADER": "X-Pegs-Request",
+}
+
+
+def create_app(config: dict | None = None, store=None, service=None) -> Flask:
+    """The app. Without a service, one is made over `store` (default: in memory)."""
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    app.debug = False
+    app.json.sort_keys = False
+    if service is None:
+        from .store import Store
+        from .tables import TableService
+        store = store if store is not None else Store(":memory:")
+        service = TableService(store, app.config.get("SECRET") or secrets.token_bytes(32),
+                               bot_delay=app.config["BOT_DELAY"],
+                               max_streams=app.config["MAX_STREAMS"])
+    app.extensions["pegs"] = service
+
+    from .api import bp as api_bp
+    from .host import bp as host_bp
+    from .seat import bp as seat_bp
+    from .table import bp as table_bp
+    for bp in (host_bp, seat_bp, table_bp, api_bp):
+        app.register_blueprint(bp)
+
+    @app.before_request
+    def _csrf():
+        # State changes are JSON POSTs carrying a header a cross-site form can't
+        # send (and a cross-site fetch can't send without a preflight we refuse).
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            if request.headers.get(app.config["CSRF_HEADER"]) != "1":
+                raise ApiError(403, f"missing the {app.config['CSRF_HEADER']} header")
+            origin = request.headers.get("Origin")
+            if origin and origin.split("://", 1)[-1] != request.host:
+                raise ApiError(403, "cross-site request refused")
+
+    @app.after_request
+    def _headers(resp):
+        resp.headers.setdefault("Cache-Control", "no-store")
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        resp.headers["Referrer-Policy"] = "no-referrer"
+        resp.headers["X-Frame-Options"] = "DENY"
+        resp.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+        return resp
+
+    def _wants_json() -> bool:
+        return request.path.startswith("/api/") or request.method != "GET"
+
+    @app.errorhandler(ApiError)
+    def _api_error(exc: ApiError):
+        if _wants_json():
+            return jsonify(exc.body()), exc.status
+        return render_template("error.html", status=exc.status, message=exc.message), exc.status
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        messages = {404: "there is no such page here", 405: "that method is not allowed here",
+                    413: "the request is too large", 400: "bad request"}
+        msg = messages.get(exc.code, exc.name.lower())
+        if _wants_json():
+            return jsonify({"error": msg}), exc.code
+        return render_template("error.html", status=exc.code, message=msg), exc.code
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        msg = "something went wrong in the companion; the game is safe, try again"
+        if _wants_json():
+            return jsonify({"error": msg}), 500
+        return render_template("error.html", status=500, message=msg), 500
+
+    @app.context_processor
+    def _globals():
+        return {"csrf_header": app.config["CSRF_HEADER"]}
+
+    return app
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,43 @@
+"""The composition root: config -> store, secret, table service, app."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from . import create_app
+from .store import Store
+from .tables import TableService
+
+DB_NAME = "games.sqlite3"
+SECRET_NAME = "secret.key"
+
+
+def load_secret(data_dir: Path) -> bytes:
+    """The key join codes are derived from (kept beside the database, owner-only)."""
+    path = data_dir / SECRET_NAME
+    try:
+        key = path.read_bytes()
+        if len(key) >= 32:
+            return key
+    except FileNotFoundError:
+        pass
+    key = secrets.token_bytes(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(key)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return key
+
+
+def build_app(config: dict):
+    """The app for `pegs serve`: games in DATA_DIR/games.sqlite3."""
+    data_dir = Path(config["DATA_DIR"])
+    data_dir.mkdir(parents=True, exist_ok=True)
+    store = Store(data_dir / DB_NAME)
+    app_config = dict(config)
+    service = TableService(store, load_secret(data_dir),
+                           bot_delay=float(app_config.get("BOT_DELAY", 0.8)),
+                           max_streams=int(app_config.get("MAX_STREAMS", 40)))
+    return create_app(app_config, service=service)

@@ -1,0 +1,30 @@
+"""A player's phone: joining a seat by its code, and the seat page."""
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from ..board import render_svg
+from ..util import seat_token, service
+
+bp = Blueprint("seat", __name__, template_folder="templates")
+
+
+@bp.get("/j/<code>")
+def join_page(code):
+    found = service().seat_preview(code)
+    if found is None:
+        return render_template("seat/join.html", found=None, code=code), 404
+    table, seat = found
+    s = table.public_seats()[seat]
+    return render_template("seat/join.html", found=True, code=code.strip().upper(), seat=s,
+                           gid=table.gid, taken=s["joined"], bot=s["bot"])
+
+
+@bp.get("/seat/<gid>")
+def seat_page(gid):
+    svc = service()
+    table = svc.get(gid)
+    seat = table.seat_of_token(seat_token(gid))
+    side = table.game.seat_side[seat] if seat is not None else 0
+    return render_template("seat/seat.html", gid=gid, seat=seat, board=render_svg(table, side),
+                           boot={"gid": gid, "seat": seat})

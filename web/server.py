@@ -1,0 +1,56 @@
+"""Running the app under waitress, with a clean shutdown on SIGTERM / Ctrl-C."""
+from __future__ import annotations
+
+import signal
+import sys
+
+from waitress.server import create_server
+
+from .main import build_app
+from .netinfo import lan_ip
+
+
+def run(conf: dict) -> int:
+    app = build_app({"DATA_DIR": conf["data_dir"], "BOT_DELAY": conf["bot_delay"],
+                     "PUBLIC_URL": conf["public_url"], "MAX_STREAMS": max(8, conf["threads"] - 8)})
+    service = app.extensions["pegs"]
+    try:
+        server = create_server(app, host=conf["host"], port=conf["port"], threads=conf["threads"],
+                               ident="pegs-companion", channel_timeout=60, cleanup_interval=15)
+    except OSError as exc:
+        print(f"pegs serve: can't listen on {conf['host']}:{conf['port']}: {exc.strerror}", file=sys.stderr)
+        service.close()
+        service.store.close()
+        return 1
+    port = server.effective_port if hasattr(server, "effective_port") else conf["port"]
+    urls = []
+    if conf["public_url"]:
+        urls.append(conf["public_url"])
+    elif conf["host"] in ("0.0.0.0", "::", ""):
+        ip = lan_ip()
+        if ip:
+            urls.append(f"http://{ip}:{port}/")
+        urls.append(f"http://127.0.0.1:{port}/")
+    else:
+        urls.append(f"http://{conf['host']}:{port}/")
+    print("Pegs and Jokers companion is running. Open on the phones (same Wi-Fi):", flush=True)
+    for u in urls:
+        print(f"  {u}", flush=True)
+    print(f"Games are kept in {conf['data_dir']}. Stop with Ctrl-C.", flush=True)
+
+    def stop(signum, frame):
+        service.close()  # SSE streams end, the bot thread stops
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.close()
+        server.close()
+        service.store.close()
+    print("stopped.", flush=True)
+    return 0

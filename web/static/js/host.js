@@ -1,0 +1,108 @@
+/* Host controls: seat join codes (QR), moving seats, bots, undo, pause, end. */
+"use strict";
+
+(() => {
+  const { boot, api, el, chip } = PJ;
+  const gid = boot.gid;
+  const $ = (id) => document.getElementById(id);
+  let info = null, loading = false, again = false;
+
+  async function refresh() {
+    if (loading) { again = true; return; }
+    loading = true;
+    try {
+      do { again = false; info = await api(`/api/games/${gid}/host`); conn.seen(info.version); render(); } while (again);
+    } catch (e) {
+      say(e.message, "error");
+    } finally { loading = false; }
+  }
+
+  function say(text, kind = "info") {
+    const m = $("host-msg");
+    m.hidden = !text;
+    m.textContent = text || "";
+    m.className = `msg ${kind}`;
+  }
+
+  const STATUS = { playing: "The game is on.", paused: "Paused: phones can't play until you resume.", over: "The game is over.", ended: "You ended the game." };
+
+  function render() {
+    $("status-line").textContent = `${STATUS[info.status]} Turn ${info.turn}, ${info.history} moves made.`;
+    const open = info.status === "playing" || info.status === "paused";
+    $("pause").textContent = info.status === "paused" ? "Resume" : "Pause";
+    $("pause").disabled = !open;
+    $("undo").disabled = !info.history || info.status === "ended";
+    $("end").disabled = info.status === "ended";
+    $("export").hidden = open;
+    const list = $("seat-list");
+    list.replaceChildren(...info.seats.map(seatCard));
+    if (info.draw) {
+      $("draw-box").hidden = false;
+      const names = info.draw.names;
+      $("draw-rounds").replaceChildren(...info.draw.rounds.map((round, i) => {
+        const li = el("li", null, i === 0 ? "Cards drawn: " : "Redraw: ");
+        round.forEach(([p, card], j) => {
+          li.append(document.createTextNode(`${j ? ", " : ""}${names[p]} `), PJ.cardEl(card));
+        });
+        return li;
+      }));
+      const dealer = info.seats[info.dealer];
+      $("draw-result").textContent = `Seating in turn order: ${info.seats.map((s) => s.name).join(", ")}. ${dealer.name} deals; ${info.seats[(info.dealer + 1) % info.seats.length].name} plays first.`;
+    }
+  }
+
+  function seatCard(s) {
+    const box = el("section", "seat-card");
+    box.dataset.seat = s.seat;
+    const head = el("div", "seat-head");
+    head.append(chip(s), el("span", "muted", ` · seat ${s.seat + 1} · team ${PJ.TEAM_NAMES[s.team]}`));
+    box.append(head);
+    if (s.bot) {
+      box.append(el("p", "state", `The computer (${s.bot}) plays this seat.`));
+    } else if (s.joined) {
+      box.append(el("p", "state ok", "✓ Joined on a phone."));
+    } else {
+      box.append(el("p", "state", "Waiting for a phone: scan this code."));
+      const qr = el("div", "qr-box");
+      qr.innerHTML = s.qr; // server-made SVG (segno) of our own join link
+      box.append(qr);
+      const link = el("a", "join-link", s.link.replace(/^https?:\/\//, ""));
+      link.href = s.link;
+      link.dataset.code = s.code;
+      box.append(link);
+    }
+    const row = el("div", "row");
+    if (!s.bot) {
+      const b = el("button", "button small-b", s.joined ? "Move to another phone" : "New code");
+      b.dataset.action = "reseat";
+      b.addEventListener("click", () => {
+        if (!s.joined || confirm(`Move ${s.name}'s seat to another phone? The current phone loses access.`)) post("reseat", { seat: s.seat });
+      });
+      row.append(b);
+    }
+    const bb = el("button", "button small-b", s.bot ? "Give back to a person" : "Let the computer play");
+    bb.dataset.action = "bot";
+    bb.addEventListener("click", () => post("bot", { seat: s.seat, bot: s.bot ? null : "greedy" }));
+    row.append(bb);
+    box.append(row);
+    return box;
+  }
+
+  async function post(action, extra = {}) {
+    try {
+      const r = await api(`/api/games/${gid}/host/${action}`, { version: info.version, ...extra });
+      say(action === "undo" ? `Undone (${r.undone} move${r.undone > 1 ? "s" : ""}).` : "");
+      await refresh();
+    } catch (e) {
+      say(e.message, "error");
+      if (e.status === 409) refresh();
+    }
+  }
+
+  $("undo").addEventListener("click", () => post("undo"));
+  $("pause").addEventListener("click", () => post(info.status === "paused" ? "resume" : "pause"));
+  $("end").addEventListener("click", () => { if (confirm("End this game for everyone?")) post("end"); });
+
+  const conn = PJ.live(gid, refresh, $("conn"));
+  refresh();
+})();

@@ -1,0 +1,158 @@
+/* New table form: preset (with its description and differences), players and
+   teams, names, peg colours, computer seats, the shoe, drawing for partners. */
+"use strict";
+
+(() => {
+  const { boot, api, el } = PJ;
+  const $ = (id) => document.getElementById(id);
+  const presets = Object.fromEntries(boot.presets.map((p) => [p.name, p]));
+  const palette = boot.palette;
+  let players = 4, teams = 2;
+  const names = [], colours = [...boot.defaults], bots = [];
+
+  const presetSel = $("preset");
+  for (const p of boot.presets) {
+    const o = el("option", null, p.name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()));
+    o.value = p.name;
+    presetSel.append(o);
+  }
+  presetSel.addEventListener("change", showPreset);
+
+  function showPreset() {
+    const p = presets[presetSel.value];
+    $("preset-desc").textContent = p.description;
+    const ul = $("preset-diff");
+    const lines = p.differences.length ? p.differences : ["none: this is the basic game"];
+    ul.replaceChildren(...lines.map((d) => el("li", null, d)), ...p.rulings.map((r) => el("li", "muted", `Ruling: ${r}`)));
+    $("decks").value = p.decks;
+    $("jokers_per_deck").value = p.jokers_per_deck;
+    $("extra_jokers").value = p.extra_jokers;
+    shoeSize();
+  }
+
+  function seg(box, values, current, label, onPick) {
+    box.replaceChildren();
+    for (const v of values) {
+      const b = el("button", "seg-b", label(v));
+      b.type = "button";
+      b.setAttribute("role", "radio");
+      b.setAttribute("aria-checked", String(v === current));
+      b.dataset.value = v;
+      b.addEventListener("click", () => onPick(v));
+      box.append(b);
+    }
+  }
+
+  function renderPlayers() {
+    seg($("players"), [2, 4, 6, 8, 10], players, (n) => `${n} players`, (n) => {
+      players = n;
+      teams = 2;
+      renderPlayers();
+    });
+    const layouts = boot.layouts[String(players)];
+    seg($("teams"), layouts, teams, (t) => (players === 2 ? "1 against 1" : `${t} teams of ${players / t}`), (t) => {
+      teams = t;
+      renderPlayers();
+    });
+    const dealer = $("dealer");
+    const prev = dealer.value;
+    dealer.replaceChildren(...Array.from({ length: players }, (_, i) => {
+      const o = el("option", null, `Seat ${i + 1}${names[i] ? ` (${names[i]})` : ""}`);
+      o.value = i;
+      return o;
+    }));
+    dealer.value = prev !== "" && Number(prev) < players ? prev : players - 1;
+    renderSeats();
+    shoeSize();
+  }
+
+  function renderSeats() {
+    const ol = $("seats");
+    ol.replaceChildren();
+    const draw = $("draw").checked;
+    $("seats-help").textContent = draw
+      ? "Names in any order: the draw seats everyone. Peg colours belong to the seats round the board."
+      : "In seating order, clockwise round the board. Pick each seat's peg colour to match the pegs on the board.";
+    for (let i = 0; i < players; i++) {
+      const li = el("li", "seat-row");
+      const team = el("span", "team-tag", draw ? `Seat ${i + 1}` : `Seat ${i + 1} · team ${PJ.TEAM_NAMES[i % teams]}`);
+      const name = el("input");
+      name.type = "text";
+      name.maxLength = 24;
+      name.placeholder = `Player ${i + 1}`;
+      name.value = names[i] || "";
+      name.id = `name-${i}`;
+      name.setAttribute("aria-label", `Name of player ${i + 1}`);
+      name.autocomplete = "off";
+      name.addEventListener("input", () => { names[i] = name.value; });
+      const col = el("select", "colour-sel");
+      col.id = `colour-${i}`;
+      col.setAttribute("aria-label", `Peg colour of seat ${i + 1}`);
+      for (const c of palette) {
+        const o = el("option", null, `● ${c.name}`);
+        o.value = c.key;
+        col.append(o);
+      }
+      col.value = colours[i];
+      const sw = el("span", `chip col-${colours[i]}`, "");
+      sw.setAttribute("aria-hidden", "true");
+      col.addEventListener("change", () => {
+        colours[i] = col.value;
+        sw.className = `chip col-${col.value}`;
+      });
+      const bot = el("label", "check small");
+      const cb = el("input");
+      cb.type = "checkbox";
+      cb.id = `bot-${i}`;
+      cb.checked = !!bots[i];
+      cb.addEventListener("change", () => { bots[i] = cb.checked; });
+      bot.append(cb, document.createTextNode(" computer plays"));
+      const colRow = el("div", "colour-row");
+      colRow.append(sw, col, bot);
+      li.append(team, name, colRow);
+      ol.append(li);
+    }
+  }
+
+  function shoeSize() {
+    const d = +$("decks").value, j = +$("jokers_per_deck").value, x = +$("extra_jokers").value;
+    $("shoe-size").textContent = `${d * (52 + j) + x} cards in the shoe.`;
+  }
+  ["decks", "jokers_per_deck", "extra_jokers"].forEach((id) => $(id).addEventListener("input", shoeSize));
+  $("draw").addEventListener("change", () => {
+    $("dealer-row").hidden = $("draw").checked;
+    renderSeats();
+  });
+
+  $("new-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const err = $("form-error");
+    err.hidden = true;
+    const body = {
+      preset: presetSel.value,
+      players,
+      teams,
+      names: Array.from({ length: players }, (_, i) => (names[i] || "").trim() || `Player ${i + 1}`),
+      colours: colours.slice(0, players),
+      bots: Array.from({ length: players }, (_, i) => (bots[i] ? "greedy" : null)),
+      decks: +$("decks").value,
+      jokers_per_deck: +$("jokers_per_deck").value,
+      extra_jokers: +$("extra_jokers").value,
+      draw_for_partners: $("draw").checked,
+      dealer: +$("dealer").value,
+    };
+    const btn = $("create");
+    btn.disabled = true;
+    try {
+      const r = await api("/api/games", body);
+      window.location.assign(r.host_url);
+    } catch (e) {
+      err.hidden = false;
+      err.textContent = e.message;
+      btn.disabled = false;
+    }
+  });
+
+  showPreset();
+  renderPlayers();
+})();

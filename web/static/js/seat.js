@@ -1,0 +1,402 @@
+/* The seat page: this phone's hand and its turn. It knows no rules: the
+   server lists the legal plays (grouped by card, each with its steps and the
+   resulting pegs) and explains any other move the player taps. */
+"use strict";
+
+(() => {
+  const { boot, api, el, chip, cardEl, cardText, holeWords, seatName } = PJ;
+  const gid = boot.gid;
+  const $ = (id) => document.getElementById(id);
+  const board = new Board($("board"), onHoleTap);
+
+  let view = null;       // GET /me
+  let plays = null;      // GET /plays when this seat acts
+  let sel = null;        // the play being built
+  let busy = false;
+  let loading = null;
+
+  const sideSeat = () => Object.fromEntries(view.seat_sides.map((side, seat) => [side, seat]));
+
+  async function refresh() {
+    if (loading) return loading;
+    loading = (async () => {
+      try {
+        const v = await api(`/api/games/${gid}/me`);
+        const changed = !view || v.version !== view.version;
+        view = v;
+        conn.seen(v.version);
+        if (changed) {
+          plays = null;
+          sel = null;
+          if (view.actor === view.seat && view.status === "playing") {
+            try { plays = await api(`/api/games/${gid}/plays`); } catch (e) { plays = null; }
+            if (plays && plays.version !== view.version) { loading = null; return refresh(); }
+          }
+        }
+        render();
+      } catch (e) {
+        if (e.status === 403) showLost(e.message);
+      } finally {
+        loading = null;
+      }
+    })();
+    return loading;
+  }
+
+  function showLost(message) {
+    let o = $("noseat");
+    if (!o) {
+      o = el("div", "overlay");
+      o.id = "noseat";
+      document.body.append(o);
+    }
+    o.replaceChildren(el("div"));
+    o.firstChild.append(el("h1", null, "No seat on this phone"), el("p", null, message));
+    PJ.wake.set(false);
+  }
+
+  function say(text, kind = "info") {
+    const m = $("msg");
+    m.hidden = !text;
+    m.textContent = text || "";
+    m.className = `msg ${kind}`;
+  }
+
+  // ------------------------------------------------------------------ render
+  function render() {
+    const me = view.seats[view.seat];
+    $("me").replaceChildren(chip(me), el("span", "muted", ` · team ${PJ.TEAM_NAMES[me.team]}`));
+    const myTurn = view.actor === view.seat && view.status === "playing";
+    PJ.wake.set(myTurn);
+    document.body.classList.toggle("my-turn", myTurn);
+    const banner = $("banner");
+    banner.className = `banner${myTurn ? " go" : ""}`;
+    banner.textContent = bannerText(myTurn);
+    PJ.pilesInto($("piles"), view);
+    PJ.countingInto($("counting"), view);
+    const logEl = $("log");
+    logEl.replaceChildren(...view.log.slice(-8).reverse().map((e) => PJ.logLine(view, e)));
+    renderAction(myTurn);
+    renderHand(myTurn);
+  }
+
+  function bannerText(myTurn) {
+    if (view.status === "ended") return "The host has ended the game.";
+    if (view.winner) {
+      const names = view.winner.map((s) => view.seats[s].name).join(" & ");
+      return view.winner.includes(view.seat) ? `You win! (${names})` : `${names} win the game.`;
+    }
+    if (view.status === "paused") return "Paused by the host.";
+    if (myTurn) {
+      if (view.phase === "doubt") return "Your call: doubt or pass?";
+      if (view.phase === "penalty") return "Choose the penalty peg";
+      return "Your turn";
+    }
+    const who = seatName(view, view.actor);
+    if (view.phase === "doubt") return `Waiting for ${who} to doubt or pass`;
+    if (view.phase === "penalty") return `${who} is choosing a penalty peg`;
+    return `${who} to play`;
+  }
+
+  function drawBoard(preview, moved) {
+    board.clear();
+    board.setPegs(preview || view.position.pegs, view.seats, sideSeat(), moved);
+  }
+
+  function renderHand(myTurn) {
+    const hand = $("hand");
+    hand.replaceChildren();
+    const playable = new Set();
+    if (plays && plays.cards && view.phase === "play") {
+      for (const c of plays.cards) {
+        if (plays.bluffing || c.moves.length || plays.discard) playable.add(c.card);
+      }
+    }
+    view.hand.forEach((card) => {
+      const b = cardEl(card, { button: true });
+      const active = myTurn && view.phase === "play" && playable.has(card);
+      b.disabled = !(myTurn && view.phase === "play");
+      if (myTurn && view.phase === "play" && !active) b.classList.add("dim");
+      if (sel && sel.card === card) b.classList.add("selected");
+      b.addEventListener("click", () => pickCard(card));
+      hand.append(b);
+    });
+  }
+
+  function renderAction(myTurn) {
+    const prompt = $("prompt"), choices = $("choices"), declare = $("declare");
+    choices.replaceChildren();
+    drawBoard();
+    declare.hidden = true;
+    $("confirm").hidden = true;
+    $("cancel").hidden = true;
+    if (!sel) say("");
+    if (view.phase === "doubt" && view.declared) {
+      const d = view.declared;
+      prompt.textContent = `${seatName(view, d.seat)} played a card face down as: ${d.move}.`;
+      if (myTurn) {
+        const doubt = el("button", "button danger big", "Doubt");
+        doubt.id = "doubt";
+        doubt.addEventListener("click", () => send("doubt", null));
+        const pass = el("button", "button big", "Pass");
+        pass.id = "pass";
+        pass.addEventListener("click", () => send("pass", null));
+        choices.append(doubt, pass);
+      }
+      return;
+    }
+    if (view.phase === "penalty" && view.penalty) {
+      const p = view.penalty;
+      prompt.textContent = `${seatName(view, p.chooser)} sends one of ${seatName(view, p.victim_seat)}'s pegs on the main track back to start.`;
+      if (myTurn && plays && plays.penalty) {
+        const ids = plays.penalty.map((m) => m.steps[0].from_id);
+        if (sel && sel.penalty) {
+          board.highlight([sel.penalty.steps[0].from_id], "chosen");
+          showConfirm(`Send the peg on ${holeWords(sel.penalty.steps[0].from)} to start`, () => send(sel.penalty.move, null));
+        } else board.highlight(ids, "victim");
+        plays.penalty.forEach((m) => {
+          const b = el("button", "button choice", `Peg on ${holeWords(m.steps[0].from)}`);
+          b.addEventListener("click", () => { sel = { penalty: m }; renderAction(true); });
+          choices.append(b);
+        });
+      }
+      return;
+    }
+    if (!myTurn) {
+      prompt.textContent = view.status === "playing" ? "Your cards are below. The board updates by itself." : "";
+      return;
+    }
+    if (!plays) { prompt.textContent = "Loading your moves…"; return; }
+    if (!sel) {
+      const any = plays.cards.some((c) => plays.bluffing || c.moves.length);
+      prompt.textContent = any ? "Tap a card to play." : "No card can move: tap a card to discard it.";
+      return;
+    }
+    // a card is chosen
+    const cardInfo = plays.cards.find((c) => c.card === sel.card);
+    if (plays.bluffing) renderDeclare(cardInfo);
+    const moves = currentMoves();
+    $("cancel").hidden = false;
+    if (!moves.length) {
+      prompt.textContent = plays.bluffing
+        ? `Nothing can move as a ${sel.rank}. Declare another card${plays.discard ? ", or discard" : ""}.`
+        : `The ${cardText(sel.card)} can't move any peg.`;
+      if (plays.discard) offerDiscard(choices);
+      return;
+    }
+    const cands = candidates(moves);
+    const done = cands.find((m) => m.steps.length === sel.steps.length);
+    if (done) {
+      drawBoard(done.result, new Set(done.steps.map((s) => s.to_id)));
+      board.highlight(done.steps.map((s) => s.to_id), "chosen");
+      prompt.textContent = "Check the board, then confirm.";
+      const hits = done.hits.map((h) => `${seatName(view, sideSeat()[h.side])}'s peg on ${holeWords(h.from)} goes to ${holeWords(h.to)}`);
+      const desc = describe(done) + (hits.length ? `. ${hits.join("; ")}.` : "");
+      showConfirm(desc, () => send(done.move, sel.card));
+      const more = cands.filter((m) => m.steps.length > sel.steps.length);
+      if (!more.length) return;
+    }
+    const k = sel.steps.length;
+    if (sel.from === null) {
+      const froms = uniq(cands.filter((m) => m.steps.length > k).map((m) => m.steps[k].from_id));
+      if (!done) {
+        prompt.textContent = k === 0 ? `Tap the peg to move with the ${cardName()}.` : `Now tap the second peg (the rest of the ${cardName()}).`;
+        if (sel.steps.length) board.highlight(sel.steps.map((s) => s.to_id), "chosen");
+      } else prompt.textContent += " Or tap another peg to split.";
+      board.highlight(froms, "movable");
+      for (const id of froms) {
+        const step = cands.find((m) => m.steps.length > k && m.steps[k].from_id === id).steps[k];
+        const b = el("button", "button choice", `${pegName(step.side)} on ${holeWords(step.from)}`);
+        b.addEventListener("click", () => onHoleTap(id));
+        choices.append(b);
+      }
+      if (k === 0 && plays.discard) offerDiscard(choices);
+    } else {
+      const steps = cands.filter((m) => m.steps.length > k && m.steps[k].from_id === sel.from).map((m) => m.steps[k]);
+      const dests = uniq(steps.map((s) => s.to_id));
+      prompt.textContent = steps[0] && steps[0].swap_side !== undefined ? "Tap the peg to swap with." : "Tap where it goes.";
+      board.highlight([sel.from], "chosen");
+      board.highlight(dests, "dest");
+      for (const id of dests) {
+        const st = steps.find((s) => s.to_id === id);
+        const b = el("button", "button choice", `to ${holeWords(st.to)}`);
+        b.addEventListener("click", () => onHoleTap(id));
+        choices.append(b);
+      }
+    }
+  }
+
+  function renderDeclare(cardInfo) {
+    const box = $("declare");
+    box.hidden = false;
+    box.replaceChildren(el("span", "small", `Play the ${cardText(sel.card)} face down as:`));
+    const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
+    for (const r of ranks) {
+      const b = el("button", "button rank", r);
+      const n = (plays.declare[r] || []).length;
+      b.disabled = !n;
+      if (sel.rank === r) b.classList.add("selected");
+      b.setAttribute("aria-label", `declare ${r}${r === cardInfo.rank ? " (the real card)" : " (a bluff)"}`);
+      b.addEventListener("click", () => { sel = { card: sel.card, rank: r, steps: [], from: null }; say(""); render(); });
+      box.append(b);
+    }
+  }
+
+  function offerDiscard(box) {
+    const b = el("button", "button warn-b choice", `Discard the ${cardText(sel.card)}`);
+    b.id = "discard";
+    b.addEventListener("click", () => {
+      showConfirm(`Discard the ${cardText(sel.card)} (no move)`, () => send(`${PJ.rankOf(sel.card)} discard`, sel.card));
+    });
+    box.append(b);
+  }
+
+  function showConfirm(text, action) {
+    const c = $("confirm");
+    c.hidden = false;
+    c.textContent = `Confirm: ${text}`;
+    c.onclick = action;
+    $("cancel").hidden = false;
+  }
+
+  const uniq = (a) => Array.from(new Set(a));
+  const cardName = () => (plays.bluffing ? `declared ${sel.rank}` : cardText(sel.card));
+  const pegName = (side) => `${view.seats[sideSeat()[side]].colour.name} peg`;
+
+  function describe(m) {
+    if (m.kind === "swap") {
+      const s = m.steps[0];
+      return `swap the ${pegName(s.side)} on ${holeWords(s.from)} with the ${pegName(s.swap_side)} on ${holeWords(s.to)}`;
+    }
+    const parts = m.steps.map((s) => `${pegName(s.side)} ${holeWords(s.from)} → ${holeWords(s.to)}`);
+    return `${plays.bluffing ? `as ${sel.rank}` : cardText(sel.card)}: ${parts.join(", then ")}`;
+  }
+
+  function currentMoves() {
+    if (!plays || !sel) return [];
+    if (plays.bluffing) return sel.rank ? plays.declare[sel.rank] || [] : [];
+    const c = plays.cards.find((x) => x.card === sel.card);
+    return c ? c.moves : [];
+  }
+
+  function candidates(moves) {
+    return moves.filter((m) => sel.steps.every((s, i) => m.steps[i] && m.steps[i].from_id === s.from_id && m.steps[i].to_id === s.to_id));
+  }
+
+  // ------------------------------------------------------------------ input
+  function pickCard(card) {
+    if (!plays || busy) return;
+    const info = plays.cards.find((c) => c.card === card);
+    sel = { card, rank: info.rank, steps: [], from: null };
+    if (plays.bluffing && !(plays.declare[info.rank] || []).length) {
+      const first = Object.keys(plays.declare).find((r) => plays.declare[r].length);
+      sel.rank = first || info.rank;
+    }
+    say("");
+    render();
+  }
+
+  function onHoleTap(id) {
+    if (!view || busy || view.actor !== view.seat || !plays) return;
+    if (view.phase === "penalty" && plays.penalty) {
+      const m = plays.penalty.find((p) => p.steps[0].from_id === id);
+      if (m) { sel = { penalty: m }; renderAction(true); }
+      else say("Tap one of the highlighted pegs.", "error");
+      return;
+    }
+    if (!sel || view.phase !== "play") { say("First tap a card below.", "info"); return; }
+    const moves = candidates(currentMoves());
+    const k = sel.steps.length;
+    const next = moves.filter((m) => m.steps.length > k);
+    if (sel.from === null) {
+      if (next.some((m) => m.steps[k].from_id === id)) {
+        sel.from = id;
+        say("");
+      } else if (isOwnPeg(id)) {
+        say(`That peg has no legal move with the ${cardName()}.`, "error");
+      } else say("Tap one of the highlighted pegs.", "info");
+      renderAction(true);
+      return;
+    }
+    if (id === sel.from) { sel.from = null; renderAction(true); return; }
+    const step = next.map((m) => m.steps[k]).find((s) => s.from_id === sel.from && s.to_id === id);
+    if (step) {
+      sel.steps.push(step);
+      sel.from = null;
+      say("");
+      renderAction(true);
+      return;
+    }
+    if (next.some((m) => m.steps[k].from_id === id)) { sel.from = id; renderAction(true); return; }
+    explainTap(id);
+  }
+
+  function isOwnPeg(id) {
+    const g = board.pegLayer.querySelector(`.peg[data-hole="${id}"]`) ||
+      (id.startsWith("S-s") ? board.pegLayer.querySelector(`.peg[data-side="${id.slice(3)}"]`) : null);
+    return g && view.controls.includes(sideSeat()[g.dataset.side]);
+  }
+
+  /* A destination the list doesn't have: ask the referee why, in words with the rule. */
+  async function explainTap(id) {
+    const fromTok = tokenOf(sel.from), toTok = tokenOf(id);
+    const side = sel.from.startsWith("S-s") ? sel.from.slice(3) : sideOfPegAt(sel.from);
+    if (side === null || !toTok) { say("Tap one of the highlighted holes.", "info"); return; }
+    const rank = plays.bluffing ? sel.rank : PJ.rankOf(sel.card);
+    const prev = sel.steps.map((s) => `${s.side}:${s.from}-${s.to}`);
+    const move = [rank, ...prev, `${side}:${fromTok}-${toTok}`].join(" ");
+    try {
+      await api(`/api/games/${gid}/check`, { version: view.version, move, card: sel.card });
+      say("That move needs the whole count of the card: tap a highlighted hole.", "info");
+    } catch (e) {
+      if (e.status === 409) return refresh();
+      say(e.body.rule ? `${e.message} (rule ${e.body.rule})` : e.message, "error");
+    }
+  }
+
+  function tokenOf(id) {
+    if (/^S-s/.test(id)) return "S";
+    const h = /^(H\d)-s\d+$/.exec(id);
+    if (h) return h[1];
+    return /^M\d+$/.test(id) ? id : null;
+  }
+
+  function sideOfPegAt(id) {
+    const g = board.pegLayer.querySelector(`.peg[data-hole="${id}"]`);
+    return g ? g.dataset.side : null;
+  }
+
+  async function send(move, card) {
+    if (busy) return;
+    busy = true;
+    $("confirm").disabled = true;
+    try {
+      const r = await api(`/api/games/${gid}/act`, { version: view.version, move, card });
+      sel = null;
+      plays = null;
+      view = r.view;
+      conn.seen(view.version);
+      say("");
+      render();
+    } catch (e) {
+      if (e.status === 409) { say(e.message, "info"); view = null; await refresh(); }
+      else say(e.body && e.body.rule ? `${e.message} (rule ${e.body.rule})` : e.message, "error");
+    } finally {
+      busy = false;
+      $("confirm").disabled = false;
+    }
+  }
+
+  $("cancel").addEventListener("click", () => {
+    if (!sel) return;
+    if (sel.from !== null && sel.from !== undefined) sel.from = null;
+    else if (sel.steps && sel.steps.length) sel.steps.pop();
+    else sel = null;
+    say("");
+    render();
+  });
+
+  if (boot.seat === null) return;
+  const conn = PJ.live(gid, () => refresh(), $("conn"));
+  refresh();
+})();
