@@ -35,47 +35,45 @@ class Play(NamedTuple):
     card: str | None
 
 
-class _Recorder:
-    """Wraps a random source: shuffles as it does, and remembers each result."""
+class _ShuffleLog:
+    """Wraps the random source: shuffles with it and logs every result.
 
-    def __init__(self, rng):
+    The log holds the shuffles in effect (an undone reshuffle is forgotten),
+    so a game dealt with `secrets.SystemRandom` can still be recorded and
+    replayed. With ``replay`` it first plays logged shuffles back, in the
+    order they were made (never rewinding: a live game that undid a
+    reshuffle shuffled anew when it drew again), then shuffles fresh.
+    """
+
+    def __init__(self, rng, replay=()):
         self.rng = rng
-        self.shuffles = []
-
-    def shuffle(self, cards):
-        self.rng.shuffle(cards)
-        self.shuffles.append(list(cards))
-
-    def getstate(self):  # undo of a reshuffle forgets its record
-        return len(self.shuffles)
-
-    def setstate(self, state):
-        del self.shuffles[state:]
-
-
-class _Replayer:
-    """Plays recorded shuffles back in order (replaying a SystemRandom game)."""
-
-    def __init__(self, shuffles):
-        self.shuffles = [list(s) for s in shuffles]
+        self.replay = [list(s) for s in replay]
         self.used = 0
+        self.log = []
 
     def shuffle(self, cards):
-        if self.used >= len(self.shuffles):
-            raise ValueError("the record has fewer shuffles than the game needs")
-        nxt = self.shuffles[self.used]
-        if sorted(nxt) != sorted(cards):
-            raise ValueError(f"recorded shuffle {self.used} does not hold the cards being shuffled")
-        cards[:] = nxt
-        self.used += 1
+        if self.used < len(self.replay):
+            nxt = self.replay[self.used]
+            if sorted(nxt) != sorted(cards):
+                raise ValueError(f"recorded shuffle {self.used} does not hold the cards being shuffled")
+            cards[:] = nxt
+            self.used += 1
+        else:
+            self.rng.shuffle(cards)
+        self.log.append(list(cards))
 
     def getstate(self):
-        return self.used
+        try:
+            inner = self.rng.getstate()
+        except (AttributeError, NotImplementedError):
+            inner = None
+        return len(self.log), inner
 
     def setstate(self, state):
-        # Never rewinds: a live game that undid a reshuffle shuffled anew when
-        # it drew again, and the log holds both shuffles in that order.
-        pass
+        n, inner = state
+        del self.log[n:]
+        if inner is not None:  # a seeded game reshuffles the same way again
+            self.rng.setstate(inner)
 
 
 class Game:
@@ -96,15 +94,11 @@ class Game:
         self.side_seat = {s: i for i, s in enumerate(self.seat_side)}
         self.team_count = 2 if teams is None else teams
         team_sides = team_lists(players, self.team_count)
-        self.seed = seed
-        if _shuffles is not None:
-            self.rng = _Replayer(_shuffles)
-        elif rng is not None:
-            self.rng = rng
-        elif seed is not None:
-            self.rng = random.Random(seed)
-        else:
-            self.rng = _Recorder(secrets.SystemRandom())
+        self.seed = seed if (_shuffles is None and rng is None) else None
+        if rng is None:
+            rng = random.Random(seed) if seed is not None and _shuffles is None \
+                else secrets.SystemRandom()  # C5
+        self.rng = _ShuffleLog(rng, _shuffles or ())
         self.dealer = players - 1 if dealer is None else dealer
         if not 0 <= self.dealer < players:
             raise ValueError(f"dealer must be a seat 0-{players - 1}")
@@ -400,14 +394,11 @@ class Game:
                "teams": self.team_count, "dealer": self.dealer,
                "moves": [{"move": h["move"].text(self.position.geo), "card": h["card"]}
                          for h in self.history]}
-        if isinstance(self.rng, (_Recorder, _Replayer)):
-            rec["shuffles"] = [list(s) for s in self.rng.shuffles[:self._shuffles_used()]]
-        else:
+        if self.seed is not None:
             rec["seed"] = self.seed
+        else:
+            rec["shuffles"] = [list(s) for s in self.rng.log]
         return rec
-
-    def _shuffles_used(self):
-        return 1 + self.shoe.reshuffles
 
     @classmethod
     def from_record(cls, record: dict, upto: int | None = None) -> "Game":
