@@ -36,99 +36,12 @@ from companion.moves import IllegalMoveError
 from companion.notation import moves_report, position_from_json, position_to_json
 from companion.position import PositionError
 
-FORMAT = "pegs-and-jokers/position/1"
-ALL_HOME = ["H1", "H2", "H3", "H4", "H5"]
 
 
-# --------------------------------------------------------------- helpers
+from rules_helpers import (
+    ALL_HOME, FORMAT, canon, full, game_with, illegal, moves, play_texts, pos, results,
+    shoe_total, texts)
 
-def _key(token):
-    if token == "S":
-        return (0, 0)
-    return (1 if token[0] == "M" else 2, int(token[1:]))
-
-
-def canon(tokens, n=5):
-    """A colour's pegs padded with S to n and put in NOTATION.md order."""
-    tokens = list(tokens)
-    assert len(tokens) <= n
-    return sorted(tokens + ["S"] * (n - len(tokens)), key=_key)
-
-
-def occupied_sides(sides, players):
-    return [0, 2] if players == 2 else list(range(sides))
-
-
-def full(pegs, sides=4, players=None):
-    """Expected `pegs` dict (string keys, canonical) from the sides given."""
-    players = players or sides
-    return {str(s): canon(pegs.get(s, [])) for s in occupied_sides(sides, players)}
-
-
-def default_teams(sides, players):
-    if players == 2:
-        return [[0], [2]]
-    return [[s for s in range(sides) if s % 2 == t] for t in (0, 1)]
-
-
-def pos(pegs, to_move=0, sides=4, teams=None, rules="basic", players=None):
-    """A Position from NOTATION.md JSON: {side: [tokens out of start]}."""
-    players = players or sides
-    data = {
-        "format": FORMAT,
-        "rules": rules,
-        "sides": sides,
-        "teams": teams if teams is not None else default_teams(sides, players),
-        "pegs": full(pegs, sides, players),
-        "to_move": to_move,
-    }
-    return position_from_json(json.dumps(data))
-
-
-def moves(p, *ranks):
-    """{move text: result} for the given ranks, as `pegs moves --hand` prints."""
-    report = moves_report(p, list(ranks) if ranks else None)
-    out = {}
-    for m in report["moves"]:
-        assert m["move"] not in out, f"move {m['move']} listed twice"
-        out[m["move"]] = m["result"]
-    return out
-
-
-def texts(p, *ranks):
-    return set(moves(p, *ranks))
-
-
-def results(p, *ranks):
-    return [m["result"] for m in moves_report(p, list(ranks))["moves"]]
-
-
-def illegal(p, text, ranks=None):
-    with pytest.raises(IllegalMoveError) as info:
-        p.parse_move(text, ranks)
-    return info.value
-
-
-def game_with(pegs, hand, seed=1, players=4, rules="basic", teams=None):
-    """A seeded game whose position and hand of the seat to move are replaced.
-
-    The dealer is the last seat, so seat 0 (side 0) is to move.
-    """
-    g = Game(rules=rules, players=players, teams=teams, seed=seed)
-    assert g.seat == 0
-    g.position = pos(pegs, to_move=g.seat_side[0], sides=g.sides,
-                     teams=[list(t) for t in g.position.teams], rules=rules, players=players)
-    g.hands[0] = list(hand)
-    return g
-
-
-def play_texts(g):
-    return {p.move.text(g.position.geo) for p in g.legal_plays()}
-
-
-def shoe_total(g):
-    return Counter(g.shoe.stock) + Counter(g.shoe.discard) + sum(
-        (Counter(h) for h in g.hands), Counter())
 
 
 # ======================================================================
