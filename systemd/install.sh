@@ -1,0 +1,693 @@
+#!/usr/bin/env bash
+# Install the Pegs and Jokers companion as a service on Raspberry Pi OS
+# (Bookworm, Lite or desktop; Pi 4 or Pi 5, older Pis and the Zero 2 W too).
+#
+#   sudo systemd/install.sh [--camera] [--pwm-root] [--port 8000] [--hostname pegs]
+#   systemd/install.sh --dry-run          # show every step, change nothing
+#   systemd/install.sh --root DIR         # work on a fake root (tests)
+#
+# Every step checks first and only acts when something is missing or
+# different, so running it again (e.g. after `git pull`, to update) only does
+# what changed. See systemd/README.md for what each step does and why.
+set -Eeuo pipefail
+
+readonly APP=pegs-companion
+readonly SVC_USER=pegs
+readonly SVC_GROUPS=(gpio spi i2c video)
+readonly PREFIX=/opt/pegs-companion
+readonly VENV=$PREFIX/venv
+readonly CONF_DIR=/etc/pegs-companion
+readonly CONF_FILE=$CONF_DIR/config.toml
+readonly DATA_DIR=/var/lib/pegs-companion
+readonly UNIT_DIR=/etc/systemd/system
+readonly UNIT=$APP.service
+readonly DROPIN_DIR=$UNIT_DIR/$UNIT.d
+readonly UDEV_RULE=/etc/udev/rules.d/99-$APP-pio.rules
+readonly MODULES_CONF=/etc/modules-load.d/$APP.conf
+readonly AVAHI_SERVICE=/etc/avahi/services/$APP.service
+readonly PEGS_LINK=/usr/local/bin/pegs
+readonly STAMP=$PREFIX/installed-from
+# The project's files that make the installed package (copied to $PREFIX/src).
+readonly PROJECT_FILES=(pyproject.toml README.md companion hardware vision web)
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SOURCE=$(dirname "$SCRIPT_DIR")
+ROOT=""             # --root: prefix of every file path; commands are printed, not run
+DRY_RUN=0           # --dry-run: print every step, change nothing
+CAMERA=0            # --camera: picamera2 and OpenCV from apt
+PWM_ROOT=""         # --pwm-root / --no-pwm-root: install / remove the run-as-root drop-in
+PORT=""             # --port: the port in a new config.toml and in the mDNS advert
+HOST_NAME=pegs      # --hostname: the Pi's name on the network, NAME.local
+SET_HOSTNAME=1      # --keep-hostname: leave the hostname alone
+EXTRAS=auto         # --extras: pip extras (default: pi, plus pi5 on a Pi 5)
+START=1             # --no-start: enable the service but don't (re)start it
+
+STEP=preflight      # the step running now, named by the error trap
+CHANGED=()          # steps that changed something
+REBOOT_WHY=()       # what needs a reboot to take effect
+RESTART=0           # the running service needs a restart
+PI_MODEL=""
+PI5=0
+
+usage() {
+    cat <<EOF
+Usage: sudo $0 [options]
+
+Installs the Pegs and Jokers companion as the systemd service $UNIT:
+apt packages, the system user '$SVC_USER', a virtual environment in $VENV,
+SPI and I2C, the Pi 5 LED udev rule, $CONF_FILE (only if missing), the
+name $HOST_NAME.local (mDNS), and the service itself. Safe to run again.
+
+Options:
+  --dry-run          print every step and what it would do; change nothing
+  --root DIR         work on a fake root: file paths under DIR, commands printed
+                     but not run (for tests; combine with --dry-run to write nothing)
+  --source DIR       the project to install (default: $SOURCE)
+  --camera           also install the camera stack from apt (python3-picamera2,
+                     python3-opencv, python3-numpy)
+  --pwm-root         run the service as root: for a Pi 1-4 whose LEDs are on
+                     GPIO18 (PWM); installs pwm-root.conf and dtparam=audio=off
+  --no-pwm-root      remove that drop-in again (back to the '$SVC_USER' user)
+  --port N           port for a new config file and the mDNS advert
+                     (default: the one in $CONF_FILE, else 8000)
+  --hostname NAME    the Pi's hostname, reachable as NAME.local (default: pegs)
+  --keep-hostname    don't change the hostname
+  --extras LIST      pip extras to install, comma-separated (default: pi on a
+                     Pi 1-4, pi,pi5 on a Pi 5, none elsewhere)
+  --no-start         enable the service but don't start or restart it
+  -h, --help         this help
+EOF
+}
+
+die() { printf '%s: %s\n' "${0##*/}" "$*" >&2; exit 2; }
+
+while (($#)); do
+    case $1 in
+        --dry-run) DRY_RUN=1 ;;
+        --root) [[ $# -ge 2 ]] || die "--root needs a directory"; ROOT=$2; shift ;;
+        --root=*) ROOT=${1#*=} ;;
+        --source) [[ $# -ge 2 ]] || die "--source needs a directory"; SOURCE=$2; shift ;;
+        --source=*) SOURCE=${1#*=} ;;
+        --camera) CAMERA=1 ;;
+        --pwm-root) PWM_ROOT=yes ;;
+        --no-pwm-root) PWM_ROOT=no ;;
+        --port) [[ $# -ge 2 ]] || die "--port needs a number"; PORT=$2; shift ;;
+        --port=*) PORT=${1#*=} ;;
+        --hostname) [[ $# -ge 2 ]] || die "--hostname needs a name"; HOST_NAME=$2; shift ;;
+        --hostname=*) HOST_NAME=${1#*=} ;;
+        --keep-hostname) SET_HOSTNAME=0 ;;
+        --extras) [[ $# -ge 2 ]] || die "--extras needs a list (may be empty)"; EXTRAS=$2; shift ;;
+        --extras=*) EXTRAS=${1#*=} ;;
+        --no-start) START=0 ;;
+        -h | --help) usage; exit 0 ;;
+        *) die "unknown option: $1 (see --help)" ;;
+    esac
+    shift
+done
+
+if [[ -n $ROOT ]]; then
+    [[ -d $ROOT ]] || die "--root $ROOT: no such directory"
+    ROOT=$(cd "$ROOT" && pwd)
+    [[ $ROOT == / ]] && ROOT=""
+fi
+# Commands are run only on the real system and not in a dry run; in --root
+# mode they are printed.
+EXECUTE=1
+[[ -n $ROOT || $DRY_RUN == 1 ]] && EXECUTE=0
+# A fake root that is written to (--root without --dry-run).
+FAKE=0
+[[ -n $ROOT && $DRY_RUN == 0 ]] && FAKE=1
+
+# --- output and error handling ----------------------------------------------
+
+on_error() {
+    local rc=$? cmd=$BASH_COMMAND line=${BASH_LINENO[0]}
+    # In a subshell ($(...)) leave the report to the main shell.
+    [[ $BASHPID == "$$" ]] || exit "$rc"
+    trap - ERR
+    {
+        printf '\n%s: step "%s" FAILED (exit status %s)\n' "${0##*/}" "$STEP" "$rc"
+        printf '  command: %s\n  at line %s of %s\n' "$cmd" "$line" "$0"
+        printf 'Nothing after this step was done. Fix the cause and run the script again:\n'
+        printf 'the steps that are already done are skipped.\n'
+    } >&2
+    exit "$rc"
+}
+trap on_error ERR
+
+step() { STEP=$1; printf '==> [%s] %s\n' "$1" "$2"; }
+ok() { printf '    ok: %s\n' "$*"; }
+skip() { printf '    skipped: %s\n' "$*"; }
+info() { printf '    %s\n' "$*"; }
+warn() { printf '    warning: %s\n' "$*" >&2; }
+# The step changed (or, in a dry run, would change) something.
+changed() {
+    local n=${#CHANGED[@]}
+    ((n > 0)) && [[ ${CHANGED[n - 1]} == "$STEP" ]] || CHANGED+=("$STEP")
+    if ((DRY_RUN)); then printf '    would change: %s\n' "$*"; else printf '    changed: %s\n' "$*"; fi
+}
+
+# A word as the shell would need it.
+shquote() {
+    if [[ $1 =~ ^[][A-Za-z0-9_./:=,@%+-]+$ ]]; then
+        printf '%s' "$1"
+    else
+        printf "'%s'" "${1//\'/\'\\\'\'}"
+    fi
+}
+
+# run CMD ARGS...: a command that changes the system. Printed always, run only
+# on the real system outside a dry run.
+run() {
+    local out="" word
+    for word in "$@"; do out+="$(shquote "$word") "; done
+    if ((EXECUTE)); then
+        printf '    + %s\n' "${out% }"
+        "$@"
+    elif ((DRY_RUN)); then
+        printf '    would run: %s\n' "${out% }"
+    else
+        printf '    + %s   (fake root: not run)\n' "${out% }"
+    fi
+}
+
+# fake FUNCTION ARGS...: in --root mode the commands above are only printed;
+# this makes the one effect of such a command that the next run's check looks
+# at (a dpkg status entry, a passwd line, the venv's pyvenv.cfg, the enable
+# symlink), so a fake root behaves like a system where the command ran. It does
+# nothing on a real system and in a dry run.
+fake() { if ((FAKE)); then "$@"; fi; }
+
+# slurp FILE: the text of FILE (a host path) in TEXT, trailing newlines kept; "" if missing.
+slurp() {
+    TEXT=""
+    [[ -f $1 ]] || return 0
+    TEXT=$(cat "$1"; printf x)
+    TEXT=${TEXT%x}
+}
+
+# same PATH CONTENT: the file PATH on the target system has exactly CONTENT.
+same() {
+    [[ -f $ROOT$1 ]] || return 1
+    slurp "$ROOT$1"
+    [[ $TEXT == "$2" ]]
+}
+
+# write PATH MODE CONTENT: write a file on the target system (MODE "-": leave
+# the mode alone, e.g. on the FAT boot partition). In a dry run: say so.
+# Call it as a statement, not in a condition, so that a failure stops the step.
+write() {
+    local mode=$2 content=$3 dest=$ROOT$1
+    if ((DRY_RUN)); then
+        printf '    would write %s\n' "$dest"
+        return 0
+    fi
+    printf '    write %s\n' "$dest"
+    mkdir -p "$(dirname "$dest")"
+    printf '%s' "$content" >"$dest.new.$$"
+    [[ $mode == - ]] || chmod "$mode" "$dest.new.$$"
+    mv -f "$dest.new.$$" "$dest"
+}
+
+# remove PATH: delete a file on the target system.
+remove() {
+    if ((DRY_RUN)); then
+        printf '    would remove %s\n' "$ROOT$1"
+    else
+        printf '    remove %s\n' "$ROOT$1"
+        rm -f "$ROOT$1"
+    fi
+}
+
+# --- checks on the target system ----------------------------------------------
+
+pkg_installed() {
+    local status=$ROOT/var/lib/dpkg/status
+    [[ -f $status ]] || return 1
+    awk -v want="$1" 'BEGIN { RS = ""; FS = "\n" }
+        { pkg = ""; st = ""
+          for (i = 1; i <= NF; i++) {
+              if ($i ~ /^Package: /) pkg = substr($i, 10)
+              else if ($i ~ /^Status: /) st = substr($i, 9)
+          }
+          if (pkg == want && st ~ / installed$/) found = 1 }
+        END { exit !found }' "$status"
+}
+
+user_exists() { [[ -f $ROOT/etc/passwd ]] && grep -q "^$1:" "$ROOT/etc/passwd"; }
+group_exists() { [[ -f $ROOT/etc/group ]] && grep -q "^$1:" "$ROOT/etc/group"; }
+# in_group USER GROUP: USER is listed as a member of GROUP in /etc/group.
+in_group() {
+    awk -F: -v u="$1" -v g="$2" '$1 == g { n = split($4, m, ","); for (i = 1; i <= n; i++) if (m[i] == u) found = 1 }
+        END { exit !found }' "$ROOT/etc/group"
+}
+
+# --- fake-root effects (see fake) ---------------------------------------------
+
+fake_dpkg_installed() {
+    local p
+    mkdir -p "$ROOT/var/lib/dpkg"
+    for p in "$@"; do
+        printf 'Package: %s\nStatus: install ok installed\nVersion: 0-fake\n\n' "$p" >>"$ROOT/var/lib/dpkg/status"
+    done
+}
+
+fake_useradd() {
+    mkdir -p "$ROOT/etc"
+    printf '%s:x:999:999:Pegs and Jokers companion:%s:/usr/sbin/nologin\n' "$SVC_USER" "$DATA_DIR" >>"$ROOT/etc/passwd"
+    group_exists "$SVC_USER" || printf '%s:x:999:\n' "$SVC_USER" >>"$ROOT/etc/group"
+}
+
+fake_usermod_groups() {
+    local groups=",$1," tmp=$ROOT/etc/group.new.$$
+    awk -F: -v OFS=: -v u="$SVC_USER" -v gs="$groups" \
+        'index(gs, "," $1 ",") { $4 = ($4 == "" ? u : $4 "," u) } { print }' "$ROOT/etc/group" >"$tmp"
+    mv -f "$tmp" "$ROOT/etc/group"
+}
+
+fake_venv() {
+    mkdir -p "$ROOT$VENV/bin"
+    printf 'home = /usr/bin\ninclude-system-site-packages = true\nversion = 3.11\n' >"$ROOT$VENV/pyvenv.cfg"
+    [[ -e $ROOT$VENV/bin/python ]] || printf '#!/bin/sh\n# fake root: stands in for the venv python\n' >"$ROOT$VENV/bin/python"
+    chmod 0755 "$ROOT$VENV/bin/python"
+}
+
+fake_pip_install() {
+    # the console script the unit's ExecStart= runs
+    [[ -e $ROOT$VENV/bin/pegs ]] || printf '#!/bin/sh\n# fake root: stands in for the pegs command\n' >"$ROOT$VENV/bin/pegs"
+    chmod 0755 "$ROOT$VENV/bin/pegs"
+}
+
+fake_enable() {
+    mkdir -p "$ROOT$UNIT_DIR/multi-user.target.wants"
+    ln -sfn "$UNIT_DIR/$UNIT" "$ROOT$UNIT_DIR/multi-user.target.wants/$UNIT"
+}
+
+# --- preflight ----------------------------------------------------------------
+
+step preflight "checking the system"
+[[ -f $SOURCE/pyproject.toml && -f $SCRIPT_DIR/$UNIT ]] ||
+    die "$SOURCE doesn't look like the pegs-companion project (no pyproject.toml or systemd/$UNIT)"
+SOURCE=$(cd "$SOURCE" && pwd)
+if ((EXECUTE)) && [[ $EUID -ne 0 ]]; then
+    die "run it as root: sudo $0 (or try --dry-run first)"
+fi
+if ((EXECUTE)) && ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    die "needs python3 3.11 or newer (Raspberry Pi OS Bookworm has it)"
+fi
+[[ $HOST_NAME =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]] ||
+    die "--hostname $HOST_NAME: use lower-case letters, digits and '-' (e.g. pegs)"
+if [[ -n $PORT ]] && ! [[ $PORT =~ ^[0-9]+$ && $PORT -ge 1 && $PORT -le 65535 ]]; then
+    die "--port $PORT: must be a number 1-65535"
+fi
+[[ $EXTRAS == auto || $EXTRAS =~ ^[a-z0-9,]*$ ]] || die "--extras $EXTRAS: a comma-separated list such as pi,pi5"
+
+if [[ -r $ROOT/proc/device-tree/model ]]; then
+    PI_MODEL=$(tr -d '\0' <"$ROOT/proc/device-tree/model")
+fi
+case $PI_MODEL in
+    "Raspberry Pi 5"* | "Raspberry Pi Compute Module 5"*) PI5=1 ;; # also the Pi 500
+esac
+if [[ $PI_MODEL == "Raspberry Pi"* ]]; then
+    info "model: $PI_MODEL"
+else
+    warn "not a Raspberry Pi (no model in /proc/device-tree/model): installing without the hardware extras"
+fi
+if [[ $EXTRAS == auto ]]; then
+    if ((PI5)); then
+        EXTRAS=pi,pi5
+    elif [[ $PI_MODEL == "Raspberry Pi"* ]]; then
+        EXTRAS=pi
+    else
+        EXTRAS=""
+    fi
+fi
+if [[ $PWM_ROOT == yes ]] && ((PI5)); then
+    die "--pwm-root is for a Pi 1-4: the Pi 5 drives the LEDs through PIO, without root"
+fi
+codename=$(sed -n 's/^VERSION_CODENAME=//p' "$ROOT/etc/os-release" 2>/dev/null || true)
+[[ $codename == bookworm ]] || warn "made for Raspberry Pi OS Bookworm; this is '${codename:-unknown}'"
+# The port: --port, else the one in an existing config file, else 8000.
+conf_port=$(sed -n 's/^[[:space:]]*port[[:space:]]*=[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$ROOT$CONF_FILE" 2>/dev/null | head -n1 || true)
+if [[ -z $PORT ]]; then
+    PORT=${conf_port:-8000}
+elif [[ -n $conf_port && $conf_port != "$PORT" ]]; then
+    warn "$CONF_FILE says port = $conf_port; it is never overwritten, so edit it to match --port $PORT"
+fi
+info "source: $SOURCE"
+info "extras: ${EXTRAS:-none}; port $PORT; camera: $( ((CAMERA)) && echo yes || echo no)"
+[[ -n $ROOT ]] && info "fake root: $ROOT (commands are printed, not run)"
+((DRY_RUN)) && info "dry run: nothing is changed"
+ok "ready"
+
+# --- apt packages ---------------------------------------------------------------
+
+step apt-packages "Debian packages"
+# python3-venv: the venv; python3-dev and build-essential: pip builds RPi.GPIO,
+# rpi_ws281x and spidev from source where no wheel matches (64-bit OS);
+# python3-lgpio: gpiozero's pin library (from apt, reached through
+# --system-site-packages); avahi-daemon: the name pegs.local.
+packages=(python3-venv python3-dev build-essential python3-lgpio avahi-daemon)
+# Pi 5: RPi.GPIO can't drive its GPIO (RP1); rpi-lgpio is the drop-in
+# replacement for code that imports RPi.GPIO.
+((PI5)) && packages+=(python3-rpi-lgpio)
+# The camera: picamera2 only comes from apt, and it is built against apt's
+# NumPy, so OpenCV and NumPy come from apt too (pip's opencv-python would pull
+# in a NumPy 2 that breaks picamera2).
+((CAMERA)) && packages+=(python3-picamera2 python3-opencv python3-numpy)
+missing=()
+for p in "${packages[@]}"; do
+    pkg_installed "$p" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+    ok "installed: ${packages[*]}"
+else
+    run apt-get update
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+    fake fake_dpkg_installed "${missing[@]}"
+    changed "installed ${missing[*]}"
+fi
+
+# --- the service user -------------------------------------------------------------
+
+step service-user "system user '$SVC_USER'"
+if user_exists "$SVC_USER"; then
+    ok "user $SVC_USER exists"
+else
+    # its own group pegs (an existing one, e.g. left by an earlier install, is reused)
+    group_opt=--user-group
+    group_exists "$SVC_USER" && group_opt=--gid=$SVC_USER
+    run useradd --system "$group_opt" --home-dir "$DATA_DIR" --no-create-home \
+        --shell /usr/sbin/nologin --comment "Pegs and Jokers companion" "$SVC_USER"
+    fake fake_useradd
+    changed "created user $SVC_USER"
+fi
+
+step user-groups "'$SVC_USER' in groups ${SVC_GROUPS[*]}"
+add=()
+for g in "${SVC_GROUPS[@]}"; do
+    if ! group_exists "$g"; then
+        warn "no group '$g' on this system: skipped (its devices won't be reachable)"
+    elif ! user_exists "$SVC_USER" || ! in_group "$SVC_USER" "$g"; then
+        add+=("$g")
+    fi
+done
+if ((${#add[@]} == 0)); then
+    ok "member of every group there is"
+else
+    list=$(IFS=,; printf '%s' "${add[*]}")
+    run usermod --append --groups "$list" "$SVC_USER"
+    fake fake_usermod_groups "$list"
+    RESTART=1
+    changed "added to $list"
+fi
+
+# --- SPI and I2C (and the PWM audio clash) ------------------------------------------
+
+step boot-config "SPI and I2C on (config.txt), i2c-dev loaded at boot"
+if [[ -f $ROOT/boot/firmware/config.txt ]]; then
+    boot_config=/boot/firmware/config.txt
+elif [[ -f $ROOT/boot/config.txt ]] && ! grep -q 'DO NOT EDIT' "$ROOT/boot/config.txt"; then
+    boot_config=/boot/config.txt
+else
+    boot_config=""
+fi
+if [[ -z $boot_config ]]; then
+    skip "no /boot/firmware/config.txt (not a Raspberry Pi?)"
+else
+    slurp "$ROOT$boot_config"
+    text=$TEXT
+    want=()
+    grep -Eq '^[[:space:]]*dtparam=([^#]*,)?spi=on([,[:space:]]|$)' <<<"$text" || want+=("dtparam=spi=on")
+    grep -Eq '^[[:space:]]*dtparam=([^#]*,)?i2c(_arm)?=on([,[:space:]]|$)' <<<"$text" || want+=("dtparam=i2c_arm=on")
+    if [[ $PWM_ROOT == yes ]]; then
+        grep -Eq '^[[:space:]]*dtparam=([^#]*,)?audio=off([,[:space:]]|$)' <<<"$text" || want+=("dtparam=audio=off")
+    fi
+    if ((${#want[@]} == 0)); then
+        ok "$boot_config has SPI and I2C on"
+    else
+        block=$'\n[all]\n# added by pegs-companion systemd/install.sh\n'
+        block+=$(printf '%s\n' "${want[@]}")$'\n'
+        [[ -z $text || $text == *$'\n' ]] || text+=$'\n'
+        if ((!DRY_RUN)) && [[ ! -e $ROOT$boot_config.pegs-backup ]]; then
+            info "backup: $ROOT$boot_config.pegs-backup"
+            cp "$ROOT$boot_config" "$ROOT$boot_config.pegs-backup"
+        fi
+        write "$boot_config" - "$text$block"
+        REBOOT_WHY+=("${want[*]} in $boot_config")
+        changed "added ${want[*]} to $boot_config"
+    fi
+    # raspi-config's do_i2c puts i2c-dev in /etc/modules; a file of our own does the same.
+    if grep -qsx 'i2c-dev' "$ROOT/etc/modules" || [[ -f $ROOT$MODULES_CONF ]]; then
+        ok "i2c-dev is loaded at boot"
+    else
+        write "$MODULES_CONF" 0644 $'# /dev/i2c-* for the MCP23017 expanders (pegs-companion)\ni2c-dev\n'
+        REBOOT_WHY+=("i2c-dev module")
+        changed "i2c-dev in $MODULES_CONF"
+    fi
+fi
+
+# --- Pi 5: the LED driver's device -------------------------------------------------
+
+step pi5-led-udev "Pi 5: /dev/pio0 for group gpio (the NeoPixel PIO driver)"
+rule=$'# /dev/pio0 (RP1 PIO, Pi 5): the NeoPixel driver as group gpio, without root\nSUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"\n'
+if ((!PI5)); then
+    skip "not a Pi 5"
+elif same "$UDEV_RULE" "$rule"; then
+    ok "$UDEV_RULE is in place"
+elif grep -qs '"\*-pio"' "$ROOT/etc/udev/rules.d/99-com.rules" "$ROOT/usr/lib/udev/rules.d/99-com.rules"; then
+    ok "Raspberry Pi OS's 99-com.rules already gives /dev/pio0 to group gpio"
+else
+    write "$UDEV_RULE" 0644 "$rule"
+    run udevadm control --reload-rules
+    run udevadm trigger --action=add --subsystem-match='*-pio'
+    RESTART=1
+    changed "$UDEV_RULE"
+fi
+
+# --- the program ------------------------------------------------------------------
+
+step venv "virtual environment $VENV (with the system's site packages)"
+slurp "$ROOT$VENV/pyvenv.cfg"
+cfg=$TEXT
+if [[ -x $ROOT$VENV/bin/python ]] && grep -q '^include-system-site-packages = true' <<<"$cfg"; then
+    ok "$VENV exists and sees apt's packages (picamera2, lgpio)"
+elif [[ -x $ROOT$VENV/bin/python ]]; then
+    # shellcheck disable=SC2001  # a line-anchored edit
+    write "$VENV/pyvenv.cfg" 0644 "$(sed 's/^include-system-site-packages = .*/include-system-site-packages = true/' <<<"$cfg")"$'\n'
+    changed "turned on include-system-site-packages"
+else
+    run python3 -m venv --system-site-packages "$VENV"
+    fake fake_venv
+    changed "created $VENV"
+fi
+
+step python-package "pegs-companion${EXTRAS:+[$EXTRAS]} in the venv"
+existing=()
+for f in "${PROJECT_FILES[@]}"; do
+    [[ -e $SOURCE/$f ]] && existing+=("$f")
+done
+# What is installed is recorded in $STAMP: the extras and a hash of the sources.
+digest=$(cd "$SOURCE" && find "${existing[@]}" \( -name __pycache__ -o -name '*.egg-info' \) -prune \
+    -o -type f ! -name '*.pyc' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum)
+want_stamp="extras=$EXTRAS source=${digest%% *}"
+if [[ -x $ROOT$VENV/bin/pegs ]] && same "$STAMP" "$want_stamp"$'\n'; then
+    ok "installed and up to date ($want_stamp)"
+else
+    # A clean copy to build from, so pip's build files don't land (as root) in your checkout.
+    if ((DRY_RUN)); then
+        info "would copy ${existing[*]} from $SOURCE to $ROOT$PREFIX/src"
+    else
+        info "copy ${existing[*]} from $SOURCE to $ROOT$PREFIX/src"
+        rm -rf "$ROOT$PREFIX/src"
+        mkdir -p "$ROOT$PREFIX/src"
+        tar -C "$SOURCE" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.egg-info' -cf - "${existing[@]}" |
+            tar -C "$ROOT$PREFIX/src" -xf -
+    fi
+    run "$VENV/bin/python" -m pip install --no-cache-dir "$PREFIX/src${EXTRAS:+[$EXTRAS]}"
+    if ((PI5)); then
+        # The pi extra pulls in RPi.GPIO, which fails on a Pi 5; without it the
+        # venv falls back to apt's rpi-lgpio (same RPi.GPIO API).
+        run "$VENV/bin/python" -m pip uninstall -y RPi.GPIO
+    fi
+    fake fake_pip_install
+    write "$STAMP" 0644 "$want_stamp"$'\n'
+    RESTART=1
+    changed "installed ($want_stamp)"
+fi
+
+step pegs-command "the pegs command on the PATH ($PEGS_LINK)"
+link=$(readlink "$ROOT$PEGS_LINK" 2>/dev/null || true)
+if [[ $link == "$VENV/bin/pegs" ]]; then
+    ok "$PEGS_LINK -> $VENV/bin/pegs"
+elif [[ -e $ROOT$PEGS_LINK || -L $ROOT$PEGS_LINK ]]; then
+    warn "$PEGS_LINK is something else; left alone (use $VENV/bin/pegs)"
+    skip "$PEGS_LINK is not ours"
+else
+    if ((DRY_RUN)); then
+        info "would link $ROOT$PEGS_LINK -> $VENV/bin/pegs"
+    else
+        mkdir -p "$(dirname "$ROOT$PEGS_LINK")"
+        ln -s "$VENV/bin/pegs" "$ROOT$PEGS_LINK"
+    fi
+    changed "$PEGS_LINK -> $VENV/bin/pegs"
+fi
+
+# --- settings ---------------------------------------------------------------------
+
+step config-file "settings $CONF_FILE (created if missing, never overwritten)"
+if [[ -e $ROOT$CONF_FILE ]]; then
+    ok "$CONF_FILE exists: kept as it is"
+else
+    if [[ ! -d $ROOT$CONF_DIR ]]; then
+        if ((DRY_RUN)); then info "would create $ROOT$CONF_DIR"; else mkdir -p "$ROOT$CONF_DIR"; chmod 0775 "$ROOT$CONF_DIR"; fi
+    fi
+    write "$CONF_FILE" 0664 "# Pegs and Jokers companion: settings of the service (pegs-companion.service).
+# Written once by systemd/install.sh, which never overwrites it: your changes
+# stay. After a change: sudo systemctl restart pegs-companion
+#
+# The service passes --data-dir $DATA_DIR on its command line (the games
+# are kept there), which wins over a data_dir here.
+
+[serve]
+# Address and port to listen on (0.0.0.0: every interface). If you change the
+# port, run systemd/install.sh again so pegs.local advertises the new one.
+host = \"0.0.0.0\"
+port = $PORT
+
+# Waitress worker threads (~12 live phones plus requests).
+# threads = 48
+
+# Seconds a computer player waits before it moves.
+# bot_delay = 0.8
+
+# The address put in the join links and QR codes. Default: the one the host's
+# phone opened (http://$HOST_NAME.local:$PORT/ if it used that name). Some
+# Android phones can't resolve .local names: if one is at the table, put the
+# Pi's IP address here (reserve it in the router so it stays), or have the host
+# open the page by its IP address.
+# public_url = \"http://192.168.1.20:$PORT/\"
+"
+    # Group pegs may write here: settings changed from the referee's pages.
+    run chown root:"$SVC_USER" "$CONF_DIR" "$CONF_FILE"
+    RESTART=1
+    changed "wrote a default $CONF_FILE (port $PORT)"
+fi
+
+# --- the name on the network (mDNS) ----------------------------------------------------
+
+step hostname "hostname '$HOST_NAME' (the Pi answers as $HOST_NAME.local)"
+slurp "$ROOT/etc/hostname"
+current=$(tr -d '[:space:]' <<<"$TEXT")
+if ((!SET_HOSTNAME)); then
+    skip "--keep-hostname: the Pi stays ${current:-unnamed}.local"
+elif [[ $current == "$HOST_NAME" ]]; then
+    ok "hostname is $HOST_NAME"
+else
+    write /etc/hostname 0644 "$HOST_NAME"$'\n'
+    # sudo and others look the hostname up: keep the 127.0.1.1 line in step.
+    slurp "$ROOT/etc/hosts"
+    hosts=$TEXT
+    if grep -q '^127\.0\.1\.1[[:space:]]' <<<"$hosts"; then
+        # shellcheck disable=SC2001  # a line-anchored edit
+        hosts=$(sed "s/^127\.0\.1\.1[[:space:]].*/127.0.1.1\t$HOST_NAME/" <<<"$hosts")$'\n'
+    else
+        [[ -z $hosts || $hosts == *$'\n' ]] || hosts+=$'\n'
+        hosts+=$'127.0.1.1\t'"$HOST_NAME"$'\n'
+    fi
+    write /etc/hosts 0644 "$hosts"
+    run hostname "$HOST_NAME"
+    # avahi-daemon publishes the name it read at start.
+    run systemctl try-restart avahi-daemon.service
+    changed "hostname ${current:-unset} -> $HOST_NAME"
+fi
+
+step avahi-service "mDNS advert: _http._tcp on port $PORT ($AVAHI_SERVICE)"
+# The advert lets Bonjour/mDNS browsers list the referee; the name $HOST_NAME.local
+# itself comes from the hostname (a service file can't create a name).
+# avahi-daemon watches /etc/avahi/services and picks the file up by itself.
+advert="<?xml version=\"1.0\" standalone=\"no\"?>
+<!DOCTYPE service-group SYSTEM \"avahi-service.dtd\">
+<!-- Pegs and Jokers companion: written by systemd/install.sh (run it again to change the port) -->
+<service-group>
+  <name replace-wildcards=\"yes\">Pegs and Jokers on %h</name>
+  <service>
+    <type>_http._tcp</type>
+    <port>$PORT</port>
+    <txt-record>path=/</txt-record>
+  </service>
+</service-group>
+"
+if same "$AVAHI_SERVICE" "$advert"; then
+    ok "advertised on port $PORT"
+else
+    write "$AVAHI_SERVICE" 0644 "$advert"
+    changed "advertising port $PORT"
+fi
+
+# --- the service ----------------------------------------------------------------------
+
+step systemd-unit "$UNIT_DIR/$UNIT"
+unit_changed=0
+slurp "$SCRIPT_DIR/$UNIT"
+if ! same "$UNIT_DIR/$UNIT" "$TEXT"; then
+    write "$UNIT_DIR/$UNIT" 0644 "$TEXT"
+    unit_changed=1
+fi
+slurp "$SCRIPT_DIR/pwm-root.conf"
+if [[ $PWM_ROOT == yes ]] && ! same "$DROPIN_DIR/pwm-root.conf" "$TEXT"; then
+    write "$DROPIN_DIR/pwm-root.conf" 0644 "$TEXT"
+    unit_changed=1
+elif [[ $PWM_ROOT == no && -e $ROOT$DROPIN_DIR/pwm-root.conf ]]; then
+    remove "$DROPIN_DIR/pwm-root.conf"
+    unit_changed=1
+fi
+if ((unit_changed)); then
+    run systemctl daemon-reload
+    RESTART=1
+    changed "unit files updated"
+else
+    dropin=""
+    [[ -f $ROOT$DROPIN_DIR/pwm-root.conf ]] && dropin=" (with pwm-root.conf: runs as root)"
+    ok "unit is up to date$dropin"
+fi
+
+step enable-service "start at boot"
+if [[ -L $ROOT$UNIT_DIR/multi-user.target.wants/$UNIT ]]; then
+    ok "enabled"
+else
+    run systemctl enable "$UNIT"
+    fake fake_enable
+    changed "enabled"
+fi
+
+step start-service "running"
+if ((!START)); then
+    skip "--no-start"
+elif ((RESTART)) || [[ ${#CHANGED[@]} -gt 0 ]]; then
+    run systemctl restart "$UNIT"
+    changed "(re)started"
+elif [[ -z $ROOT ]] && ! systemctl is-active --quiet "$UNIT"; then
+    run systemctl start "$UNIT"
+    changed "started"
+else
+    ok "nothing changed, no restart needed"
+fi
+
+# --- summary ---------------------------------------------------------------------------
+
+STEP=summary
+echo
+if ((${#CHANGED[@]} == 0)); then
+    echo "Everything was already in place: nothing changed."
+elif ((DRY_RUN)); then
+    echo "Dry run: ${#CHANGED[@]} step(s) would change something, nothing was changed."
+else
+    echo "Done: ${#CHANGED[@]} step(s) changed something."
+fi
+if ((${#REBOOT_WHY[@]})); then
+    ((DRY_RUN)) || printf 'Reboot once to apply: %s (sudo reboot)\n' "$(IFS=';'; printf '%s' "${REBOOT_WHY[*]}" | sed 's/;/; /g')"
+fi
+if ((!DRY_RUN)) && [[ -z $ROOT ]]; then
+    echo "Open http://$HOST_NAME.local:$PORT/ on a phone on the same Wi-Fi. Logs: journalctl -u $APP -f"
+fi
