@@ -27,7 +27,7 @@ from pathlib import Path
 from .config import WiringError, load_wiring
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_BAD_INPUT = 0, 1, 2
-DEFAULT_CONFIG = Path("/etc/pegs/wiring.toml")
+DEFAULT_CONFIG = Path("/etc/pegs-companion/wiring.toml")
 LIT = (255, 255, 255)
 
 

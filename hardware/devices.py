@@ -1,6 +1,6 @@
 """One object for a board's hardware: sensor and LEDs, real or mock, created at first use.
 
-    hw = Hardware(load_wiring("/etc/pegs/wiring.toml"))      # nothing opened yet
+    hw = Hardware(load_wiring("/etc/pegs-companion/wiring.toml"))      # nothing opened yet
     hw.leds.mark(["M12", "M17"], "legal")                    # opens the strip driver
     for event in hw.poll():                                  # opens the sensor
         ...
