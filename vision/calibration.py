@@ -1,0 +1,426 @@
+"""Calibration: where the board is in the picture, and what each side's pegs look like.
+
+* Geometry: the ArUco markers give the board (mm) -> image homography
+  (``cv2.findHomography`` over all their corners), or, without markers, four
+  tapped points on the reference holes of ``Layout.manual_reference_holes()``
+  (``calibrate_manual``; the web page sends the taps).
+* Re-checking: ``MarkerCheck`` looks for each marker only in a small window
+  round where the homography puts it (a fraction of a full detection's cost);
+  when the corners are off by more than ``threshold_px`` the board or camera
+  has moved and the caller recalibrates from a full detection.
+* Colours: learnt from one picture of the set-up position (every colour's pegs
+  in its start holes): empty holes (the main track and homes), each side's pegs
+  (its start holes), and the bare board. Nothing is tuned by hand: sides with
+  pegs are those whose start holes stand out from the empty holes by more than
+  the empty holes vary among themselves; colours closer than a margin (in Lab,
+  relative to the spread seen) are reported in ``warnings`` with advice.
+
+A calibration is a JSON file (``save``/``load``).
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .colours import bgr_to_lab, colour_name
+from .detect import ColourModel, HoleSampler, features, lab_to_bgr_unclipped, weighted
+from .layout import Layout
+from .markers import detect_in_windows, detect_markers, to_gray
+
+FORMAT = "pegs-and-jokers/vision-calibration/1"
+TYPICAL_WOOD = np.array([125.0, 175.0, 215.0])     # BGR of a light wood, only to name colours
+MIN_MARKERS = 2
+
+
+class CalibrationError(ValueError):
+    """The picture can't be used for calibration; one line saying why."""
+
+
+@dataclass
+class Calibration:
+    homography: np.ndarray                 # board mm -> image px
+    image_size: tuple                      # (width, height)
+    method: str = "markers"                # markers | manual
+    layout_id: str = ""                    # Layout.fingerprint() it was made for
+    sides: int = 4
+    holes_per_side: int = 18
+    markers: dict = field(default_factory=dict)     # id -> 4x2 image corners at calibration
+    reprojection_px: float = 0.0
+    refined_on: int = 0                    # empty holes the homography was refined on
+    colours: ColourModel | None = None
+    warnings: list = field(default_factory=list)
+    created: float = field(default_factory=time.time)
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "method": self.method, "layout": self.layout_id,
+                "sides": self.sides, "holes_per_side": self.holes_per_side,
+                "image_size": list(self.image_size),
+                "homography": [[float(v) for v in row] for row in np.asarray(self.homography)],
+                "reprojection_px": round(float(self.reprojection_px), 3), "refined_on": self.refined_on,
+                "markers": {str(k): np.asarray(v).round(2).tolist() for k, v in sorted(self.markers.items())},
+                "colours": self.colours.to_json() if self.colours else None,
+                "warnings": list(self.warnings), "created": round(self.created, 1)}
+
+    @classmethod
+    def from_json(cls, data) -> "Calibration":
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise CalibrationError(f"not a calibration file (format should be {FORMAT!r})")
+        try:
+            H = np.array(data["homography"], np.float64)
+            if H.shape != (3, 3) or not np.isfinite(H).all():
+                raise ValueError
+            return cls(homography=H, image_size=tuple(int(v) for v in data["image_size"]),
+                       method=data.get("method", "markers"), layout_id=data.get("layout", ""),
+                       sides=int(data.get("sides", 4)), holes_per_side=int(data.get("holes_per_side", 18)),
+                       markers={int(k): np.array(v, np.float64) for k, v in (data.get("markers") or {}).items()},
+                       reprojection_px=float(data.get("reprojection_px", 0.0)),
+                       refined_on=int(data.get("refined_on", 0)),
+                       colours=ColourModel.from_json(data["colours"]) if data.get("colours") else None,
+                       warnings=list(data.get("warnings", [])), created=float(data.get("created", 0)))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CalibrationError(f"calibration file is damaged ({exc.__class__.__name__}: {exc})") from None
+
+    def save(self, path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path) -> "Calibration":
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise CalibrationError(f"{path}: no such file") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CalibrationError(f"{path}: can't be read as JSON ({exc})") from None
+        return cls.from_json(data)
+
+    def check_layout(self, layout: Layout) -> None:
+        if (self.sides, self.holes_per_side) != (layout.sides, layout.holes_per_side):
+            raise CalibrationError(f"the calibration is for a {self.sides}-sided board with {self.holes_per_side} "
+                                   f"holes a side, the layout is {layout.sides}-sided with {layout.holes_per_side}")
+        if self.layout_id and self.layout_id != layout.fingerprint():
+            raise CalibrationError("the calibration was made with another layout (holes or markers elsewhere): "
+                                   "pass the layout it was made with, or calibrate again")
+
+
+# --------------------------------------------------------------------------- geometry
+
+def marker_points(layout: Layout, found: dict) -> tuple[np.ndarray, np.ndarray, list]:
+    board, image, used = [], [], []
+    by_id = {m.id: m for m in layout.markers}
+    for mid, corners in sorted(found.items()):
+        if mid in by_id:
+            board += by_id[mid].corners()
+            image += list(np.asarray(corners, np.float64))
+            used.append(mid)
+    return np.array(board, np.float64).reshape(-1, 2), np.array(image, np.float64).reshape(-1, 2), used
+
+
+def reprojection_error(H, board_pts, image_pts) -> np.ndarray:
+    if len(board_pts) == 0:
+        return np.zeros(0)
+    proj = cv2.perspectiveTransform(board_pts.reshape(1, -1, 2), H)[0]
+    return np.linalg.norm(proj - image_pts, axis=1)
+
+
+def homography_from_markers(layout: Layout, found: dict) -> tuple[np.ndarray, float, list]:
+    """(H board mm -> image, RMS reprojection error px, marker ids used); CalibrationError if
+    fewer than two of the layout's markers were found."""
+    board, image, used = marker_points(layout, found)
+    if len(used) < MIN_MARKERS:
+        have = f"only marker {used[0]}" if used else "no marker"
+        raise CalibrationError(f"{have} of the board found (need {MIN_MARKERS} of {len(layout.markers)}): "
+                               f"check that the markers are in view, lit and not covered")
+    H, inliers = cv2.findHomography(board, image, cv2.RANSAC, 4.0)
+    if H is None:
+        raise CalibrationError("the markers' corners don't fit one board plane")
+    keep = inliers.ravel().astype(bool)
+    if keep.sum() >= 8:
+        H, _ = cv2.findHomography(board[keep], image[keep], 0)
+    err = reprojection_error(H, board, image)
+    return H, float(np.sqrt(np.mean(err ** 2))), used
+
+
+def calibrate_geometry(image: np.ndarray, layout: Layout) -> Calibration:
+    """Geometry from the markers of one frame (no colours yet)."""
+    found = detect_markers(image, ids={m.id for m in layout.markers})
+    H, rms, used = homography_from_markers(layout, found)
+    h, w = image.shape[:2]
+    return Calibration(homography=H, image_size=(w, h), method="markers", layout_id=layout.fingerprint(),
+                       sides=layout.sides, holes_per_side=layout.holes_per_side,
+                       markers={k: found[k] for k in used}, reprojection_px=rms)
+
+
+def calibrate_manual(layout: Layout, points, image_size) -> Calibration:
+    """Geometry from four tapped points: the image positions (x, y) of the holes
+    ``layout.manual_reference_holes()``, in that order."""
+    pts = np.asarray(points, np.float64)
+    if pts.shape != (4, 2) or not np.isfinite(pts).all():
+        raise CalibrationError("manual calibration needs four points [x, y], one for each of "
+                               + ", ".join(layout.manual_reference_holes()))
+    refs = np.array([layout.holes[h] for h in layout.manual_reference_holes()], np.float64)
+    area = 0.5 * abs(sum(pts[i, 0] * pts[(i + 1) % 4, 1] - pts[(i + 1) % 4, 0] * pts[i, 1] for i in range(4)))
+    if area < 100:
+        raise CalibrationError("the four points are (almost) on one line; tap the four corner holes")
+    H = cv2.getPerspectiveTransform(refs.astype(np.float32), pts.astype(np.float32))
+    # the tapped order must not fold the board over (a convex quadrilateral, same orientation)
+    def orient(p):
+        return np.sign(_cross(p[1] - p[0], p[2] - p[1]))
+    if orient(pts) != orient(refs) or not _convex(pts):
+        raise CalibrationError("the four points are not in order; tap "
+                               + ", ".join(layout.manual_reference_holes()) + " in that order")
+    w, h = image_size
+    return Calibration(homography=H, image_size=(int(w), int(h)), method="manual",
+                       layout_id=layout.fingerprint(), sides=layout.sides, holes_per_side=layout.holes_per_side,
+                       warnings=["manual calibration: a moved board or camera can't be noticed; "
+                                 "calibrate again after moving either"])
+
+
+def refine_with_holes(image: np.ndarray, layout: Layout, H, holes=None, search_mm: float | None = None,
+                      iterations: int = 2) -> tuple[np.ndarray, int]:
+    """(H refined on the centres of empty holes, holes used).
+
+    Each hole (default: every hole but the start holes, which are empty in the set-up
+    picture) is looked for round where ``H`` puts it - within ``search_mm`` (default a
+    hole's diameter) - as the dark-weighted centroid of its drilled hole; the
+    homography is then fitted to all of them (RANSAC), which spreads the fit over the
+    whole board instead of four markers or four taps."""
+    gray = to_gray(image).astype(np.float32)
+    h, w = gray.shape
+    holes = holes or [hh for hh in layout.holes if not hh.startswith("S-")]
+    board = np.array([layout.holes[hh] for hh in holes], np.float64)
+    r_mm = layout.hole_diameter / 2
+    search = search_mm if search_mm is not None else 2 * r_mm
+    H = np.asarray(H, np.float64)
+    used = 0
+    for it in range(iterations):
+        proj = cv2.perspectiveTransform(board.reshape(1, -1, 2), H)[0]
+        side = cv2.perspectiveTransform((board + [1.0, 0.0]).reshape(1, -1, 2), H)[0]
+        scale = np.linalg.norm(side - proj, axis=1)                    # px per mm at each hole
+        got_b, got_i = [], []
+        for (bx, by), (px, py), sc in zip(board, proj, scale):
+            rad = max(3.0, (search if it == 0 else 2 * r_mm) * sc)
+            x0, x1 = int(max(0, px - rad)), int(min(w, px + rad + 1))
+            y0, y1 = int(max(0, py - rad)), int(min(h, py + rad + 1))
+            if x1 - x0 < 3 or y1 - y0 < 3:
+                continue
+            patch = gray[y0:y1, x0:x1]
+            thr = 0.5 * (float(np.median(patch)) + float(patch.min()))
+            weight = np.clip(thr - patch, 0, None)
+            area = float((weight > 0).sum())
+            expect = np.pi * (r_mm * sc) ** 2
+            if weight.sum() <= 0 or not 0.3 * expect <= area <= 3 * expect:
+                continue
+            ys, xs = np.mgrid[y0:y1, x0:x1]
+            cx, cy = (weight * xs).sum() / weight.sum(), (weight * ys).sum() / weight.sum()
+            got_b.append((bx, by))
+            got_i.append((cx, cy))
+        if len(got_b) < max(8, len(holes) // 3):
+            break
+        Hn, inliers = cv2.findHomography(np.array(got_b), np.array(got_i), cv2.RANSAC, 1.5)
+        if Hn is None:
+            break
+        H, used = Hn, int(inliers.sum())
+    return H, used
+
+
+def _cross(a, b) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])
+
+
+def _convex(p) -> bool:
+    s = [np.sign(_cross(p[(i + 1) % 4] - p[i], p[(i + 2) % 4] - p[(i + 1) % 4])) for i in range(4)]
+    return all(v == s[0] for v in s) and s[0] != 0
+
+
+# --------------------------------------------------------------------------- colours
+
+def _robust_spread(x: np.ndarray) -> float:
+    """A standard deviation from the median absolute deviation (of distances, >= 0)."""
+    if len(x) == 0:
+        return 0.0
+    return float(1.4826 * np.median(np.abs(x - np.median(x))))
+
+
+def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=None) -> ColourModel:
+    """Learn the colour classes from a picture of the set-up position; adds warnings to ``calib``.
+
+    ``sides``: the sides that have pegs (their start holes full); None finds them.
+    """
+    h, w = image.shape[:2]
+    if (w, h) != tuple(calib.image_size):
+        raise CalibrationError(f"the set-up picture is {w}x{h} but the calibration is for "
+                               f"{calib.image_size[0]}x{calib.image_size[1]}")
+    sampler = HoleSampler(layout, calib.homography, calib.image_size)
+    if not sampler.visible.all():
+        missing = [hh for hh, v in zip(sampler.holes, sampler.visible) if not v]
+        raise CalibrationError(f"{len(missing)} holes are outside the picture ({', '.join(missing[:4])}"
+                               f"{' ...' if len(missing) > 4 else ''}): move the camera back")
+    samples = sampler.sample(image)
+    index = {hh: i for i, hh in enumerate(sampler.holes)}
+    board_ref = np.median(samples.ring, axis=0)
+    f = features(samples, board_ref)
+    x = weighted(f.hole_lab)
+    heads = weighted(f.head_lab)                               # (N, C, 3)
+    board_w = weighted(bgr_to_lab(board_ref))
+    warnings: list[str] = []
+    glare = [hh for hh, s in zip(sampler.holes, samples.saturated) if s > 0.3]
+    if glare:
+        warnings.append(f"glare on {len(glare)} holes ({', '.join(glare[:5])}{' ...' if len(glare) > 5 else ''}): "
+                        f"move the lamp or the camera so the board isn't shiny there")
+    if bgr_to_lab(board_ref)[0] < 25:
+        warnings.append("the board looks very dark: add light")
+    empty_ids = [hh for hh in layout.holes if not hh.startswith("S-")]
+    e = x[[index[hh] for hh in empty_ids]]
+    mu_e = np.median(e, axis=0)
+    de = np.linalg.norm(e - mu_e, axis=1)
+    spread_e = max(_robust_spread(de) + float(np.median(de)), 1.0)
+    odd = [hh for hh, d in zip(empty_ids, de) if d > max(8 * spread_e, 12)]
+    if odd:
+        warnings.append(f"{len(odd)} holes that should be empty don't look empty ({', '.join(odd[:5])}"
+                        f"{' ...' if len(odd) > 5 else ''}): take the set-up picture with every peg in start")
+    e_keep = e[de <= max(8 * spread_e, 12)]
+    mu_e = np.median(e_keep, axis=0)
+    # which sides have pegs: start holes well away from the empty holes
+    stand_out = max(4 * spread_e, 8.0)
+    side_lab, centres, spreads = {}, {}, [np.linalg.norm(e_keep - mu_e, axis=1)]
+    found_sides = []
+    for s in range(layout.sides):
+        ids = layout.start_ids(s)
+        # each start peg's head where it stands out most from both an empty hole and the board
+        hs = heads[[index[hh] for hh in ids]]                                  # (5, C, 3)
+        apart = np.minimum(np.linalg.norm(hs - mu_e, axis=2), np.linalg.norm(hs - board_w, axis=2))
+        xs = hs[np.arange(len(ids)), apart.argmax(axis=1)]
+        # full: the hole itself (its centre disc) no longer looks like an empty hole
+        dist_empty = np.linalg.norm(x[[index[hh] for hh in ids]] - mu_e, axis=1)
+        full = dist_empty > stand_out
+        wanted = sides is None and full.sum() >= math.ceil(len(ids) / 2) or sides is not None and s in sides
+        if not wanted:
+            continue
+        found_sides.append(s)
+        if sides is not None and not full.any():
+            use = xs            # black pegs, say: learn them anyway (and warn below)
+        else:
+            use = xs[full]
+            if (~full).any():
+                holes = [hh for hh, f in zip(ids, full) if not f]
+                warnings.append(f"side {s}: start hole{'s' * (len(holes) > 1)} {', '.join(holes)} "
+                                f"look{'s' * (len(holes) == 1)} empty; put every peg in start for the set-up picture")
+        mu = np.median(use, axis=0)
+        side_lab[s] = mu / np.array([0.6, 1.0, 1.0])
+        centres[s] = np.median(x[[index[hh] for hh in ids]], axis=0)    # what sits in the hole itself
+        spreads.append(np.linalg.norm(use - mu, axis=1))
+    if not found_sides:
+        raise CalibrationError("no side's start holes hold pegs: take the set-up picture with every "
+                               "colour's pegs in its start holes (or name the sides with pegs)")
+    pooled = np.concatenate(spreads)
+    tau = max(float(np.sqrt(np.mean(pooled ** 2))), 2.0)
+    # names for messages: undo the camera's cast, assuming the board is a typical light wood
+    cast = TYPICAL_WOOD / np.maximum(board_ref, 1.0)
+    names = {s: colour_name(bgr_to_lab(lab_to_bgr_unclipped(lab_s) * cast)) for s, lab_s in side_lab.items()}
+    model = ColourModel(board_ref=[float(v) for v in board_ref], empty=[float(v) for v in mu_e / np.array([0.6, 1, 1])],
+                        pegs={s: [float(v) for v in lab_s] for s, lab_s in side_lab.items()}, tau=tau, names=names)
+    warnings += colour_warnings(model, {s: float(np.linalg.norm(c - mu_e)) for s, c in centres.items()})
+    calib.colours = model
+    calib.warnings = [w for w in calib.warnings if w.startswith("manual")] + warnings
+    return model
+
+
+def margin_for(model: ColourModel) -> float:
+    """Two classes closer than this (weighted Lab) can't be told apart reliably: 6 spreads
+    (3 either side) and at least 15, for the light changing during a game."""
+    return max(6 * model.tau, 15.0)
+
+
+def colour_warnings(model: ColourModel, in_hole: dict | None = None) -> list[str]:
+    """Pairs of classes too close to tell apart, each with advice. ``in_hole``: side -> how far
+    (weighted Lab) the middle of its occupied start holes is from an empty hole."""
+    out = []
+    margin = margin_for(model)
+    empty = weighted(model.empty)
+    board = weighted(bgr_to_lab(model.board_ref))
+    sides = sorted(model.pegs)
+    name = lambda s: f"side {s} ({model.names.get(s, '?')} pegs)"  # noqa: E731
+    for s in sides:
+        p = weighted(model.pegs[s])
+        d = float(np.linalg.norm(p - empty))
+        if in_hole and s in in_hole and d < 2 * margin:     # a dark head and a dark stem: a black peg
+            d = min(d, in_hole[s])
+        if d < margin:
+            out.append(f"{name(s)} look like empty holes (colour distance {d:.0f} < {margin:.0f}): use lighter, "
+                       f"brighter pegs for that seat, or paint the insides of the holes a light colour")
+        d = float(np.linalg.norm(p - board))
+        if d < margin:
+            out.append(f"{name(s)} look like the bare board (colour distance {d:.0f} < {margin:.0f}): "
+                       f"use pegs of a colour that stands out from the wood")
+    for i, a in enumerate(sides):
+        for b in sides[i + 1:]:
+            d = float(np.linalg.norm(weighted(model.pegs[a]) - weighted(model.pegs[b])))
+            if d < margin:
+                out.append(f"{name(a)} and {name(b)} look alike (colour distance {d:.0f} < {margin:.0f}): "
+                           f"give one of these seats pegs of a clearly different colour")
+    return out
+
+
+def calibrate(image: np.ndarray, layout: Layout, sides=None, points=None) -> Calibration:
+    """Geometry (markers, or the four manual ``points``) and colours from a set-up picture."""
+    if points is not None:
+        h, w = image.shape[:2]
+        calib = calibrate_manual(layout, points, (w, h))
+        search = 0.4 * layout.pitch          # a fingertip's tap is a few mm off
+    else:
+        calib = calibrate_geometry(image, layout)
+        search = None
+    calib.homography, calib.refined_on = refine_with_holes(image, layout, calib.homography, search_mm=search)
+    learn_colours(image, layout, calib, sides)
+    return calib
+
+
+# --------------------------------------------------------------------------- per-frame check
+
+@dataclass
+class CheckResult:
+    status: str                  # ok | moved | unknown (no marker seen in its window)
+    found: int
+    error_px: float              # median corner error of the markers found
+
+
+class MarkerCheck:
+    """Cheap per-frame confirmation that the homography still holds.
+
+    Each marker is looked for in a window round its expected place (its sticker's
+    box, widened by ``pad`` of the marker's size), so a frame costs a few small
+    detections. ``moved``: two markers (or one, by three times the threshold) are
+    off by more than ``threshold_px``.
+    """
+
+    def __init__(self, layout: Layout, homography, image_size, threshold_px: float | None = None,
+                 pad: float = 0.6):
+        self.layout = layout
+        self.homography = np.asarray(homography, np.float64)
+        w, h = image_size
+        self.threshold = threshold_px if threshold_px is not None else max(2.0, 0.002 * math.hypot(w, h))
+        self.expected, self.windows = {}, {}
+        for m in layout.markers:
+            corners = np.array(m.corners(), np.float64)
+            img = cv2.perspectiveTransform(corners.reshape(1, -1, 2), self.homography)[0]
+            self.expected[m.id] = img
+            size = np.linalg.norm(img[0] - img[2]) / math.sqrt(2)
+            grow = size * (pad + 1 / 6)
+            x0, y0 = img.min(axis=0) - grow
+            x1, y1 = img.max(axis=0) + grow
+            self.windows[m.id] = (x0, y0, x1, y1)
+
+    def check(self, frame: np.ndarray) -> CheckResult:
+        found = detect_in_windows(to_gray(frame), self.windows)
+        if not found:
+            return CheckResult("unknown", 0, 0.0)
+        errors = sorted(float(np.linalg.norm(found[k] - self.expected[k], axis=1).mean()) for k in found)
+        med = float(np.median(errors))
+        moved = (len(errors) >= 2 and med > self.threshold) or (len(errors) == 1 and errors[0] > 3 * self.threshold)
+        return CheckResult("moved" if moved else "ok", len(errors), med)

@@ -1,0 +1,325 @@
+"""Per-hole occupancy and peg colour, from a frame and a board -> image homography.
+
+For every hole the sampler reads two things through the homography: the
+*inner* disc (where a peg's head or the dark hole is) and the *ring* of bare
+board round it, clear of the neighbouring holes' pegs and of the marker
+stickers. The ring says how this spot of the board is lit right now, so the
+inner colour is normalised by it (per channel: ``inner / ring * board``, with
+``board`` the board's colour at calibration): a lighting gradient, a shadow, a
+colour cast or a change of exposure multiply both alike and cancel. The
+normalised colour is compared in CIE Lab with the classes learnt at
+calibration (empty hole, each side's pegs, and bare board, which is what a
+hole covered by a hand looks like) and turned into a label with a confidence.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .colours import bgr_to_lab, delta_e
+from .layout import Layout
+
+EMPTY = -1        # label of an empty hole
+UNKNOWN = -2      # covered, in glare, or unlike anything learnt
+LAB_WEIGHT = np.array([0.6, 1.0, 1.0])   # lightness counts less than hue: shading errors mostly hit L
+
+
+def weighted(lab) -> np.ndarray:
+    return np.asarray(lab, float) * LAB_WEIGHT
+
+
+# --------------------------------------------------------------------------- sampling
+
+def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
+    pts = [(0.0, 0.0)]
+    for i in range(1, rings + 1):
+        r = radius * i / rings
+        n = first * i
+        turn = [2 * math.pi * (k + 0.5 * (i % 2)) / n for k in range(n)]
+        pts += [(r * math.cos(t), r * math.sin(t)) for t in turn]
+    return pts
+
+
+def sample_geometry(layout: Layout) -> dict:
+    """The sample radii and offsets (mm) for a layout's holes and pegs.
+
+    * ``hole``: the disc read to see an empty hole (inside the drilled hole);
+    * ``head`` / ``shifts``: a peg's head stands above the board, so unless the camera
+      is straight above it, it shows up displaced away from the point under the
+      camera (parallax: head height / camera height x distance, a few mm at a
+      board's corners). The head is looked for at the hole and at 24 positions
+      round it up to ``max_shift`` (a head's radius); the best match counts;
+    * ``ring_in`` .. ``ring_out``: the bare board round all of that.
+    """
+    hole_r, peg_r = layout.hole_diameter / 2, layout.peg_diameter / 2
+    max_shift = peg_r
+    head = 0.4 * peg_r
+    shifts = [(0.0, 0.0)] + [(r * math.cos(2 * math.pi * k / 8 + off), r * math.sin(2 * math.pi * k / 8 + off))
+                             for r, off in ((max_shift / 3, 0.0), (2 * max_shift / 3, math.pi / 8), (max_shift, 0.0))
+                             for k in range(8)]
+    ring_in = max(hole_r, peg_r + max_shift) + max(1.0, 0.04 * layout.pitch)
+    ring_out = ring_in + max(2.0, 0.12 * layout.pitch)
+    return {"hole": 0.8 * hole_r, "head": head, "shifts": shifts, "max_shift": max_shift,
+            "ring_in": ring_in, "ring_out": ring_out}
+
+
+@dataclass
+class Samples:
+    """Median BGR colours read from one frame (N holes, C head positions)."""
+    hole: np.ndarray          # (N, 3) the disc inside each hole
+    heads: np.ndarray         # (N, C, 3) a peg head's disc at each candidate position
+    ring: np.ndarray          # (N, 3) bare board round the hole
+    saturated: np.ndarray     # (N,) fraction of the ring clipped white (glare)
+
+
+class HoleSampler:
+    """Reads every hole's discs and bare-board ring from a frame with one ``cv2.remap``."""
+
+    def __init__(self, layout: Layout, homography, image_size):
+        self.layout = layout
+        self.holes = list(layout.holes)
+        self.homography = np.asarray(homography, np.float64)
+        self.image_size = tuple(image_size)
+        g = self.geometry = sample_geometry(layout)
+        hole_disc = _disc(g["hole"], 2, 6)
+        head_disc = _disc(g["head"], 2, 6)
+        self.n_hole, self.n_head, self.n_shift = len(hole_disc), len(head_disc), len(g["shifts"])
+        ring = [(r * math.cos(2 * math.pi * (k + 0.5 * j) / 24), r * math.sin(2 * math.pi * (k + 0.5 * j) / 24))
+                for j, r in enumerate(np.linspace(g["ring_in"], g["ring_out"], 3)) for k in range(24)]
+        keep_out = layout.peg_diameter / 2 + g["max_shift"] + 0.5
+        centres = np.array([layout.holes[h] for h in self.holes], np.float64)
+        stickers = [(m.x, m.y, m.size / 2 + m.quiet + 1.0) for m in layout.markers]
+        local = np.array(hole_disc + [(sx + dx, sy + dy) for sx, sy in g["shifts"] for dx, dy in head_disc],
+                         np.float64)
+        pts_ring = []
+        for i, (x, y) in enumerate(centres):
+            good = []
+            for dx, dy in ring:
+                px, py = x + dx, y + dy
+                d = np.hypot(centres[:, 0] - px, centres[:, 1] - py)
+                d[i] = np.inf
+                if d.min() < keep_out:
+                    continue
+                if any(abs(px - mx) < half and abs(py - my) < half for mx, my, half in stickers):
+                    continue
+                good.append((px, py))
+            if len(good) < 12:      # crowded: fall back to the whole ring
+                good = [(x + dx, y + dy) for dx, dy in ring]
+            pts_ring.append([good[k % len(good)] for k in range(len(ring))])
+        board_pts = np.concatenate([centres[:, None, :] + local[None], np.array(pts_ring)], axis=1)  # (N, K, 2)
+        img_pts = cv2.perspectiveTransform(board_pts.reshape(1, -1, 2), self.homography).reshape(board_pts.shape)
+        self.map_x = np.ascontiguousarray(img_pts[..., 0], dtype=np.float32)
+        self.map_y = np.ascontiguousarray(img_pts[..., 1], dtype=np.float32)
+        w, h = self.image_size
+        self.visible = ((img_pts[..., 0] >= 0) & (img_pts[..., 0] <= w - 1) &
+                        (img_pts[..., 1] >= 0) & (img_pts[..., 1] <= h - 1)).all(axis=1)
+        self.centres = cv2.perspectiveTransform(centres.reshape(1, -1, 2), self.homography)[0]
+
+    def sample(self, frame: np.ndarray) -> Samples:
+        vals = cv2.remap(frame, self.map_x, self.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        vals = vals.astype(np.float32)
+        n = len(self.holes)
+        a = self.n_hole
+        b = a + self.n_head * self.n_shift
+        hole = np.median(vals[:, :a], axis=1)
+        heads = np.median(vals[:, a:b].reshape(n, self.n_shift, self.n_head, 3), axis=2)
+        ring_vals = vals[:, b:]
+        ring = np.median(ring_vals, axis=1)
+        saturated = (ring_vals.min(axis=2) >= 250).mean(axis=1)     # white: every channel clipped
+        return Samples(hole, heads, ring, saturated)
+
+
+CLIP = 245.0      # a channel this bright may be clipped by the sensor
+
+
+def ring_estimate(ring: np.ndarray) -> np.ndarray:
+    """The rings with clipped channels estimated from the unclipped ones and the frame's
+    colour balance (the median ring over holes with nothing clipped)."""
+    ring = np.maximum(np.asarray(ring, np.float32), 1.0)
+    clipped = ring >= CLIP
+    partial = clipped.any(axis=1) & ~clipped.all(axis=1)
+    if not partial.any():
+        return ring
+    clean = ~clipped.any(axis=1)
+    balance = np.median(ring[clean], axis=0) if clean.sum() >= 5 else np.median(ring, axis=0)
+    balance = balance / balance.mean()
+    r = ring[partial] / balance
+    level = np.nanmean(np.where(clipped[partial], np.nan, r), axis=1, keepdims=True)
+    out = ring.copy()
+    out[partial] = np.where(clipped[partial], np.maximum(level * balance, ring[partial]), ring[partial])
+    return out
+
+
+def normalised(values: np.ndarray, ring: np.ndarray, board_ref) -> np.ndarray:
+    """Colours as they would look where the board has colour ``board_ref``: each hole's
+    values (N, 3) or (N, C, 3) divided by its ring (see ``ring_estimate``)."""
+    ring = ring_estimate(ring)
+    if values.ndim == 3:
+        ring = ring[:, None, :]
+    return values / ring * np.asarray(board_ref, np.float32)
+
+
+@dataclass
+class Features:
+    hole_bgr: np.ndarray      # (N, 3) normalised
+    head_bgr: np.ndarray      # (N, C, 3) normalised
+    hole_lab: np.ndarray
+    head_lab: np.ndarray
+    hole_clip: np.ndarray     # (N, 3) bool: the sensor clipped this channel
+    head_clip: np.ndarray     # (N, C, 3)
+    saturated: np.ndarray
+
+
+def features(samples: Samples, board_ref) -> Features:
+    hole = normalised(samples.hole, samples.ring, board_ref)
+    heads = normalised(samples.heads, samples.ring, board_ref)
+    return Features(hole, heads, bgr_to_lab(hole), bgr_to_lab(heads), samples.hole >= CLIP,
+                    samples.heads >= CLIP, samples.saturated)
+
+
+# --------------------------------------------------------------------------- the colour model
+
+@dataclass
+class ColourModel:
+    """The classes a hole can be in, learnt from the set-up picture (see calibration)."""
+    board_ref: list                      # BGR of bare board at calibration
+    empty: list                          # Lab of an empty hole (normalised)
+    pegs: dict                           # side -> Lab of that side's pegs (normalised)
+    tau: float = 3.0                     # spread of one class, weighted Lab units
+    names: dict = field(default_factory=dict)   # side -> colour name, for messages
+
+    def classes(self):
+        """(keys, weighted Lab means): EMPTY, sides..., UNKNOWN for bare board."""
+        keys = [EMPTY] + sorted(self.pegs) + [UNKNOWN]
+        means = [self.empty] + [self.pegs[s] for s in sorted(self.pegs)] + [bgr_to_lab(self.board_ref)]
+        return keys, weighted(np.array(means, float))
+
+    def to_json(self) -> dict:
+        return {"board_ref": [round(float(v), 2) for v in self.board_ref],
+                "empty": [round(float(v), 2) for v in self.empty],
+                "pegs": {str(s): [round(float(v), 2) for v in lab] for s, lab in sorted(self.pegs.items())},
+                "tau": round(float(self.tau), 3),
+                "names": {str(s): n for s, n in sorted(self.names.items())}}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "ColourModel":
+        return cls(board_ref=list(data["board_ref"]), empty=list(data["empty"]),
+                   pegs={int(s): list(v) for s, v in data["pegs"].items()}, tau=float(data["tau"]),
+                   names={int(s): n for s, n in data.get("names", {}).items()})
+
+
+class Classifier:
+    """Nearest class in weighted Lab, with a posterior-style confidence and a reject option.
+
+    An empty hole and bare board (a covered hole) are judged on the hole's own disc,
+    a side's pegs on the best of the head positions (see ``sample_geometry``).
+    """
+
+    def __init__(self, model: ColourModel):
+        self.model = model
+        keys, self.means = model.classes()
+        self.keys = np.array(keys)
+        self.sides = np.array(sorted(model.pegs), int)
+        d = np.linalg.norm(self.means[:, None] - self.means[None], axis=2)
+        np.fill_diagonal(d, np.inf)
+        self.separation = d.min(axis=1)               # distance to the nearest other class
+        self.tau = max(float(model.tau), 1.0)
+        self.class_bgr = lab_to_bgr_unclipped(self.means / LAB_WEIGHT)
+
+    def _dist(self, lab, bgr, clip, cls: slice) -> np.ndarray:
+        """(..., k) distances to the classes ``cls``; a clipped channel only says "at least
+        this much", so it is compared as the class's own value whenever that is higher."""
+        means = self.means[cls]
+        d = np.linalg.norm(weighted(lab)[..., None, :] - means, axis=-1)
+        if clip.any():
+            rows = clip.any(axis=-1)
+            b = bgr[rows][:, None, :]
+            c = clip[rows][:, None, :]
+            raised = np.where(c, np.maximum(b, self.class_bgr[cls][None]), b)
+            d[rows] = np.linalg.norm(weighted(bgr_to_lab(raised)) - means[None], axis=-1)
+        return d
+
+    def distances(self, f: Features) -> tuple[np.ndarray, np.ndarray]:
+        """((N, classes) distances in the order of ``keys``, (N, sides) best head position)."""
+        n_sides = len(self.sides)
+        d_empty = self._dist(f.hole_lab, f.hole_bgr, f.hole_clip, slice(0, 1))[:, 0]
+        d_board = self._dist(f.hole_lab, f.hole_bgr, f.hole_clip, slice(n_sides + 1, n_sides + 2))[:, 0]
+        d_heads = self._dist(f.head_lab, f.head_bgr, f.head_clip, slice(1, n_sides + 1))   # (N, C, S)
+        where = d_heads.argmin(axis=1)
+        d_sides = d_heads.min(axis=1)
+        return np.column_stack([d_empty, d_sides, d_board]), where
+
+    def classify(self, f: Features):
+        """(labels, confidences, distance to the chosen class, best head position per hole)."""
+        d, where = self.distances(f)
+        n = len(d)
+        best = d.argmin(axis=1)
+        d1 = d[np.arange(n), best]
+        z = -(d ** 2 - d1[:, None] ** 2) / (2 * self.tau ** 2)
+        conf = 1.0 / np.exp(np.clip(z, -60, 0)).sum(axis=1)
+        labels = self.keys[best].copy()
+        outlier = d1 > np.maximum(4 * self.tau, 0.5 * self.separation[best])
+        outlier |= np.asarray(f.saturated) > 0.5          # the ring is blown out: can't normalise
+        labels[outlier] = UNKNOWN
+        conf = np.where(labels == UNKNOWN, 0.0, conf)
+        side_col = np.clip(best - 1, 0, max(len(self.sides) - 1, 0))
+        head = where[np.arange(n), side_col] if len(self.sides) else np.zeros(n, int)
+        return labels, conf, d1, head
+
+
+@dataclass
+class BoardReading:
+    """One frame's reading of every hole."""
+    labels: dict                 # hole -> EMPTY, a side, or UNKNOWN
+    confidence: dict             # hole -> 0..1
+    lab: dict | None = None      # hole -> normalised Lab (for diagnostics)
+    markers_ok: bool = True      # the homography was confirmed on this frame
+    moving: bool = False         # something moved over the board (see motion.py)
+
+    @property
+    def pegs(self) -> dict:
+        """hole -> side of every hole read as holding a peg."""
+        return {h: int(v) for h, v in self.labels.items() if v >= 0}
+
+    @property
+    def unknown(self) -> list:
+        return [h for h, v in self.labels.items() if v == UNKNOWN]
+
+    @property
+    def min_confidence(self) -> float:
+        return min(self.confidence.values()) if self.confidence else 0.0
+
+    def state(self) -> tuple:
+        """A hashable snapshot: ((hole, label), ...) in hole order."""
+        return tuple(self.labels.items())
+
+
+def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, keep_lab: bool = False) -> BoardReading:
+    f = features(sampler.sample(frame), classifier.model.board_ref)
+    labels, conf, _, head = classifier.classify(f)
+    labels = np.where(sampler.visible, labels, UNKNOWN)
+    conf = np.where(sampler.visible, conf, 0.0)
+    holes = sampler.holes
+    lab = None
+    if keep_lab:
+        lab = {h: (f.head_lab[i, head[i]] if labels[i] >= 0 else f.hole_lab[i]).tolist() for i, h in enumerate(holes)}
+    return BoardReading(labels=dict(zip(holes, labels.tolist())), confidence=dict(zip(holes, conf.tolist())), lab=lab)
+
+
+def lab_to_bgr_unclipped(lab) -> np.ndarray:
+    """Lab -> BGR (0-255 scale) without clipping at white."""
+    from .colours import _M, _WHITE
+    lab = np.asarray(lab, np.float64)
+    fy = (lab[..., 0] + 16) / 116
+    f = np.stack([fy + lab[..., 1] / 500, fy, fy - lab[..., 2] / 200], axis=-1)
+    xyz = np.where(f ** 3 > 216 / 24389, f ** 3, (116 * f - 16) / (24389 / 27)) * _WHITE
+    lin = np.maximum(xyz @ np.linalg.inv(_M).T, 0)
+    c = np.where(lin <= 0.0031308, 12.92 * lin, 1.055 * lin ** (1 / 2.4) - 0.055)
+    return c[..., ::-1] * 255
+
+
+def colour_distance(a, b) -> float:
+    return float(delta_e(weighted(a), weighted(b)))

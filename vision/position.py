@@ -1,0 +1,130 @@
+"""Hole readings -> a NOTATION.md position, and back (for rendering test pictures).
+
+Vision knows holes and colours, not the rules: a peg of side ``s`` on ``M12``
+is ``"M12"``, on its own home hole ``H3-s<s>`` is ``"H3"``, in any start hole
+``"S"``. Whether the result is a legal position is for the rules engine to say
+(``companion.notation.position_from_json``, which ``check`` runs).
+"""
+from __future__ import annotations
+
+from .detect import EMPTY, UNKNOWN
+from .layout import Layout
+
+FORMAT = "pegs-and-jokers/position/1"
+
+
+class ReadingError(ValueError):
+    """The reading can't be made into a position; ``problems`` lists why."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+def default_teams(layout: Layout, sides: list[int], teams: int | None = None) -> list[list[int]]:
+    """Teams by RULES T1 (seat s on team s mod T) over the seats in play."""
+    from companion.board import seat_sides, sides_for, team_lists
+    players = len(sides)
+    n = 2 if teams is None else teams
+    if players in (2, 4, 6, 8, 10) and sides_for(players) == layout.sides and list(sides) == seat_sides(players):
+        return team_lists(players, n)
+    if n < 2 or players % n:
+        raise ReadingError([f"{players} seats can't make {n} teams"])
+    return [[s for i, s in enumerate(sides) if i % n == t] for t in range(n)]
+
+
+def _sort_key(token: str):
+    return (0, 0) if token == "S" else ((1, int(token[1:])) if token[0] == "M" else (2, int(token[1:])))
+
+
+def tokens_from_labels(labels: dict, layout: Layout, sides, pegs_per_side: int | None = None,
+                       assume_start: bool = False) -> tuple[dict, list[str], list[str]]:
+    """({"side": [tokens]}, problems, notes) from hole -> label (EMPTY, UNKNOWN or a side)."""
+    sides = sorted(sides)
+    pegs_per_side = pegs_per_side or layout.start_holes
+    tokens = {s: [] for s in sides}
+    problems, notes = [], []
+    unknown = [h for h, v in labels.items() if v == UNKNOWN]
+    if unknown:
+        problems.append(f"{len(unknown)} hole{'s' * (len(unknown) > 1)} can't be read "
+                        f"({', '.join(unknown[:6])}{' ...' if len(unknown) > 6 else ''}): covered, or in glare?")
+    for hole, v in labels.items():
+        if v in (EMPTY, UNKNOWN):
+            continue
+        v = int(v)
+        if v not in tokens:
+            problems.append(f"{hole} holds a peg of side {v}, which is not in play")
+            continue
+        kind, side, n = Layout.parse_id(hole)
+        if kind == "M":
+            tokens[v].append(f"M{n}")
+        elif kind == "H":
+            if side != v:
+                problems.append(f"{hole} holds a side {v} peg, but it is side {side}'s home")
+                continue
+            tokens[v].append(f"H{n}")
+        else:
+            if side != v:
+                notes.append(f"{hole}: a side {v} peg in side {side}'s start area, counted as in start")
+            tokens[v].append("S")
+    for s in sides:
+        have = len(tokens[s])
+        if have < pegs_per_side and assume_start:
+            notes.append(f"side {s}: {pegs_per_side - have} peg(s) not on the board, assumed in start")
+            tokens[s] += ["S"] * (pegs_per_side - have)
+        elif have != pegs_per_side:
+            problems.append(f"side {s} shows {have} pegs, expected {pegs_per_side}")
+        tokens[s].sort(key=_sort_key)
+    return {str(s): tokens[s] for s in sides}, problems, notes
+
+
+def position_from_labels(labels: dict, layout: Layout, sides, *, rules="basic", teams=None, to_move=None,
+                         pegs_per_side: int | None = None, assume_start: bool = False,
+                         check: bool = True) -> tuple[dict, list[str]]:
+    """(NOTATION.md position JSON, notes); ReadingError if it can't be one.
+
+    ``teams``: None (T1 with two teams), a number of teams, or lists of sides.
+    ``to_move``: default the first side in play. ``check`` runs the rules engine's
+    own reader over the result, so an impossible position is refused here.
+    """
+    sides = sorted(int(s) for s in sides)
+    pegs, problems, notes = tokens_from_labels(labels, layout, sides, pegs_per_side, assume_start)
+    if problems:
+        raise ReadingError(problems)
+    if teams is None or isinstance(teams, int):
+        teams = default_teams(layout, sides, teams)
+    to_move = sides[0] if to_move is None else int(to_move)
+    data = {"format": FORMAT, "rules": rules, "sides": layout.sides, "teams": [list(t) for t in teams],
+            "pegs": pegs, "to_move": to_move}
+    if check:
+        from companion.notation import position_from_json
+        try:
+            position_from_json(data)
+        except ValueError as exc:          # PositionError: the message names the problem
+            raise ReadingError([str(exc)]) from None
+    return data, notes
+
+
+def labels_from_position(data: dict, layout: Layout) -> dict:
+    """hole -> side for a NOTATION.md position (``S`` pegs fill the start holes in order)."""
+    out = {}
+    for key, toks in data["pegs"].items():
+        side = int(key)
+        starts = iter(layout.start_ids(side))
+        for t in toks:
+            if t == "S":
+                hole = next(starts, None)
+                if hole is None:
+                    raise ValueError(f"side {side} has more pegs in start than its {layout.start_holes} start holes")
+            elif t[:1] == "M":
+                hole = t
+            elif t[:1] == "H":
+                hole = f"{t}-s{side}"
+            else:
+                raise ValueError(f"bad hole token {t!r}")
+            if hole not in layout.holes:
+                raise ValueError(f"{t} (side {side}) is not a hole of this board ({layout.describe()})")
+            if hole in out:
+                raise ValueError(f"two pegs in {hole}")
+            out[hole] = side
+    return out

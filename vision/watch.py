@@ -1,0 +1,237 @@
+"""The live pipeline: frame -> marker check -> motion -> sampling -> classification -> tracker.
+
+``BoardVision.process(frame)`` runs one frame through every stage and times
+each (``timings``); ``BoardWatcher`` reads a camera and hands out events:
+
+* ``board``: a new stable state (``data`` is a ``BoardChange``; the first one
+  has ``before=None``);
+* ``recalibrated``: the board or camera moved and the markers gave a new homography;
+* ``calibration_lost`` / ``calibration_restored``: the markers can't be found
+  (frames are ignored meanwhile) / are back;
+* ``camera_lost``: the camera stopped (``data`` is the reason); the watcher
+  stops, and the referee falls back to moves entered on the phone.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .calibration import (Calibration, CalibrationError, MarkerCheck, homography_from_markers,
+                          refine_with_holes)
+from .camera import Camera, CameraLost
+from .detect import UNKNOWN, BoardReading, Classifier, HoleSampler, features
+from .layout import Layout
+from .markers import detect_markers, to_gray
+from .motion import MotionDetector, board_mask
+from .tracker import BoardChange, StableBoardTracker
+
+STAGES = ("markers", "motion", "sampling", "classification", "tracker")   # timed per frame, plus "total"
+
+
+@dataclass
+class VisionEvent:
+    kind: str
+    message: str
+    data: object = None
+    frame: int = 0
+    time: float = field(default_factory=time.time)
+
+
+@dataclass
+class FrameResult:
+    reading: BoardReading | None
+    moving: bool
+    change: BoardChange | None
+    events: list
+    timings: dict                 # stage -> ms for this frame (and "total")
+
+
+class BoardVision:
+    def __init__(self, layout: Layout, calibration: Calibration, *, hold_frames: int = 5,
+                 min_confidence: float = 0.8, lost_after: int = 5, recheck: bool = True):
+        if calibration.colours is None:
+            raise CalibrationError("the calibration has no peg colours: calibrate from a set-up picture")
+        calibration.check_layout(layout)
+        self.layout = layout
+        self.calibration = calibration
+        self.classifier = Classifier(calibration.colours)
+        self.tracker = StableBoardTracker(hold_frames, min_confidence)
+        self.motion = MotionDetector()
+        self.recheck = recheck and calibration.method == "markers" and bool(layout.markers)
+        self.lost_after = lost_after
+        self.frame_index = 0
+        self.timings: dict = {s: deque(maxlen=500) for s in STAGES + ("total",)}
+        self._unseen = 0
+        self._lost = False
+        self._set_homography(calibration.homography)
+
+    def _set_homography(self, H) -> None:
+        cal = self.calibration
+        cal.homography = np.asarray(H, np.float64)
+        self.sampler = HoleSampler(self.layout, cal.homography, cal.image_size)
+        self.motion.set_mask(board_mask(self.layout, cal.homography, cal.image_size))
+        self.check = MarkerCheck(self.layout, cal.homography, cal.image_size) if self.recheck else None
+
+    def _full_recalibration(self, frame, events) -> bool:
+        found = detect_markers(frame, ids={m.id for m in self.layout.markers})
+        try:
+            H, rms, used = homography_from_markers(self.layout, found)
+        except CalibrationError as exc:
+            if not self._lost:
+                self._lost = True
+                events.append(VisionEvent("calibration_lost", f"board markers not found: {exc}", None,
+                                          self.frame_index))
+            return False
+        # refine on the holes that were empty in the last stable state (all but start if none)
+        stable = self.tracker.stable or {}
+        empty = [h for h in self.layout.holes if h not in stable and (stable or not h.startswith("S-"))]
+        H, _ = refine_with_holes(frame, self.layout, H, holes=empty)
+        self.calibration.markers = {k: found[k] for k in used}
+        self.calibration.reprojection_px = rms
+        self._set_homography(H)
+        self.tracker.reset()
+        if self._lost:
+            self._lost = False
+            events.append(VisionEvent("calibration_restored", "board markers found again", None, self.frame_index))
+        events.append(VisionEvent("recalibrated", f"board or camera moved: new homography from "
+                                  f"{len(used)} markers (RMS {rms:.2f} px)", {"markers": used, "rms_px": rms},
+                                  self.frame_index))
+        return True
+
+    def _check_markers(self, frame, gray, events) -> bool:
+        if self.check is None:
+            return True
+        result = self.check.check(gray)
+        if result.status == "ok":
+            self._unseen = 0
+            if self._lost:
+                self._lost = False
+                events.append(VisionEvent("calibration_restored", "board markers found again", None,
+                                          self.frame_index))
+            return True
+        if result.status == "moved":
+            self._full_recalibration(frame, events)
+            return False                  # this frame's readings don't count
+        self._unseen += 1                 # none seen: covered by a hand, or the board went
+        if self._unseen >= self.lost_after:
+            self._unseen = 0
+            return self._full_recalibration(frame, events) and False
+        return not self._lost
+
+    def process(self, frame: np.ndarray) -> FrameResult:
+        events: list = []
+        t = {}
+        h, w = frame.shape[:2]
+        if (w, h) != tuple(self.calibration.image_size):
+            raise CalibrationError(f"frames are {w}x{h} but the calibration is for "
+                                   f"{self.calibration.image_size[0]}x{self.calibration.image_size[1]}")
+        t0 = time.perf_counter()
+        gray = to_gray(frame)
+        markers_ok = self._check_markers(frame, gray, events)
+        t1 = time.perf_counter()
+        moving = self.motion.update(gray).moving
+        t2 = time.perf_counter()
+        reading = None
+        if moving or not markers_ok:
+            t3 = t4 = t2
+            reading = BoardReading({}, {}, None, markers_ok, moving)
+        else:
+            samples = self.sampler.sample(frame)
+            t3 = time.perf_counter()
+            f = features(samples, self.classifier.model.board_ref)
+            labels, conf, _, _ = self.classifier.classify(f)
+            labels = np.where(self.sampler.visible, labels, UNKNOWN)
+            conf = np.where(self.sampler.visible, conf, 0.0)
+            holes = self.sampler.holes
+            reading = BoardReading(dict(zip(holes, labels.tolist())), dict(zip(holes, conf.tolist())),
+                                   None, markers_ok, moving)
+            t4 = time.perf_counter()
+        change = self.tracker.update(reading, moving)
+        t5 = time.perf_counter()
+        if change is not None:
+            events.append(VisionEvent("board", change.describe(), change, self.frame_index))
+        t = {"markers": (t1 - t0) * 1000, "motion": (t2 - t1) * 1000, "sampling": (t3 - t2) * 1000,
+             "classification": (t4 - t3) * 1000, "tracker": (t5 - t4) * 1000}
+        t["total"] = (time.perf_counter() - t0) * 1000
+        for k, v in t.items():
+            self.timings[k].append(v)
+        self.frame_index += 1
+        return FrameResult(reading, moving, change, events, t)
+
+
+class BoardWatcher:
+    """Reads a camera through ``BoardVision`` and calls ``on_event(VisionEvent)``."""
+
+    def __init__(self, camera: Camera, vision: BoardVision, on_event=None):
+        self.camera = camera
+        self.vision = vision
+        self.on_event = on_event
+        self.lost: str | None = None
+
+    def _emit(self, events):
+        for e in events:
+            if self.on_event:
+                self.on_event(e)
+        return events
+
+    def step(self) -> list:
+        """One frame; returns its events. After ``camera_lost`` it returns [] (nothing to read)."""
+        if self.lost is not None:
+            return []
+        try:
+            frame = self.camera.read()
+        except CameraLost as exc:
+            self.lost = exc.reason
+            return self._emit([VisionEvent("camera_lost", f"camera lost: {exc.reason}", exc.reason,
+                                           self.vision.frame_index)])
+        return self._emit(self.vision.process(frame).events)
+
+    def run(self, stop=None, max_frames: int | None = None) -> str | None:
+        """Process frames until ``stop`` (a threading.Event) is set, the camera is lost
+        (returns its reason) or ``max_frames`` have been read."""
+        n = 0
+        while self.lost is None and not (stop is not None and stop.is_set()):
+            if max_frames is not None and n >= max_frames:
+                break
+            self.step()
+            n += 1
+        return self.lost
+
+
+def detect_image(image: np.ndarray, layout: Layout, calibration: Calibration) -> BoardReading:
+    """Read one picture: the homography from its own markers when two or more are found
+    (the camera may have moved since calibration), else the calibration's."""
+    if calibration.colours is None:
+        raise CalibrationError("the calibration has no peg colours: calibrate from a set-up picture")
+    calibration.check_layout(layout)
+    h, w = image.shape[:2]
+    H, ok = calibration.homography, calibration.method != "markers"
+    if layout.markers:
+        found = detect_markers(image, ids={m.id for m in layout.markers})
+        same_size = (w, h) == tuple(calibration.image_size)
+        check = MarkerCheck(layout, calibration.homography, (w, h)) if same_size else None
+        errors = ([float(np.linalg.norm(c - check.expected[k], axis=1).mean()) for k, c in found.items()]
+                  if check else [])
+        if len(errors) >= 2 and float(np.median(errors)) <= check.threshold:
+            ok = True            # the camera hasn't moved: keep the calibration's (hole-refined) homography
+        else:
+            try:
+                H, _, _ = homography_from_markers(layout, found)
+                ok = True
+            except CalibrationError:
+                pass
+    if (w, h) != tuple(calibration.image_size) and H is calibration.homography:
+        raise CalibrationError(f"the picture is {w}x{h}, the calibration {calibration.image_size[0]}x"
+                               f"{calibration.image_size[1]}, and its markers can't be found")
+    sampler = HoleSampler(layout, H, (w, h))
+    classifier = Classifier(calibration.colours)
+    f = features(sampler.sample(image), calibration.colours.board_ref)
+    labels, conf, _, head = classifier.classify(f)
+    labels = np.where(sampler.visible, labels, UNKNOWN)
+    conf = np.where(sampler.visible, conf, 0.0)
+    holes = sampler.holes
+    lab = {hh: (f.head_lab[i, head[i]] if labels[i] >= 0 else f.hole_lab[i]).tolist() for i, hh in enumerate(holes)}
+    return BoardReading(dict(zip(holes, labels.tolist())), dict(zip(holes, conf.tolist())), lab, ok, False)
