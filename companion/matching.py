@@ -19,10 +19,12 @@ back, switch bounce all settle back to "unchanged".
 """
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .board import START
-from .moves import MOVE, Move
+from .moves import MOVE, SWAP, Move
 
 # ------------------------------------------------------------------ hole ids
 
@@ -300,21 +302,29 @@ def guidance(pos, moves, lifted: str | None = None) -> dict:
 
 
 def hit_returns(pos, move: Move) -> list:
-    """Where pegs hit by `move` must be put: [(colour, from hole, to hole or 'start')]."""
-    before = pos.pegs()
-    after = pos.result_of(move)
+    """Where pegs hit by `move` must be put: [(colour, from hole, to hole or 'start')].
+
+    Step by step (M9: a split's first part hits before the second is made), so a
+    chain that hits a peg of the moving colour (R9) is listed too."""
+    if move.kind == SWAP or not move.steps:
+        return []
     geo = pos.geo
-    mover_colours = {c for c, _, _ in move.steps}
     out = []
-    for side in before:
-        if side in mover_colours:
-            continue
-        b, a = before[side], after[side]
-        gone = [x for x in b if x not in a or b.count(x) > a.count(x)]
-        came = [x for x in a if x not in b or a.count(x) > b.count(x)]
-        for g, c in zip(gone, came):
-            out.append((side, hole_id(geo, side, g),
-                        "start" if c == START else hole_id(geo, side, c)))
+    q = pos.copy()
+    for c, s, d in move.steps:
+        before = q.pegs()
+        q._make(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
+        after = q.pegs()
+        for side in before:
+            expected = Counter(before[side])
+            if side == c:
+                expected[s] -= 1
+                expected[d] += 1
+            got = Counter(after[side])
+            gone = sorted((+expected - got).elements())
+            came = sorted((got - +expected).elements())
+            for g, h in zip(gone, came):
+                out.append((side, hole_id(geo, side, g), "start" if h == START else hole_id(geo, side, h)))
     return out
 
 
@@ -322,6 +332,240 @@ def setup_check(pos, observed: Occupancy) -> dict:
     """Differences between the board and the stored position (start, recovery)."""
     expected = occupancy_of_pegs(pos, pos.pegs())
     return observed.differences(expected)
+
+
+# ------------------------------------------------------------------ stages
+
+@dataclass
+class Stage:
+    """What to light when the board shows one step on the way to a legal move.
+
+    Hole ids as everywhere; a start area is ``"S-s<side>"`` (its pegs are
+    interchangeable, so which start hole is for the caller to pick).
+    """
+    can_move: set = field(default_factory=set)      # pegs to move next
+    selected: set = field(default_factory=set)      # where the peg in the hand came from
+    destination: set = field(default_factory=set)   # where it may go
+    hits: list = field(default_factory=list)        # [(colour, from, to hole or "start")] still to put
+    placed: bool = False      # the mover's peg is down; only the hit pegs are missing
+    done: bool = False        # the board shows a legal result (judged once settled)
+
+    def merge(self, other: "Stage") -> None:
+        self.can_move |= other.can_move
+        self.selected |= other.selected
+        self.destination |= other.destination
+        self.hits += [h for h in other.hits if h not in self.hits]
+        self.placed = self.placed or other.placed
+        self.done = self.done or other.done
+
+
+def _take(occ: Occupancy, holes) -> Occupancy:
+    """`occ` with the pegs in `holes` (hole ids or "S-s<side>") lifted off the board."""
+    track, start = set(occ.track), list(occ.start)
+    for hole in holes:
+        if hole.startswith("S-s"):
+            side = int(hole[3:].split("-")[0])
+            start[side] -= 1
+        else:
+            track.discard(hole)
+    return Occupancy(frozenset(track), tuple(start))
+
+
+def _start_ref(geo, colour, loc) -> str:
+    return f"S-s{colour}" if loc == START else hole_id(geo, colour, loc)
+
+
+def _return_hole(ret) -> str:
+    colour, _, to = ret
+    return f"S-s{colour}" if to == "start" else to
+
+
+def _orders(pos, move):
+    """The orders a person may make the steps in: as listed, and reversed when that
+    order is possible too and ends the same (RULES M9: the player chooses the order)."""
+    steps = move.steps
+    out = [steps]
+    if len(steps) == 2:
+        rev = steps[::-1]
+        q = pos.copy()
+        for c, s, d in rev:
+            if s == START and not q.start[c] or s != START and not q.occ[c] >> s & 1:
+                return out
+            q._make(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
+        r = pos.copy()
+        r._make(move, pos.to_move)
+        if q.occ == r.occ and q.start == r.start:
+            out.append(rev)
+    return out
+
+
+def _hits_something(pos, colour, dst) -> bool:
+    """Does a peg landing on `dst` hit a peg of another colour there (M7)?"""
+    if dst >= pos.geo.length:
+        return False
+    return any(pos.occ[x] >> dst & 1 for x in pos.colours if x != colour)
+
+
+def _put(occ: Occupancy, holes) -> Occupancy:
+    """`occ` with pegs put into `holes` (hole ids or "S-s<side>")."""
+    track, start = set(occ.track), list(occ.start)
+    for hole in holes:
+        if hole.startswith("S-s"):
+            start[int(hole[3:].split("-")[0])] += 1
+        else:
+            track.add(hole)
+    return Occupancy(frozenset(track), tuple(start))
+
+
+def _step_stages(add, geo, base: Occupancy, src: str, dst: str, returns: list, last: bool) -> None:
+    """The boards on the way through one step: the moving peg and each peg it hits is
+    still in its hole, in a hand, or in the hole it goes to, in any order a person
+    can manage (a peg goes into a hole only once the peg there has left it)."""
+    pieces = [(src, dst)] + [(r[1], _return_hole(r)) for r in returns]
+    origins = {frm: i for i, (frm, _) in enumerate(pieces) if not frm.startswith("S-s")}
+    n = len(pieces)
+    for states in itertools.product((0, 1, 2), repeat=n):   # 0 in its hole, 1 in a hand, 2 put
+        if all(x == 2 for x in states):
+            continue   # the step done: the next step's start, or the result
+        ok = True
+        for i, x in enumerate(states):
+            if x == 2 and not pieces[i][1].startswith("S-s"):
+                j = origins.get(pieces[i][1])
+                if (j is not None and states[j] == 0) or (j is None and pieces[i][1] in base.track):
+                    ok = False
+                    break
+        if not ok:
+            continue
+        occ = _put(_take(base, [p[0] for p, x in zip(pieces, states) if x]),
+                   [p[1] for p, x in zip(pieces, states) if x == 2])
+        mover = states[0]
+        hits_shown = mover == 2 or any(states[1:])
+        hits = [r for r, x in zip(returns, states[1:]) if x != 2] if hits_shown else []
+        if mover == 0:
+            add(occ, can_move={src}, destination={dst}, hits=hits)
+        elif mover == 1:
+            add(occ, selected={src}, destination={dst}, hits=hits)
+        else:
+            add(occ, destination={dst}, hits=hits, placed=True)
+
+
+def _occupancy_fast(q, names) -> Occupancy:
+    """occupancy_of_pegs(q, q.pegs()) straight from the bit masks (stages' hot path)."""
+    track = []
+    for c in q.colours:
+        m, ids = q.occ[c], names[c]
+        while m:
+            low = m & -m
+            track.append(ids[low.bit_length() - 1])
+            m ^= low
+    start = [0] * q.sides
+    for c in q.colours:
+        start[c] = q.start[c]
+    return Occupancy(frozenset(track), tuple(start))
+
+
+def _hole_names(pos) -> dict:
+    geo = pos.geo
+    return {c: [f"M{i}" for i in range(geo.length)] + [f"H{k}-s{c}" for k in range(1, 6)]
+            for c in pos.colours}
+
+
+def _move_stages(pos, move, before: Occupancy, names, add) -> None:
+    """Add the stages of one move (see `stages`)."""
+    geo = pos.geo
+    if move.kind == SWAP:
+        (c1, a, _), (c2, b, _) = move.steps
+        ha, hb = hole_id(geo, c1, a), hole_id(geo, c2, b)
+        add(before, can_move={ha, hb})
+        add(_take(before, [ha]), selected={ha}, can_move={hb}, destination={hb})
+        add(_take(before, [hb]), selected={hb}, can_move={ha}, destination={ha})
+        add(_take(before, [ha, hb]), selected={ha, hb}, destination={ha, hb})
+        return
+    for steps in _orders(pos, move):
+        q = pos.copy()
+        for k, (c, s, d) in enumerate(steps):
+            base = before if k == 0 else _occupancy_fast(q, names)
+            step = Move(move.rank, move.kind, ((c, s, d),))
+            returns = hit_returns(q, step) if _hits_something(q, c, d) else []
+            _step_stages(add, geo, base, _start_ref(geo, c, s), hole_id(geo, c, d),
+                         returns, k == len(steps) - 1)
+            q._make(step, pos.to_move)
+            if k == len(steps) - 1:
+                add(_occupancy_fast(q, names), destination={hole_id(geo, c, d)}, done=True)
+
+
+def _adder(table: dict):
+    def add(occ, **kw):
+        stage = Stage(**kw)
+        if occ in table:
+            table[occ].merge(stage)
+        else:
+            table[occ] = stage
+    return add
+
+
+def stages(pos, moves) -> dict:
+    """{Occupancy: Stage} for every board a person passes through while making one of
+    `moves` with occupancy sensing: nothing done yet, a peg in the hand, the pegs about
+    to be hit lifted first, the mover's peg down with hit pegs still to put back (in
+    any order, chains too), a split's first part done, the finished result.
+
+    The referee looks the sensed board up after every switch event to light the next
+    step; a board not in the table is off the way (judged once settled). `StageIndex`
+    gives the same answers, working out only the moves that touch what changed.
+    """
+    out: dict = {}
+    add = _adder(out)
+    before = occupancy_of_pegs(pos, pos.pegs())
+    names = _hole_names(pos)
+    for move in moves:
+        if move.steps:
+            _move_stages(pos, move, before, names, add)
+    return out
+
+
+class StageIndex:
+    """`stages` worked out lazily: ``index.get(occupancy)`` expands only the moves whose
+    holes (sources, destinations) changed on the board, so a card with a thousand
+    moves (a North Carolina 10) costs little when it is chosen. A board reached only
+    by lifting pegs a chain will hit, before anything else, is not found (no new
+    light; it is still judged once settled)."""
+
+    def __init__(self, pos, moves):
+        self.pos = pos
+        self.moves = [m for m in moves if m.steps]
+        self.before = occupancy_of_pegs(pos, pos.pegs())
+        self.names = _hole_names(pos)
+        self.table: dict = {}
+        self._add = _adder(self.table)
+        self._expanded: set = set()
+        geo = pos.geo
+        self.by_hole: dict = {}
+        first: dict = {}
+        add_first = _adder(first)
+        for i, m in enumerate(self.moves):
+            for c, s, d in m.steps:
+                for ref in (_start_ref(geo, c, s), hole_id(geo, c, d)):
+                    self.by_hole.setdefault(ref, []).append(i)
+            if m.kind == SWAP:
+                _move_stages(pos, m, self.before, self.names, add_first)
+                continue
+            for steps in _orders(pos, m) if len(m.steps) == 2 else [m.steps]:
+                c, s, d = steps[0]
+                add_first(self.before, can_move={_start_ref(geo, c, s)}, destination={hole_id(geo, c, d)})
+        self.first = first.get(self.before)
+
+    def get(self, occ: Occupancy):
+        if occ == self.before:
+            return self.first
+        changed = set(self.before.track ^ occ.track)
+        changed.update(f"S-s{side}" for side, (a, b) in enumerate(zip(self.before.start, occ.start)) if a != b)
+        for ref in changed:
+            for i in self.by_hole.get(ref, ()):
+                if i not in self._expanded:
+                    self._expanded.add(i)
+                    _move_stages(self.pos, self.moves[i], self.before, self.names, self._add)
+        return self.table.get(occ)
 
 
 # ----------------------------------------------------------------- follower
@@ -341,6 +585,7 @@ class BoardFollower:
         self.events = []
         self.last_change = None
         self.lifted = None  # the first peg lifted, for the LEDs
+        self.colours = None  # {track hole: side} from the camera's last snapshot, if any
 
     def feed(self, hole: str, occupied: bool, t: float) -> None:
         if occupied:
@@ -356,6 +601,21 @@ class BoardFollower:
         self.events.append((hole, occupied, t))
         self.last_change = t
 
+    def observe(self, snapshot: dict, t: float) -> None:
+        """A camera snapshot ``{hole: colour side or None}`` of every hole: its changes are
+        fed as lifts then placements at time `t`, and its colours are kept for `judge`
+        (they tell apart results that fill the same holes, and show a swap)."""
+        filled = {h for h, c in snapshot.items() if c is not None}
+        for hole in sorted(self.filled - filled):
+            self.feed(hole, False, t)
+        for hole in sorted(filled - self.filled):
+            self.feed(hole, True, t)
+        colours = {h: c for h, c in snapshot.items() if c is not None and not h.startswith("S-")}
+        previous = self.colours if self.colours is not None else colours_of_pegs(self.pos, self.pos.pegs())
+        if colours != previous:
+            self.last_change = t  # a colour changed where occupancy did not (a swap)
+        self.colours = colours
+
     def guidance(self) -> dict:
         still_lifted = self.lifted if self.lifted and self.lifted not in self.filled else None
         return guidance(self.pos, self.moves, still_lifted)
@@ -364,7 +624,8 @@ class BoardFollower:
         if self.last_change is None or now - self.last_change < self.settle:
             return None
         observed = occupancy_from_holes(self.pos, self.filled)
-        verdict = judge(self.pos, self.moves, observed, self.events, rank=self.rank)
+        verdict = judge(self.pos, self.moves, observed, self.events, colours=self.colours,
+                        rank=self.rank)
         self.last_change = None  # judged; a new change starts a new wait
         if verdict.kind == "unchanged":
             self.events.clear()

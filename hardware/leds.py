@@ -374,6 +374,27 @@ class LedBoard:
     def clear_index(self, index: int):
         self._looks.pop(index, None)
 
+    def marks(self, now: float | None = None) -> dict[str, dict]:
+        """What each lit hole shows now: {hole: {"colour", "pattern", "period", "role",
+        "since"}} (role None for a colour set by hand). The looks, not a rendered
+        frame: a mirror of the board (the web page's virtual board) animates the
+        patterns itself. Marks whose duration is over are left out."""
+        now = self.clock() if now is None else now
+        holes: dict[int, list[str]] = {}
+        for hole, i in self.led_map.items():
+            holes.setdefault(i, []).append(hole)
+        by_look = {look: role for role, look in self.roles.items()}
+        out = {}
+        for index, (look, since, until) in list(self._looks.items()):
+            if until is not None and now >= until:
+                continue
+            info = {"colour": look.colour, "pattern": look.pattern,
+                    "period": look.period or PATTERNS[look.pattern], "role": by_look.get(look),
+                    "since": since}
+            for hole in holes.get(index, ()):
+                out[hole] = info
+        return out
+
     # frames
     def render(self, now: float | None = None) -> list[RGB]:
         """The frame for time ``now``: patterns, brightness, then the current cap."""

@@ -29,8 +29,9 @@ DEFAULTS = {
 }
 
 
-def create_app(config: dict | None = None, store=None, service=None) -> Flask:
-    """The app. Without a service, one is made over `store` (default: in memory)."""
+def create_app(config: dict | None = None, store=None, service=None, board=None) -> Flask:
+    """The app. Without a service, one is made over `store` (default: in memory).
+    `board`: the board referee (`web.board_referee.BoardHub`), None without a board."""
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
@@ -44,6 +45,7 @@ def create_app(config: dict | None = None, store=None, service=None) -> Flask:
                                bot_delay=app.config["BOT_DELAY"],
                                max_streams=app.config["MAX_STREAMS"])
     app.extensions["pegs"] = service
+    app.extensions["pegs_board"] = board
 
     from .api import bp as api_bp
     from .host import bp as host_bp

@@ -1,7 +1,7 @@
 """The board as SVG, drawn from `companion.board.geometry` (RULES G1-G5).
 
-Every hole is a ``<circle class="hole">`` whose id names it, so pages (and
-later the virtual board and the LED mirror) can find it:
+Every hole is a ``<circle class="hole">`` whose id names it, so pages (the
+virtual board and the LED mirror of ``static/js/vboard.js`` too) can find it:
 
 * ``M12``: main-track hole 12;
 * ``H3-s2``: home hole 3 of side 2;
@@ -128,5 +128,7 @@ def render_svg(table, bottom_side: int = 0, element_id: str = "board") -> str:
                    f'<tspan class="swatch" fill="{col["hex"]}">\u25CF</tspan> '
                    f'{escape(name)} \u00B7 {escape(col["name"])}</text>')
     out.append("</g>")
-    out.append('<g id="pegs" class="pegs"></g><g id="targets" class="targets"></g></svg>')
+    # the LEDs under the holes (mirrored from the board referee), then pegs, then tap targets
+    out.append('<g id="leds" class="leds"></g><g id="pegs" class="pegs"></g>'
+               '<g id="targets" class="targets"></g></svg>')
     return "".join(out)

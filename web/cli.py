@@ -1,8 +1,14 @@
 """`pegs serve`: the referee's web server (waitress, never Flask's dev server).
 
 Options come from the command line, else from a TOML file given with
---config (keys at the top level or under [serve]), else from the
-environment ($PEGS_DATA_DIR), else the defaults.
+--config (keys at the top level or under [serve]; the board under [board]),
+else from the environment ($PEGS_DATA_DIR, $PEGS_WIRING), else the defaults.
+
+    [board]
+    mode = "simulation"        # simulation | sensors | leds | none (default: sensors when a
+                               # wiring file is given or /etc/pegs/wiring.toml exists, else simulation)
+    settle_seconds = 0.8       # the board must be still this long before a move is taken
+    wiring = "wiring.toml"     # the board's wiring (hardware/README.md), relative to this file
 """
 from __future__ import annotations
 
@@ -15,7 +21,10 @@ from pathlib import Path
 
 DEFAULTS = {"host": "0.0.0.0", "port": 8000, "threads": 48, "bot_delay": 0.8,
             "public_url": None, "data_dir": None}
-KEYS = set(DEFAULTS)
+KEYS = set(DEFAULTS) | {"board"}
+BOARD_MODES = ("simulation", "sensors", "leds", "none")
+BOARD_KEYS = ("mode", "settle_seconds", "wiring")
+DEFAULT_WIRING = "/etc/pegs/wiring.toml"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -37,6 +46,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", help="waitress worker threads (default 48: ~12 live phones plus requests)")
     p.add_argument("--bot-delay", help="seconds a computer player waits before it moves (default 0.8)")
     p.add_argument("--public-url", help="address printed and put in the QR codes, e.g. http://192.168.4.1:8000/")
+    p.add_argument("--board", dest="board_mode", metavar="MODE",
+                   help="the board: simulation (a virtual board on the table page; the default without "
+                        "a wiring file), sensors (reed switches and LEDs; the default with one, or with "
+                        "/etc/pegs/wiring.toml), leds (LEDs only), none (the phones are the board)")
+    p.add_argument("--settle-seconds", help="how long the board must be still before a move is taken "
+                                            "(default 0.8)")
+    p.add_argument("--wiring", help="the board's wiring file (default $PEGS_WIRING or /etc/pegs/wiring.toml)")
     return p
 
 
@@ -54,6 +70,17 @@ def _read_config(path: str) -> dict:
     if unknown:
         raise ConfigError(f"config file {path}: unknown key(s) {', '.join(unknown)}; "
                           f"known: {', '.join(sorted(KEYS))}")
+    board = data.get("board", {})
+    if not isinstance(board, dict):
+        raise ConfigError(f"config file {path}: board must be a table ([board] with "
+                          f"{', '.join(BOARD_KEYS)}), not {board!r}")
+    unknown = sorted(set(board) - set(BOARD_KEYS))
+    if unknown:
+        raise ConfigError(f"config file {path}: unknown key(s) {', '.join('board.' + k for k in unknown)}; "
+                          f"known: {', '.join('board.' + k for k in BOARD_KEYS)}")
+    if isinstance(board.get("wiring"), str):   # relative to the config file
+        board = {**board, "wiring": str(Path(path).expanduser().resolve().parent / Path(board["wiring"]).expanduser())}
+    data["board"] = board
     return data
 
 
@@ -74,12 +101,18 @@ def resolve(argv) -> dict:
     args = _parser().parse_args(argv)
     conf = dict(DEFAULTS)
     conf["data_dir"] = os.environ.get("PEGS_DATA_DIR") or str(Path.home() / ".local/share/pegs-companion")
+    board = {}
     if args.config:
         conf.update(_read_config(args.config))
-    for key in KEYS:
+        board = dict(conf.pop("board", {}))
+    for key in DEFAULTS:
         v = getattr(args, key)
         if v is not None:
             conf[key] = v
+    for key, arg in (("mode", args.board_mode), ("settle_seconds", args.settle_seconds), ("wiring", args.wiring)):
+        if arg is not None:
+            board[key] = arg
+    conf["board"] = resolve_board(board)
     conf["port"] = _int("port", conf["port"], 1, 65535)
     conf["threads"] = _int("threads", conf["threads"], 8, 512)
     if not isinstance(conf["host"], str) or not conf["host"].strip():
@@ -106,6 +139,44 @@ def resolve(argv) -> dict:
     return conf
 
 
+def resolve_board(board: dict) -> dict:
+    """The [board] settings, checked: {"mode", "settle_seconds", "wiring" (path or None)}.
+    A problem is a ConfigError naming the key (board.mode, board.settle_seconds, board.wiring)."""
+    wiring = board.get("wiring")
+    if wiring is not None and (not isinstance(wiring, str) or not wiring.strip()):
+        raise ConfigError(f"board.wiring must be the path of a wiring file, not {wiring!r}")
+    mode = board.get("mode")
+    if mode is None:   # a board is wired (a wiring file given or installed): use it; else simulate one
+        mode = ("sensors" if wiring or os.environ.get("PEGS_WIRING") or Path(DEFAULT_WIRING).exists()
+                else "simulation")
+    if mode not in BOARD_MODES:
+        raise ConfigError(f"board.mode must be one of {', '.join(BOARD_MODES)}, not {mode!r}")
+    settle = board.get("settle_seconds", 0.8)
+    try:
+        if isinstance(settle, bool):
+            raise ValueError
+        settle = float(settle)
+        if not 0.1 <= settle <= 10:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ConfigError(f"board.settle_seconds must be a number of seconds from 0.1 to 10, "
+                          f"not {board.get('settle_seconds')!r}") from None
+    if wiring is None and mode in ("sensors", "leds"):
+        wiring = os.environ.get("PEGS_WIRING") or (DEFAULT_WIRING if Path(DEFAULT_WIRING).exists() else None)
+        if wiring is None:
+            raise ConfigError(f"board.wiring: mode {mode!r} needs the board's wiring file (board.wiring in the "
+                              f"config, --wiring, $PEGS_WIRING or {DEFAULT_WIRING}; see hardware/README.md), "
+                              f"or use --board simulation")
+    if wiring is not None:
+        from hardware.config import WiringError, load_wiring
+        wiring = str(Path(wiring).expanduser())
+        try:
+            load_wiring(wiring)
+        except WiringError as exc:
+            raise ConfigError(f"board.wiring: {exc.source}: {'; '.join(exc.problems)}") from None
+    return {"mode": mode, "settle_seconds": settle, "wiring": wiring}
+
+
 def serve_command(argv) -> int:
     try:
         conf = resolve(list(argv))
@@ -118,4 +189,4 @@ def serve_command(argv) -> int:
     return run(conf)
 
 
-__all__ = ["serve_command", "resolve", "ConfigError"]
+__all__ = ["serve_command", "resolve", "resolve_board", "ConfigError", "BOARD_MODES"]

@@ -1,4 +1,4 @@
-"""The composition root: config -> store, secret, table service, app."""
+"""The composition root: config -> store, secret, table service, board, app."""
 from __future__ import annotations
 
 import os
@@ -31,8 +31,25 @@ def load_secret(data_dir: Path) -> bytes:
     return key
 
 
+def build_board(service, config: dict):
+    """The board referee for the config's BOARD_MODE (None for "none", the default here).
+
+    This is the one place that decides real or emulated hardware: "simulation" gets
+    `hardware.mock` boards made for each table's size, "sensors" and "leds" the
+    real reed switches and LEDs of the WIRING file. Nothing is opened now: the
+    hub opens the hardware when a table first takes the board.
+    """
+    from .board_referee import make_hub
+    mode = config.get("BOARD_MODE") or "none"
+    wiring = None
+    if config.get("WIRING"):
+        from hardware.config import load_wiring
+        wiring = load_wiring(config["WIRING"])
+    return make_hub(service, mode, settle=float(config.get("SETTLE_SECONDS", 0.8)), wiring=wiring)
+
+
 def build_app(config: dict):
-    """The app for `pegs serve`: games in DATA_DIR/games.sqlite3."""
+    """The app for `pegs serve`: games in DATA_DIR/games.sqlite3, the board as configured."""
     data_dir = Path(config["DATA_DIR"])
     data_dir.mkdir(parents=True, exist_ok=True)
     store = Store(data_dir / DB_NAME)
@@ -40,4 +57,5 @@ def build_app(config: dict):
     service = TableService(store, load_secret(data_dir),
                            bot_delay=float(app_config.get("BOT_DELAY", 0.8)),
                            max_streams=int(app_config.get("MAX_STREAMS", 40)))
-    return create_app(app_config, service=service)
+    board = build_board(service, app_config)
+    return create_app(app_config, service=service, board=board)

@@ -10,9 +10,21 @@ from .main import build_app
 from .netinfo import lan_ip
 
 
+BOARD_WORDS = {
+    "simulation": "Board: simulation - drag the pegs on the virtual board of the table page (/table/...).",
+    "sensors": "Board: reed switches and LEDs ({wiring}); a move is taken once the board is still "
+               "for {settle_seconds} s.",
+    "leds": "Board: LEDs only ({wiring}); moves are entered on the phones.",
+    "none": "Board: none - the phones are the board.",
+}
+
+
 def run(conf: dict) -> int:
+    board = conf.get("board") or {"mode": "none"}
     app = build_app({"DATA_DIR": conf["data_dir"], "BOT_DELAY": conf["bot_delay"],
-                     "PUBLIC_URL": conf["public_url"], "MAX_STREAMS": max(8, conf["threads"] - 8)})
+                     "PUBLIC_URL": conf["public_url"], "MAX_STREAMS": max(8, conf["threads"] - 8),
+                     "BOARD_MODE": board["mode"], "SETTLE_SECONDS": board.get("settle_seconds", 0.8),
+                     "WIRING": board.get("wiring")})
     service = app.extensions["pegs"]
     try:
         server = create_server(app, host=conf["host"], port=conf["port"], threads=conf["threads"],
@@ -36,6 +48,7 @@ def run(conf: dict) -> int:
     print("Pegs and Jokers companion is running. Open on the phones (same Wi-Fi):", flush=True)
     for u in urls:
         print(f"  {u}", flush=True)
+    print(BOARD_WORDS.get(board["mode"], "").format(**board), flush=True)
     print(f"Games are kept in {conf['data_dir']}. Stop with Ctrl-C.", flush=True)
 
     def stop(signum, frame):

@@ -113,6 +113,7 @@ class Table:
         self.geo = self.game.position.geo
         self.cond = threading.Condition()
         self.version = 0
+        self.board_version = 0   # bumped when the board referee's public state changes
         self.paused = False
         self.ended = False
         self.undos = 0
@@ -283,6 +284,9 @@ class TableService:
         self._lock = threading.Lock()
         self.closing = threading.Event()
         self._streams: dict[str, tuple] = {}  # key -> (table, stop event), oldest first
+        # The physical (or simulated) board's referee, set by the composition root
+        # (web.board_referee.BoardHub): told of every commit, asked before a bot acts.
+        self.board = None
         self._bots = BotRunner(self)
         for gid in store.games():
             self._load(gid)
@@ -341,14 +345,16 @@ class TableService:
             raise ApiError(503, "the companion could not save that; nothing changed, try again")
         table.plays_cache = None
         table.cond.notify_all()
+        if self.board is not None:
+            self.board.on_commit(table)
         self._kick(table)
 
     def _rebuild(self, table: Table) -> None:
         fresh = self._load(table.gid)
         if fresh is not None:  # swap state into the object everyone holds
-            cond = table.cond
+            cond, board_version = table.cond, table.board_version
             table.__dict__.update(fresh.__dict__)
-            table.cond = cond
+            table.cond, table.board_version = cond, board_version
             with self._lock:
                 self.tables[table.gid] = table
 
@@ -370,6 +376,8 @@ class TableService:
                 raise ApiError(503, "the companion could not save the new table; try again") from None
             with self._lock:
                 self.tables[gid] = table
+            if self.board is not None:
+                self.board.on_create(table)
             self._kick(table)
         return table, host_token
 
@@ -494,6 +502,20 @@ class TableService:
 
     # ------------------------------------------------------------ actions
     def act(self, table: Table, token: str | None, data, dry_run: bool = False) -> dict:
+        """A phone's action for the seat its token holds."""
+        move, card = self._action_body(data)
+        with table.cond:
+            return self._act(table, self.seat_for(table, token), move, card, data.get("version"), dry_run)
+
+    def act_as(self, table: Table, seat: int, data, via: str | None = None) -> dict:
+        """The same action for `seat` without its phone: the board referee, once the
+        board has settled on a legal move (`via` = "board" is kept in the log)."""
+        move, card = self._action_body(data)
+        with table.cond:
+            return self._act(table, seat, move, card, data.get("version"), False, via)
+
+    @staticmethod
+    def _action_body(data):
         if not isinstance(data, dict):
             raise ApiError(400, "send a JSON object: {\"version\", \"move\", \"card\"}")
         move, card = data.get("move"), data.get("card")
@@ -502,28 +524,34 @@ class TableService:
                            "or doubt / pass / penalty")
         if card is not None and (not isinstance(card, str) or not is_card(card)):
             raise ApiError(400, f"unknown card {card!r}: cards look like AS, 10H, QC or JK")
-        with table.cond:
-            seat = self.seat_for(table, token)
-            self._check_open(table)
-            self._check_version(table, data.get("version"))
-            g = table.game
-            if g.actor != seat:
-                raise ApiError(403, f"not your turn: {self._waiting_for(table)}")
-            try:
-                play = g.parse(move, card)
-            except AmbiguousMoveError as exc:
-                raise ApiError(422, str(exc), rule="P7") from None
-            except IllegalMoveError as exc:
-                raise ApiError(422, f"not allowed: {exc}", rule=exc.rule) from None
-            except MoveSyntaxError as exc:
-                raise ApiError(400, f"not a move: {exc}") from None
-            text = play.move.text(table.geo)
-            if dry_run:
-                return {"ok": True, "move": text, "version": table.version}
-            g._push(play)
-            self._commit(table, [("action", {"seat": seat, "move": text, "card": play.card})])
-            return {"ok": True, "move": text, "version": table.version,
-                    "view": self._view(table, seat)}
+        return move, card
+
+    def _act(self, table: Table, seat: int, move: str, card, version, dry_run: bool,
+             via: str | None = None) -> dict:
+        """Check and make one action of `seat` (table lock held): the one path of every move."""
+        self._check_open(table)
+        self._check_version(table, version)
+        g = table.game
+        if g.actor != seat:
+            raise ApiError(403, f"not your turn: {self._waiting_for(table)}")
+        try:
+            play = g.parse(move, card)
+        except AmbiguousMoveError as exc:
+            raise ApiError(422, str(exc), rule="P7") from None
+        except IllegalMoveError as exc:
+            raise ApiError(422, f"not allowed: {exc}", rule=exc.rule) from None
+        except MoveSyntaxError as exc:
+            raise ApiError(400, f"not a move: {exc}") from None
+        text = play.move.text(table.geo)
+        if dry_run:
+            return {"ok": True, "move": text, "version": table.version}
+        g._push(play)
+        event = {"seat": seat, "move": text, "card": play.card}
+        if via:
+            event["via"] = via
+        self._commit(table, [("action", event)])
+        return {"ok": True, "move": text, "version": table.version,
+                "view": self._view(table, seat)}
 
     def join(self, code, current_token: str | None = None) -> tuple[Table, int, str | None]:
         """Claim a seat by its join code. Returns (table, seat, new token or None if already held)."""
@@ -664,10 +692,16 @@ class TableService:
 
     # ------------------------------------------------------------ bots
     def _kick(self, table: Table) -> None:
-        """Let a bot act if it is a bot's turn (lock held)."""
+        """Let a bot act if it is a bot's turn (lock held) and the board is ready for it."""
         g = table.game
         if table.status == "playing" and g.actor is not None and table.seats[g.actor].bot:
+            if self.board is not None and not self.board.may_act(table):
+                return  # the board referee kicks again once the board shows the game
             self._bots.schedule(table.gid, self.bot_delay)
+
+    def kick(self, table: Table) -> None:
+        with table.cond:
+            self._kick(table)
 
     def bot_step(self, gid: str) -> None:
         table = self.tables.get(gid)
@@ -678,7 +712,7 @@ class TableService:
             if table.status != "playing" or g.actor is None:
                 return
             s = table.seats[g.actor]
-            if not s.bot:
+            if not s.bot or (self.board is not None and not self.board.may_act(table)):
                 return
             if s.bot_obj is None:
                 s.bot_obj = make_bot(s.bot, random.Random(secrets.randbits(64)))
@@ -712,16 +746,21 @@ class TableService:
             if self._streams.get(key, (None, None))[1] is stop:
                 del self._streams[key]
 
-    def wait_change(self, table: Table, seen: int, timeout: float, stop: threading.Event) -> int:
+    def wait_change(self, table: Table, seen: int, timeout: float, stop: threading.Event,
+                    seen_board: int | None = None) -> int | tuple[int, int]:
+        """Wait for a new version (and, given `seen_board`, a new board version too)."""
         with table.cond:
             table.cond.wait_for(
-                lambda: table.version != seen or stop.is_set() or self.closing.is_set(), timeout)
-            return table.version
+                lambda: table.version != seen or stop.is_set() or self.closing.is_set()
+                or (seen_board is not None and table.board_version != seen_board), timeout)
+            return table.version if seen_board is None else (table.version, table.board_version)
 
     def close(self) -> None:
         """End the streams and the bot thread (server shutdown)."""
         self.closing.set()
         self._bots.stop()
+        if self.board is not None:
+            self.board.close()
         for table in list(self.tables.values()):
             with table.cond:
                 table.cond.notify_all()

@@ -124,6 +124,18 @@ def test_patterns_tell_roles_apart_without_hue(leds, clock):
     assert flips(on_off(2)) >= 2 * flips(on_off(4)) > 0            # wrong blinks faster than can-move
 
 
+def test_marks_tell_a_mirror_what_each_hole_shows(leds, clock):
+    leds.mark(["M12"], "legal")
+    leds.mark(["M3"], "wrong", duration=1.0)
+    leds.set("H2-s1", RED, PULSE)
+    m = leds.marks()
+    assert m["M12"]["role"] == "legal" and m["M12"]["pattern"] == STEADY and m["M12"]["colour"] == (0, 158, 115)
+    assert m["M3"]["role"] == "wrong" and m["M3"]["pattern"] == BLINK and m["M3"]["period"] == 0.4
+    assert m["H2-s1"]["role"] is None and m["H2-s1"]["pattern"] == PULSE
+    clock.advance(1.0)
+    assert "M3" not in leds.marks() and set(leds.marks()) == {"M12", "H2-s1"}
+
+
 def test_mark_with_duration_goes_dark(leds, clock):
     leds.mark(["M7"], "wrong", duration=1.0)
     assert leds.render()[7] != (0, 0, 0)

@@ -137,20 +137,29 @@ def events(gid):
         raise ApiError(400, "the event stream needs a client id (8-64 letters, digits, - or _)")
     heartbeat = float(current_app.config["HEARTBEAT"])
     stop = svc.open_stream(table, f"{gid}:{client}")
+    # With a board, a "board" event says its state changed (a peg lifted, LEDs, a message):
+    # pages then fetch /board. Without one the stream is exactly as before.
+    with_board = current_app.extensions.get("pegs_board") is not None
 
     def stream():
         try:
             yield "retry: 1500\n\n"
-            sent = None
+            sent = sent_board = None
             while True:
                 version = table.version
                 if version != sent:
                     sent = version
                     yield f"id: {version}\nevent: version\ndata: {{\"version\": {version}}}\n\n"
                     continue
+                if with_board and table.board_version != sent_board:
+                    sent_board = table.board_version
+                    yield f"event: board\ndata: {{\"board\": {sent_board}, \"version\": {version}}}\n\n"
+                    continue
                 if stop.is_set() or svc.closing.is_set():
                     return
-                if svc.wait_change(table, sent, heartbeat, stop) == sent \
+                seen = svc.wait_change(table, sent, heartbeat, stop,
+                                       sent_board if with_board else None)
+                if seen == (sent if not with_board else (sent, sent_board)) \
                         and not stop.is_set() and not svc.closing.is_set():
                     yield ": keep-alive\n\n"
         finally:
@@ -158,3 +167,6 @@ def events(gid):
 
     return Response(stream(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+from . import board  # noqa: E402,F401  (the board referee's routes, on this blueprint)

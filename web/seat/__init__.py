@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 
 from ..board import render_svg
+from ..table import board_boot
 from ..util import seat_token, service
 
 bp = Blueprint("seat", __name__, template_folder="templates")
@@ -27,4 +28,4 @@ def seat_page(gid):
     seat = table.seat_of_token(seat_token(gid))
     side = table.game.seat_side[seat] if seat is not None else 0
     return render_template("seat/seat.html", gid=gid, seat=seat, board=render_svg(table, side),
-                           boot={"gid": gid, "seat": seat})
+                           boot={"gid": gid, "seat": seat, "board": board_boot()})

@@ -1,7 +1,7 @@
 """The table view: a tablet, TV or the host's phone showing the whole board."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, current_app, render_template, request
 
 from ..board import render_svg
 from ..util import service
@@ -15,4 +15,11 @@ def table_page(gid):
     bottom = request.args.get("bottom", "0")
     side = int(bottom) if bottom.isdigit() and int(bottom) < table.geo.sides else 0
     return render_template("table/table.html", gid=gid, board=render_svg(table, side),
-                           boot={"gid": gid})
+                           boot={"gid": gid, "board": board_boot()})
+
+
+def board_boot() -> dict:
+    """What a page needs to know about the board before it asks /board."""
+    hub = current_app.extensions.get("pegs_board")
+    mode = hub.mode if hub is not None else "none"
+    return {"mode": mode, "senses": mode in ("simulation", "sensors"), "settle": hub.settle if hub else None}

@@ -35,8 +35,9 @@ const PJ = (() => {
   }
 
   /* Live updates: server-sent events carry the version; on a new one (or on
-     waking up, or every 20 s as a safety net) call refresh(). */
-  function live(gid, refresh, connEl) {
+     waking up, or every 20 s as a safety net) call refresh(). With a board, "board"
+     events say its state changed (a peg lifted, the LEDs, a message): onBoard(). */
+  function live(gid, refresh, connEl, onBoard) {
     let client = sessionStorage.getItem("pj-client");
     if (!client) {
       const a = new Uint8Array(12);
@@ -58,6 +59,7 @@ const PJ = (() => {
         const v = JSON.parse(ev.data).version;
         if (v !== known) { known = v; refresh(v); }
       });
+      if (onBoard) es.addEventListener("board", (ev) => onBoard(JSON.parse(ev.data).board));
       es.onopen = () => setConn(true);
       es.onerror = () => {
         setConn(false);

@@ -14,6 +14,53 @@
   let sel = null;        // the play being built
   let busy = false;
   let loading = null;
+  // the board referee: with sensors (or the simulation) a chosen card is followed on the board
+  const bb = boot.board || { mode: "none" };
+  const mirror = bb.mode !== "none" ? new LedMirror(board) : null;
+  let bstate = null;
+
+  async function refreshBoard() {
+    if (!mirror) return;
+    try { bstate = await api(`/api/games/${gid}/board`); } catch (e) { return; }
+    if (view) { renderBoardBox(); mirror.render(bstate.attached ? bstate.leds : {}); }
+  }
+
+  /* Tell the referee which card this phone chose (null: none): the board follows it. */
+  async function chooseOnBoard(card, rank) {
+    if (!mirror || !view) return;
+    try {
+      bstate = await api(`/api/games/${gid}/board/card`, { version: view.version, card, rank });
+      if (sel && card) sel.onBoard = bb.senses && bstate.attached && bstate.state !== "ready";
+    } catch (e) {
+      if (sel) sel.onBoard = false;
+      if (e.status === 409 && card) say(e.message, "info");
+    }
+    if (view) render();
+  }
+
+  function renderBoardBox() {
+    const box = $("boardbox");
+    const st = bstate;
+    const myTurn = view && view.actor === view.seat && view.status === "playing";
+    const following = sel && sel.onBoard && !sel.manual;
+    const show = st && st.attached && (following || ["setup", "restore", "sync", "fault"].includes(st.state) ||
+      (myTurn && ["wrong", "ambiguous", "hit"].includes(st.state)));
+    box.hidden = !show;
+    $("manual").hidden = !following;
+    if (!show) return;
+    box.classList.toggle("wrong", st.state === "wrong" || st.state === "fault");
+    $("board-msg").textContent = st.message || "";
+    $("board-fix").replaceChildren(...(st.fix || []).map((f) => el("li", null, f)));
+    const cands = $("board-cands");
+    cands.replaceChildren();
+    if (following && st.state === "ambiguous") {
+      for (const c of st.candidates) {
+        const b = el("button", "button choice", c.words);
+        b.addEventListener("click", () => send(c.move, sel.card));
+        cands.append(b);
+      }
+    }
+  }
 
   const sideSeat = () => Object.fromEntries(view.seat_sides.map((side, seat) => [side, seat]));
 
@@ -78,6 +125,8 @@
     logEl.replaceChildren(...view.log.slice(-8).reverse().map((e) => PJ.logLine(view, e)));
     renderAction(myTurn);
     renderHand(myTurn);
+    renderBoardBox();
+    if (mirror && bstate) mirror.render(bstate.attached ? bstate.leds : {});
   }
 
   function bannerText(myTurn) {
@@ -177,6 +226,10 @@
     if (plays.bluffing) renderDeclare(cardInfo);
     const moves = currentMoves();
     $("cancel").hidden = false;
+    if (sel.onBoard && !sel.manual && moves.length) {
+      prompt.textContent = `Move the peg on the board with your ${cardName()}.`;
+      return;
+    }
     if (!moves.length) {
       prompt.textContent = plays.bluffing
         ? `Nothing can move as a ${sel.rank}. Declare another card${plays.discard ? ", or discard" : ""}.`
@@ -237,7 +290,12 @@
       b.disabled = !n;
       if (sel.rank === r) b.classList.add("selected");
       b.setAttribute("aria-label", `declare ${r}${r === cardInfo.rank ? " (the real card)" : " (a bluff)"}`);
-      b.addEventListener("click", () => { sel = { card: sel.card, rank: r, steps: [], from: null }; say(""); render(); });
+      b.addEventListener("click", () => {
+        sel = { card: sel.card, rank: r, steps: [], from: null };
+        say("");
+        render();
+        if (currentMoves().length) chooseOnBoard(sel.card, r);
+      });
       box.append(b);
     }
   }
@@ -294,6 +352,7 @@
     }
     say("");
     render();
+    if (currentMoves().length) chooseOnBoard(card, sel.rank);
   }
 
   function onHoleTap(id) {
@@ -391,12 +450,24 @@
     if (!sel) return;
     if (sel.from !== null && sel.from !== undefined) sel.from = null;
     else if (sel.steps && sel.steps.length) sel.steps.pop();
-    else sel = null;
+    else if (sel.manual && sel.onBoard) sel.manual = false;
+    else {
+      if (sel.card && mirror) chooseOnBoard(null);
+      sel = null;
+    }
+    say("");
+    render();
+  });
+
+  $("manual").addEventListener("click", () => {
+    if (!sel) return;
+    sel.manual = true;
     say("");
     render();
   });
 
   if (boot.seat === null) return;
-  const conn = PJ.live(gid, () => refresh(), $("conn"));
+  const conn = PJ.live(gid, () => { refresh(); refreshBoard(); }, $("conn"), mirror ? refreshBoard : null);
   refresh();
+  refreshBoard();
 })();

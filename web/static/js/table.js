@@ -7,6 +7,17 @@
   const $ = (id) => document.getElementById(id);
   const board = new Board($("board"));
   let view = null, loading = false, again = false;
+  // the board referee: its LEDs mirrored under the holes; in simulation, a board to drag pegs on
+  const bb = boot.board || { mode: "none" };
+  const mirror = bb.mode !== "none" ? new LedMirror(board) : null;
+  const look = (side) => {
+    const seat = view.seats[view.seat_sides.indexOf(Number(side))];
+    return { hex: seat.colour.hex, ink: seat.colour.ink, key: seat.colour.key, name: seat.colour.name, label: seat.label };
+  };
+  const vb = bb.mode === "simulation" ? new VirtualBoard(board, $("vtray"), gid, look, (st, err) => {
+    if (st) { bstate = st; renderReferee(); } else if (err) $("ref-msg").textContent = err;
+  }) : null;
+  let bstate = null, bloading = false, bagain = false;
 
   async function refresh() {
     if (loading) { again = true; return; }
@@ -25,11 +36,65 @@
     }
   }
 
-  function render() {
+  async function refreshBoard() {
+    if (!mirror) return;
+    if (bloading) { bagain = true; return; }
+    bloading = true;
+    try {
+      do {
+        bagain = false;
+        bstate = await api(`/api/games/${gid}/board`);
+        if (view) renderReferee();
+      } while (bagain);
+    } catch (e) {
+      $("ref-msg").textContent = e.message;
+    } finally {
+      bloading = false;
+    }
+  }
+
+  const STATE_TITLES = {
+    setup: "Set-up", restore: "Put the board back", sync: "Move the pegs", ready: "The board is ready",
+    following: "Waiting for the board", hit: "A hit", wrong: "Wrong", ambiguous: "Choose on the phone",
+    waiting: "The board", fault: "Sensor problem", error: "The board", elsewhere: "The board",
+    unavailable: "No board", starting: "The board",
+  };
+
+  function renderReferee() {
+    const st = bstate;
+    const box = $("referee");
+    box.hidden = false;
+    box.dataset.state = st.state;
+    $("ref-title").textContent = STATE_TITLES[st.state] || "The board";
+    $("ref-msg").textContent = st.message || "";
+    $("ref-fix").replaceChildren(...(st.fix || []).map((f) => el("li", null, f)));
+    $("ref-cands").replaceChildren(...(st.candidates || []).map((c) => el("li", null, `${c.move} — ${c.words}`)));
+    mirror.render(st.attached ? st.leds : {});
+    const sim = vb && st.attached;
+    $("vtray-box").hidden = !sim;
+    if (sim) vb.render(st);
+    else drawPosition();
+    $("ref-sync").hidden = !(sim && ["sync", "restore", "setup", "wrong"].includes(st.state));
+    $("ref-attach").hidden = st.attached || bb.mode === "none";
+    if (view) renderBanner();
+  }
+
+  function drawPosition() {
     const sideSeat = Object.fromEntries(view.seat_sides.map((side, seat) => [side, seat]));
+    board.setPegs(view.position.pegs, view.seats, sideSeat);
+  }
+
+  function render() {
     const last = view.log.length ? view.log[view.log.length - 1] : null;
     board.clear();
-    board.setPegs(view.position.pegs, view.seats, sideSeat);
+    if (vb && bstate && bstate.attached) vb.render(bstate);
+    else drawPosition();
+    renderBanner();
+    renderSide(last);
+    if (mirror && !bstate) refreshBoard();
+  }
+
+  function renderBanner() {
     const banner = $("banner");
     banner.replaceChildren();
     if (view.winner) {
@@ -38,9 +103,15 @@
     else if (view.status === "paused") banner.textContent = "Paused by the host";
     else {
       const who = view.actor;
-      const verb = view.phase === "doubt" ? " — doubt or pass?" : view.phase === "penalty" ? " chooses a penalty peg" : " to play";
+      let verb = view.phase === "doubt" ? " — doubt or pass?" : view.phase === "penalty" ? " chooses a penalty peg" : " to play";
+      if (bstate && bstate.attached && bstate.seat === who && bstate.rank && ["following", "hit", "wrong", "ambiguous"].includes(bstate.state)) {
+        verb = ` plays a ${bstate.rank}: waiting for the board`;
+      }
       banner.append(chip(view.seats[who]), document.createTextNode(verb));
     }
+  }
+
+  function renderSide(last) {
     PJ.pilesInto($("piles"), view);
     PJ.countingInto($("counting"), view);
     const dec = $("declared");
@@ -67,6 +138,15 @@
     if (view.winner) $("winner-text").textContent = `${view.winner.map((s) => seatName(view, s)).join(" & ")} win!`;
   }
 
-  const conn = PJ.live(gid, refresh, $("conn"));
+  $("ref-sync").addEventListener("click", async () => {
+    try { bstate = await api(`/api/games/${gid}/board/sync`, {}); renderReferee(); }
+    catch (e) { $("ref-msg").textContent = e.message; }
+  });
+  $("ref-attach").addEventListener("click", async () => {
+    try { bstate = await api(`/api/games/${gid}/board/attach`, {}); renderReferee(); }
+    catch (e) { $("ref-msg").textContent = e.message; }
+  });
+
+  const conn = PJ.live(gid, () => { refresh(); refreshBoard(); }, $("conn"), mirror ? refreshBoard : null);
   refresh();
 })();

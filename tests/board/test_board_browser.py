@@ -1,0 +1,167 @@
+"""A real browser (Debian's chromium via Playwright): a phone chooses a card, and on the
+table page (1280x800) the peg is dragged on the virtual board, with the mouse and then by
+touch; the referee takes the move once the board settles. Screenshots in tests/artifacts/."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from boardkit import LiveServer, simulation_app, table_with_a_come_out
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
+]
+
+
+@pytest.fixture
+def live():
+    srv = LiveServer(simulation_app(bot_delay=0.2))
+    yield srv
+    srv.close()
+
+
+def watch(page, errors):
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return page
+
+
+def centre(box):
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def mouse_drag(page, src, dst, steps=12):
+    (x0, y0), (x1, y1) = centre(src), centre(dst)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for i in range(1, steps + 1):
+        page.mouse.move(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+        time.sleep(0.015)
+    page.mouse.up()
+
+
+def touch_drag(page, src, dst, steps=10):
+    """A finger: touch events through the DevTools protocol (the page sees pointer events)."""
+    cdp = page.context.new_cdp_session(page)
+    (x0, y0), (x1, y1) = centre(src), centre(dst)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, steps + 1):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": x0 + (x1 - x0) * i / steps, "y": y0 + (y1 - y0) * i / steps}]})
+        time.sleep(0.015)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_drag_a_peg_on_the_virtual_board_and_the_move_is_taken(live):
+    ARTIFACTS.mkdir(exist_ok=True)
+    svc = live.app.extensions["pegs"]
+    # seats 1-3 are the computer's: after the person's move their pegs move by themselves
+    table, seat, card = table_with_a_come_out(svc, bots=[None, "greedy", "greedy", "greedy"])
+    assert seat == 0
+    token = svc.join(svc.join_code(table, seat))[2]
+    gid, side = table.gid, table.game.seat_side[seat]
+    from playwright.sync_api import sync_playwright
+    errors = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"])
+        try:
+            phone_ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                            is_mobile=True, has_touch=True)
+            phone_ctx.add_cookies([{"name": f"pj_s_{gid}", "value": token, "url": live.url}])
+            phone = watch(phone_ctx.new_page(), errors)
+            tv_ctx = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
+            tv = watch(tv_ctx.new_page(), errors)
+            tv.goto(f"{live.url}/table/{gid}")
+            tv.wait_for_selector(f'#pegs .peg[data-hole="S-s{side}-5"]')
+            expect(tv.locator("#referee")).to_have_attribute("data-state", "ready")
+
+            # the phone chooses the card: "waiting for the board" on the phone and the table
+            phone.goto(f"{live.url}/seat/{gid}")
+            phone.wait_for_selector("#banner.go")
+            phone.locator("#hand button.pcard").nth(table.game.hands[seat].index(card)).tap()
+            expect(phone.locator("#boardbox")).to_be_visible()
+            expect(phone.locator("#manual")).to_be_visible()
+            expect(tv.locator("#banner")).to_contain_text("waiting for the board")
+            come_out = f"M{side * 18 + 8}"
+            tv.wait_for_selector(f'#leds [data-led="{come_out}"][data-role="legal"]')
+            tv.wait_for_selector(f'#leds [data-led="S-s{side}-5"][data-role="can-move"]')
+            phone.screenshot(path=str(ARTIFACTS / "board-seat-waiting.png"), full_page=True)
+            tv.screenshot(path=str(ARTIFACTS / "board-table-following.png"))
+
+            # drag the peg with the mouse: lifted on pick-up, placed on drop
+            version = table.version
+            src = tv.locator(f'#pegs .peg[data-hole="S-s{side}-5"]').bounding_box()
+            dst = tv.locator(f"#{come_out}").bounding_box()
+            started = time.monotonic()
+            mouse_drag(tv, src, dst)
+            tv.wait_for_selector(f'#pegs .peg[data-hole="{come_out}"]')
+            assert table.version == version           # not before the board has settled
+            tv.wait_for_selector("#log li", timeout=5000)
+            took = time.monotonic() - started
+            assert 0.8 <= took < 3.0, took
+            assert table.game.history[0]["move"].text(table.geo) == f"{card[:-1]} {side}:S-{come_out}"
+            expect(tv.locator("#log li").first).to_contain_text(f"{side}:S-{come_out}")
+            expect(phone.locator("#banner")).not_to_have_class("banner go", timeout=5000)
+            tv.screenshot(path=str(ARTIFACTS / "board-table-taken.png"))
+
+            # the computer seats play; their pegs move on the virtual board by themselves
+            deadline = time.monotonic() + 20
+            while table.game.actor != seat and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert table.game.actor == seat and table.game.turn >= 4
+            expect(tv.locator("#referee")).to_have_attribute("data-state", "ready", timeout=5000)
+            g = table.game
+            # a finger this time: touch events, the same pointer code
+            plays = [p for p in g.legal_plays() if p.move.kind == "move" and len(p.move.steps) == 1]
+            if plays:
+                play = plays[0]
+                c, s, d = play.move.steps[0]
+                from companion.matching import hole_id
+                pegs = _pegs(live, gid)
+                from_hole = (max((h for h in pegs if h.startswith(f"S-s{c}-")), key=lambda h: h[-1])
+                             if s < 0 else hole_id(table.geo, c, s))
+                to_hole = hole_id(table.geo, c, d)
+                phone.locator("#hand button.pcard").nth(g.hands[seat].index(play.card)).tap()
+                tv.wait_for_selector(f'#leds [data-led="{to_hole}"][data-role="legal"]')
+                version = table.version
+                # first into a wrong hole: it blinks "wrong", the table and phone say why and what to do
+                legal = {el.get_attribute("data-led") for el in tv.locator('#leds [data-role="legal"]').all()}
+                taken = _pegs(live, gid)
+                L = table.geo.length
+                wrong = next(f"M{(d + k) % L}" for k in range(1, L) if f"M{(d + k) % L}" not in taken
+                             and f"M{(d + k) % L}" not in legal)
+                touch_drag(tv, tv.locator(f'#pegs .peg[data-hole="{from_hole}"]').bounding_box(),
+                           tv.locator(f"#{wrong}").bounding_box())
+                expect(tv.locator("#referee")).to_have_attribute("data-state", "wrong", timeout=5000)
+                tv.wait_for_selector(f'#leds [data-led="{wrong}"][data-role="wrong"]')
+                expect(tv.locator("#ref-msg")).to_contain_text("(rule ")
+                expect(tv.locator("#ref-fix li").first).to_contain_text(f"take the peg out of hole {wrong[1:]}")
+                expect(phone.locator("#board-msg")).to_contain_text("(rule ")
+                assert table.version == version
+                tv.screenshot(path=str(ARTIFACTS / "board-table-wrong.png"))
+                phone.screenshot(path=str(ARTIFACTS / "board-seat-wrong.png"), full_page=True)
+                touch_drag(tv, tv.locator(f'#pegs .peg[data-hole="{wrong}"]').bounding_box(),
+                           tv.locator(f"#{to_hole}").bounding_box())
+                deadline = time.monotonic() + 5
+                while table.version == version and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                assert table.version > version
+                assert any(h["move"] == play.move for h in g.history[-4:])
+                tv.screenshot(path=str(ARTIFACTS / "board-table-touch.png"))
+        finally:
+            browser.close()
+    assert not errors, errors
+
+
+def _pegs(live, gid):
+    hub = live.app.extensions["pegs_board"]
+    return hub.state(live.app.extensions["pegs"].get(gid))["board"]["pegs"]

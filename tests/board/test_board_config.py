@@ -1,0 +1,130 @@
+"""`pegs serve`'s [board] settings: mode, settle time and wiring, checked with messages
+that name the key; the composition root picks emulated or real hardware from them, and
+opens nothing until a table takes the board."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from web.cli import ConfigError, resolve, resolve_board
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def conf(tmp_path, text, *args):
+    cfg = tmp_path / "pegs.toml"
+    cfg.write_text(text)
+    return resolve(["--config", str(cfg), "--data-dir", str(tmp_path / "d"), *args])
+
+
+def test_simulation_is_the_default_without_a_wiring_file(tmp_path, monkeypatch):
+    monkeypatch.delenv("PEGS_WIRING", raising=False)
+    monkeypatch.setattr("web.cli.DEFAULT_WIRING", str(tmp_path / "none.toml"))
+    assert resolve(["--data-dir", str(tmp_path)])["board"] == {"mode": "simulation", "settle_seconds": 0.8,
+                                                                 "wiring": None}
+    # on the Pi, once the board's wiring file is installed, the real board is the default
+    (tmp_path / "none.toml").write_text("[board]\nsides = 4\n")
+    assert resolve(["--data-dir", str(tmp_path)])["board"] == {
+        "mode": "sensors", "settle_seconds": 0.8, "wiring": str(tmp_path / "none.toml")}
+
+
+def test_board_table_in_the_config_file(tmp_path):
+    wiring = tmp_path / "wiring.toml"
+    wiring.write_text("[board]\nsides = 4\n")
+    c = conf(tmp_path, '[board]\nmode = "sensors"\nsettle_seconds = 1.2\nwiring = "wiring.toml"\n')
+    assert c["board"] == {"mode": "sensors", "settle_seconds": 1.2, "wiring": str(wiring)}
+    # a wiring file alone means a real board; the command line wins over the file
+    c = conf(tmp_path, '[board]\nwiring = "wiring.toml"\n', "--board", "leds", "--settle-seconds", "0.5")
+    assert c["board"]["mode"] == "leds" and c["board"]["settle_seconds"] == 0.5
+    assert conf(tmp_path, '[board]\nwiring = "wiring.toml"\n')["board"]["mode"] == "sensors"
+    assert conf(tmp_path, '[serve]\nport = 8001\n[board]\nmode = "none"\n')["board"]["mode"] == "none"
+
+
+@pytest.mark.parametrize("text, words", [
+    ('[board]\nmode = "camera"\n', "board.mode must be one of simulation, sensors, leds, none, not 'camera'"),
+    ('[board]\nsettle_seconds = 0\n', "board.settle_seconds must be a number of seconds from 0.1 to 10"),
+    ('[board]\nsettle_seconds = "slow"\n', "board.settle_seconds"),
+    ('[board]\nmode = "sensors"\nwiring = "nowhere.toml"\n', "board.wiring:"),
+    ('[board]\nwiring = 5\n', "board.wiring must be the path of a wiring file"),
+    ('[board]\nsettle = 1\n', "unknown key(s) board.settle"),
+    ('board = 3\n', "board must be a table"),
+])
+def test_bad_board_settings_name_the_key(tmp_path, text, words):
+    with pytest.raises(ConfigError) as e:
+        conf(tmp_path, text)
+    assert words in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_a_bad_wiring_file_is_reported_with_its_keys(tmp_path):
+    wiring = tmp_path / "w.toml"
+    wiring.write_text("[leds]\nbrightness = 1.5\n")
+    with pytest.raises(ConfigError) as e:
+        resolve_board({"mode": "sensors", "wiring": str(wiring)})
+    assert "board.wiring:" in str(e.value) and "leds.brightness: must be a number from 0 to 1" in str(e.value)
+
+
+def test_sensors_without_a_wiring_file_say_what_to_do(monkeypatch):
+    monkeypatch.delenv("PEGS_WIRING", raising=False)
+    monkeypatch.setattr("web.cli.DEFAULT_WIRING", "/nonexistent/wiring.toml")
+    with pytest.raises(ConfigError) as e:
+        resolve_board({"mode": "sensors"})
+    assert "board.wiring" in str(e.value) and "--board simulation" in str(e.value)
+
+
+def test_serve_stops_with_one_line_naming_the_key(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "web", "--data-dir", str(tmp_path), "--board", "camera"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=20, env={**os.environ})
+    assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and "board.mode" in r.stderr
+
+
+def test_the_composition_root_chooses_the_hardware_lazily(tmp_path):
+    from web.main import build_app
+    app = build_app({"DATA_DIR": str(tmp_path / "d"), "BOARD_MODE": "simulation", "SETTLE_SECONDS": 0.5})
+    try:
+        hub = app.extensions["pegs_board"]
+        assert hub.mode == "simulation" and hub.settle == 0.5 and hub.hw is None   # nothing opened yet
+        c = app.test_client()
+        r = c.post("/api/games", json={"preset": "basic", "players": 6, "teams": 2,
+                                       "names": ["A", "B", "C", "D", "E", "F"]}, headers={"X-Pegs-Request": "1"})
+        gid = r.get_json()["gid"]
+        st = c.get(f"/api/games/{gid}/board").get_json()
+        assert st["attached"] and len(st["board"]["pegs"]) == 30
+        assert hub.hw.mock and hub.hw.wiring.board.sides == 6                      # emulated, the table's size
+        assert b'"senses": true' in c.get(f"/table/{gid}").data
+    finally:
+        app.extensions["pegs"].close()
+    app = build_app({"DATA_DIR": str(tmp_path / "e")})
+    try:
+        assert app.extensions["pegs_board"] is None                                  # "none" unless asked
+    finally:
+        app.extensions["pegs"].close()
+
+
+@pytest.mark.filterwarnings("ignore::Warning")
+def test_real_hardware_missing_leaves_the_phones_in_charge(tmp_path, caplog):
+    """sensors mode on a PC: the board can't be opened; the page says so, moves go on on phones."""
+    from web.main import build_app
+    wiring = tmp_path / "wiring.toml"
+    wiring.write_text("[board]\nsides = 4\n")
+    app = build_app({"DATA_DIR": str(tmp_path / "d"), "BOARD_MODE": "sensors", "WIRING": str(wiring)})
+    try:
+        c = app.test_client()
+        r = c.post("/api/games", json={"preset": "basic", "players": 4, "teams": 2,
+                                       "names": ["A", "B", "C", "D"]}, headers={"X-Pegs-Request": "1"})
+        gid = r.get_json()["gid"]
+        hub = app.extensions["pegs_board"]
+        hub.tick()
+        hub.tick()
+        st = c.get(f"/api/games/{gid}/board").get_json()
+        assert not st["attached"] and st["state"] == "unavailable"
+        assert "could not be opened" in st["message"] or "stopped working" in st["message"]
+        assert "phones" in st["message"]
+        assert c.get(f"/api/games/{gid}/table").status_code == 200
+    finally:
+        app.extensions["pegs"].close()
+    caplog.clear()   # the failure was logged as an error, on purpose
