@@ -567,6 +567,14 @@ port = $PORT
 # Pi's IP address here (reserve it in the router so it stays), or have the host
 # open the page by its IP address.
 # public_url = \"http://192.168.1.20:$PORT/\"
+
+# The board (README: \"The board referee\"). Without a [board] table: the reed
+# switches and LEDs of $CONF_DIR/wiring.toml if that file exists (see
+# hardware/README.md), else the simulated board on the table page.
+# [board]
+# mode = \"sensors\"                   # sensors, leds (LEDs only), simulation or none
+# settle_seconds = 0.8               # how long the board must be still before a move is taken
+# wiring = \"$CONF_DIR/wiring.toml\"
 "
     # Group pegs may write here: settings changed from the referee's pages.
     run chown root:"$SVC_USER" "$CONF_DIR" "$CONF_FILE"

@@ -6,7 +6,8 @@ else from the environment ($PEGS_DATA_DIR, $PEGS_WIRING), else the defaults.
 
     [board]
     mode = "simulation"        # simulation | sensors | leds | none (default: sensors when a
-                               # wiring file is given or /etc/pegs/wiring.toml exists, else simulation)
+                               # wiring file is given or /etc/pegs-companion/wiring.toml exists,
+                               # else simulation)
     settle_seconds = 0.8       # the board must be still this long before a move is taken
     wiring = "wiring.toml"     # the board's wiring (hardware/README.md), relative to this file
 """
@@ -24,7 +25,7 @@ DEFAULTS = {"host": "0.0.0.0", "port": 8000, "threads": 48, "bot_delay": 0.8,
 KEYS = set(DEFAULTS) | {"board"}
 BOARD_MODES = ("simulation", "sensors", "leds", "none")
 BOARD_KEYS = ("mode", "settle_seconds", "wiring")
-DEFAULT_WIRING = "/etc/pegs/wiring.toml"
+DEFAULT_WIRING = "/etc/pegs-companion/wiring.toml"   # where `pegs hw-test` reads it too (hardware.cli)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,10 +50,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--board", dest="board_mode", metavar="MODE",
                    help="the board: simulation (a virtual board on the table page; the default without "
                         "a wiring file), sensors (reed switches and LEDs; the default with one, or with "
-                        "/etc/pegs/wiring.toml), leds (LEDs only), none (the phones are the board)")
+                        "/etc/pegs-companion/wiring.toml), leds (LEDs only), none (the phones are the board)")
     p.add_argument("--settle-seconds", help="how long the board must be still before a move is taken "
                                             "(default 0.8)")
-    p.add_argument("--wiring", help="the board's wiring file (default $PEGS_WIRING or /etc/pegs/wiring.toml)")
+    p.add_argument("--wiring", help="the board's wiring file (default $PEGS_WIRING or "
+                                    "/etc/pegs-companion/wiring.toml)")
     return p
 
 

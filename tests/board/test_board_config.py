@@ -128,3 +128,9 @@ def test_real_hardware_missing_leaves_the_phones_in_charge(tmp_path, caplog):
     finally:
         app.extensions["pegs"].close()
     caplog.clear()   # the failure was logged as an error, on purpose
+
+
+def test_serve_and_hw_test_look_for_the_wiring_in_the_same_place():
+    from hardware.cli import DEFAULT_CONFIG
+    from web.cli import DEFAULT_WIRING
+    assert Path(DEFAULT_WIRING) == DEFAULT_CONFIG
