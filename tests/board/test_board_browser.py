@@ -107,9 +107,12 @@ def test_drag_a_peg_on_the_virtual_board_and_the_move_is_taken(live):
             assert table.version == version           # not before the board has settled
             tv.wait_for_selector("#log li", timeout=5000)
             took = time.monotonic() - started
-            assert 0.8 <= took < 3.0, took
+            # at least the settle time; the upper bound only catches a hang (the
+            # latency itself is measured by tests/benchmarks/bench_board.py)
+            assert 0.8 <= took < 10.0, took
             assert table.game.history[0]["move"].text(table.geo) == f"{card[:-1]} {side}:S-{come_out}"
-            expect(tv.locator("#log li").first).to_contain_text(f"{side}:S-{come_out}")
+            # newest first, and the computer seats may already have played after it
+            expect(tv.locator("#log li").filter(has_text=f"{side}:S-{come_out}").first).to_be_visible()
             expect(phone.locator("#banner")).not_to_have_class("banner go", timeout=5000)
             tv.screenshot(path=str(ARTIFACTS / "board-table-taken.png"))
 
