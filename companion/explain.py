@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from .board import START
 from .moves import FREE, SWAP, Move
-
-# Action kinds, as in companion.position.card_powers.
-OUT, FWD, BACK, SPLIT, SWAP2, JOKER = "out", "fwd", "back", "split", "swap", "joker"
+from .position import BACK, FWD, OUT, SPLIT, SWAP2
 
 
 def explain(pos, move: Move) -> tuple[str, str]:

@@ -19,9 +19,9 @@ from typing import NamedTuple
 
 from .board import START, seat_sides, sides_for, team_lists
 from .cards import Shoe, make_shoe, rank_of
-from .moves import (DISCARD, DOUBT, MOVE, PASS, PENALTY, RANKS, AmbiguousMoveError,
+from .moves import (DISCARD, DOUBT, PASS, PENALTY, RANKS, AmbiguousMoveError,
                     IllegalMoveError, Move, MoveSyntaxError)
-from .notation import pegs_to_json, position_to_json
+from .notation import position_to_json
 from .position import Position, _bits
 from .rules import Rules, rules_from_json
 
@@ -483,9 +483,6 @@ class Game:
             out.append({"seats": [self.side_seat[c] for c in team], "home": home,
                         "pegs": len(team) * self.rules.pegs_per_side})
         return out
-
-    def pegs_json(self) -> dict:
-        return pegs_to_json(self.position)
 
 
 __all__ = ["Game", "Play", "GAME_FORMAT"]
