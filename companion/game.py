@@ -43,6 +43,11 @@ class _ShuffleLog:
     replayed. With ``replay`` it first plays logged shuffles back, in the
     order they were made (never rewinding: a live game that undid a
     reshuffle shuffled anew when it drew again), then shuffles fresh.
+
+    Fresh shuffles (not played back) also wait in ``fresh`` until
+    `take_fresh` hands them out, undone ones included: that is what a live
+    store appends to its log so that ``replay`` = everything it logged
+    deals and draws the same cards again.
     """
 
     def __init__(self, rng, replay=()):
@@ -50,6 +55,7 @@ class _ShuffleLog:
         self.replay = [list(s) for s in replay]
         self.used = 0
         self.log = []
+        self.fresh = []
 
     def shuffle(self, cards):
         if self.used < len(self.replay):
@@ -60,7 +66,12 @@ class _ShuffleLog:
             self.used += 1
         else:
             self.rng.shuffle(cards)
+            self.fresh.append(list(cards))
         self.log.append(list(cards))
+
+    def take_fresh(self) -> list[list[str]]:
+        out, self.fresh = self.fresh, []
+        return out
 
     def getstate(self):
         try:
@@ -81,12 +92,14 @@ class Game:
 
     ``seed`` seeds a `random.Random` (tests, simulations); without a seed or
     ``rng`` the shoe is shuffled with `secrets.SystemRandom` (C5) and the
-    shuffles are recorded for the game record.
+    shuffles are recorded for the game record. ``shuffles`` (a record's, or
+    a live store's log of them) are played back first, in order, before any
+    fresh shuffle; `take_new_shuffles` gives the fresh ones to be stored.
     """
 
     def __init__(self, rules: Rules | str | dict = "basic", players: int = 4,
                  teams: int | None = None, seed=None, rng=None, dealer: int | None = None,
-                 _shuffles=None):
+                 shuffles=None):
         self.rules = rules_from_json(rules)
         self.players = players
         self.sides = sides_for(players)
@@ -94,11 +107,11 @@ class Game:
         self.side_seat = {s: i for i, s in enumerate(self.seat_side)}
         self.team_count = 2 if teams is None else teams
         team_sides = team_lists(players, self.team_count)
-        self.seed = seed if (_shuffles is None and rng is None) else None
+        self.seed = seed if (shuffles is None and rng is None) else None
         if rng is None:
-            rng = random.Random(seed) if seed is not None and _shuffles is None \
+            rng = random.Random(seed) if seed is not None and shuffles is None \
                 else secrets.SystemRandom()  # C5
-        self.rng = _ShuffleLog(rng, _shuffles or ())
+        self.rng = _ShuffleLog(rng, shuffles or ())
         self.dealer = players - 1 if dealer is None else dealer
         if not 0 <= self.dealer < players:
             raise ValueError(f"dealer must be a seat 0-{players - 1}")
@@ -400,6 +413,17 @@ class Game:
             rec["shuffles"] = [list(s) for s in self.rng.log]
         return rec
 
+    def take_new_shuffles(self) -> list[list[str]]:
+        """The shuffles made fresh since the last call (not played back from
+        ``shuffles``), oldest first, each the resulting card order.
+
+        Undone reshuffles are included: play-back never rewinds, so a log
+        that appends these after each change, given back as ``shuffles``,
+        deals and draws exactly as this game did. (`record` holds only the
+        shuffles in effect, for a replay of the moves alone.)
+        """
+        return self.rng.take_fresh()
+
     @classmethod
     def from_record(cls, record: dict, upto: int | None = None) -> "Game":
         """Replay a record (all moves, or the first `upto`)."""
@@ -408,7 +432,7 @@ class Game:
         kwargs = dict(rules=record.get("rules", "basic"), players=record.get("players", 4),
                       teams=record.get("teams"), dealer=record.get("dealer"))
         if "shuffles" in record:
-            game = cls(**kwargs, _shuffles=record["shuffles"])
+            game = cls(**kwargs, shuffles=record["shuffles"])
         elif record.get("seed") is not None:
             game = cls(**kwargs, seed=record["seed"])
         else:

@@ -50,48 +50,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class LiveShuffles:
-    """The game's random source: replays the logged shuffles, then makes new ones.
-
-    Shuffles recorded in the log are handed out in the order they were made
-    and never rewound (an undone reshuffle was followed, live, by a fresh
-    one, and the log holds both). Once the log is used up, shuffles come
-    from `secrets.SystemRandom` (RULES C5) and wait in `new` until the store
-    has them. `effective` is the list a game record needs (undo forgets an
-    undone reshuffle, through Shoe.snapshot/restore's getstate/setstate).
-    """
-
-    def __init__(self, recorded=()):
-        self.recorded = [list(s) for s in recorded]
-        self.used = 0
-        self.source = secrets.SystemRandom()
-        self.new: list[list[str]] = []
-        self.effective: list[list[str]] = []
-
-    def shuffle(self, cards):
-        if self.used < len(self.recorded):
-            nxt = self.recorded[self.used]
-            if sorted(nxt) != sorted(cards):
-                raise ValueError(f"logged shuffle {self.used} does not hold the cards being shuffled")
-            cards[:] = nxt
-        else:
-            self.source.shuffle(cards)
-            self.recorded.append(list(cards))
-            self.new.append(list(cards))
-        self.used += 1
-        self.effective.append(list(cards))
-
-    def getstate(self):
-        return len(self.effective)
-
-    def setstate(self, state):
-        del self.effective[state:]
-
-    def take_new(self) -> list[list[str]]:
-        out, self.new = self.new, []
-        return out
-
-
 class Seat:
     __slots__ = ("name", "colour", "bot", "gen", "token_hash", "bot_obj")
 
@@ -107,9 +65,10 @@ class Table:
         self.gid = gid
         self.setup = setup
         self.created = created
-        self.rng = LiveShuffles(shuffles)
+        # Dealt with secrets.SystemRandom (RULES C5) after playing back the logged
+        # shuffles; game.take_new_shuffles() gives each new one for the log.
         self.game = Game(rules=setup["rules"], players=setup["players"], teams=setup["teams"],
-                         dealer=setup["dealer"], rng=self.rng)
+                         dealer=setup["dealer"], shuffles=list(shuffles))
         self.geo = self.game.position.geo
         self.cond = threading.Condition()
         self.version = 0
@@ -306,7 +265,7 @@ class TableService:
             for seq, kind, data in events[1:]:
                 table.apply(kind, data)
             table.version = events[-1][0]
-            table.rng.take_new()
+            table.game.take_new_shuffles()
         except Exception as exc:  # a log this code can't replay: keep serving the others
             log.exception("game %s can't be replayed", gid)
             self.broken[gid] = str(exc)
@@ -336,7 +295,7 @@ class TableService:
     # ------------------------------------------------------------ commits
     def _commit(self, table: Table, events: list[tuple[str, dict]]) -> None:
         """Persist events already applied in memory (lock held), then tell everyone."""
-        logged = [("shuffle", {"cards": s}) for s in table.rng.take_new()] + events
+        logged = [("shuffle", {"cards": s}) for s in table.game.take_new_shuffles()] + events
         try:
             table.version = self.store.append(table.gid, table.version + 1, logged)
         except StoreError:
@@ -368,7 +327,8 @@ class TableService:
         events = [("created", {"setup": setup, "at": now}),
                   ("host", {"hash": token_hash(host_token)})]
         with table.cond:
-            logged = events[:1] + [("shuffle", {"cards": s}) for s in table.rng.take_new()] + events[1:]
+            shuffles = [("shuffle", {"cards": s}) for s in table.game.take_new_shuffles()]
+            logged = events[:1] + shuffles + events[1:]
             try:
                 table.version = self.store.append(gid, 1, logged)
             except StoreError:
@@ -683,9 +643,7 @@ class TableService:
             if table.status not in ("over", "ended"):
                 raise ApiError(409, "the record (which shows every card) is available once the "
                                "game is over or ended")
-            rec = table.game.record()
-            rec.pop("seed", None)
-            rec["shuffles"] = [list(s) for s in table.rng.effective]
+            rec = table.game.record()  # no seed: the shuffles in effect
             rec["names"] = [s.name for s in table.seats]
             rec["colours"] = [s.colour for s in table.seats]
             return rec
@@ -827,4 +785,4 @@ class BotRunner(threading.Thread):
                 log.exception("bot failed in game %s", gid)
 
 
-__all__ = ["TableService", "Table", "LiveShuffles", "parse_setup", "hole_id", "token_hash"]
+__all__ = ["TableService", "Table", "parse_setup", "hole_id", "token_hash"]
