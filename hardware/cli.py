@@ -24,10 +24,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .config import WiringError, load_wiring
+from .config import WiringError, load_wiring, wiring_in_companion_config
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_BAD_INPUT = 0, 1, 2
-DEFAULT_CONFIG = Path("/etc/pegs-companion/wiring.toml")
+DEFAULT_CONFIG = Path("/etc/pegs-companion/wiring.toml")          # a wiring file of its own
+COMPANION_CONFIG = Path("/etc/pegs-companion/config.toml")        # `pegs serve`'s, with [wiring]
 LIT = (255, 255, 255)
 
 
@@ -412,8 +413,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Wiring diagnostic: lights each hole's LED in turn and names it, reports every switch "
                     "change with its hole, and finds unmapped, duplicated and stuck inputs.")
     p.add_argument("--config", metavar="FILE",
-                   help=f"wiring file (default: $PEGS_WIRING, else {DEFAULT_CONFIG} if it exists, "
-                        f"else the built-in defaults)")
+                   help=f"the companion's config file (its [wiring] tables or board.wiring) or a wiring file "
+                        f"(default: $PEGS_WIRING, else the wiring of $PEGS_CONFIG or {COMPANION_CONFIG}, "
+                        f"else {DEFAULT_CONFIG} if it exists, else the built-in defaults)")
     p.add_argument("--mock", action="store_true",
                    help="run against emulated hardware in simulated time, with a virtual builder")
     p.add_argument("--sides", type=int, choices=(4, 6, 8, 10), help="board sides (else the file's [board])")
@@ -437,14 +439,18 @@ def hw_test_command(argv=None) -> int:
     if args.mock_fault and not args.mock:
         print("pegs hw-test: --mock-fault needs --mock", file=sys.stderr)
         return EXIT_BAD_INPUT
-    config = args.config or os.environ.get("PEGS_WIRING") or (str(DEFAULT_CONFIG) if DEFAULT_CONFIG.exists()
-                                                               else "")
+    config, source = "", None
     try:
-        wiring = load_wiring(Path(config) if config else "", args.sides, args.holes_per_side,
+        config, source = _find_wiring(args.config)
+        wiring = load_wiring(source if source is not None else "", args.sides, args.holes_per_side,
                              allow_duplicates=True)
     except WiringError as exc:
+        if isinstance(source, dict):   # the [wiring] tables of the companion's config file
+            exc = WiringError(config, [f"wiring.{p}" for p in exc.problems])
         print(f"pegs hw-test: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if isinstance(source, dict):
+        wiring = _with_source(wiring, f"{config} [wiring]")
     if not config:
         wiring = _with_source(wiring, "built-in defaults (no wiring file)")
     args.mock = args.mock or wiring.mock
@@ -502,6 +508,22 @@ def hw_test_command(argv=None) -> int:
             raise
     finally:
         hw.close()
+
+
+def _find_wiring(given: str | None) -> tuple[str, object]:
+    """(where, what to load): the wiring `pegs serve` uses, looked up as it does."""
+    env_config = os.environ.get("PEGS_CONFIG")
+    candidates = [given] if given else (
+        [os.environ["PEGS_WIRING"]] if os.environ.get("PEGS_WIRING") else
+        [c for c in (env_config, str(COMPANION_CONFIG) if COMPANION_CONFIG.exists() else None) if c])
+    for path in candidates:
+        found = wiring_in_companion_config(path)
+        if found is not None:
+            kind, what = found
+            return path, (what if kind == "table" else Path(what))
+    if not given and DEFAULT_CONFIG.exists():
+        return str(DEFAULT_CONFIG), DEFAULT_CONFIG
+    return "", None
 
 
 def _with_source(wiring, source):

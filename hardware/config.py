@@ -309,6 +309,30 @@ def _read_source(path_or_text) -> tuple[str, Mapping]:
         raise WiringError(source, [f"toml: not valid TOML ({exc})"]) from None
 
 
+def wiring_in_companion_config(path) -> tuple[str, object] | None:
+    """Where the companion's config file (``/etc/pegs-companion/config.toml``) keeps the
+    wiring: ``("table", {...})`` for a ``[wiring]`` table, ``("file", path)`` for
+    ``board.wiring`` (relative to the config file), or None. A file that is itself a
+    wiring file (no ``[serve]``, no ``[wiring]``, no ``board.mode``/``board.wiring``)
+    is ``("file", path)``. WiringError if it can't be read."""
+    source, data = _read_source(Path(path))
+    board = data.get("board") if isinstance(data.get("board"), Mapping) else {}
+    is_companion = "serve" in data or "wiring" in data or "mode" in board or "wiring" in board \
+        or "settle_seconds" in board
+    if not is_companion:
+        return "file", str(path)
+    table = data.get("wiring")
+    if isinstance(table, Mapping) and not _all_empty(table):
+        return "table", table
+    if isinstance(board.get("wiring"), str):
+        return "file", str(Path(path).expanduser().resolve().parent / Path(board["wiring"]).expanduser())
+    return None
+
+
+def _all_empty(table) -> bool:
+    return isinstance(table, Mapping) and all(_all_empty(v) for v in table.values())
+
+
 def load_wiring(path_or_text=None, sides: int | None = None, holes_per_side: int | None = None, *,
                 start_holes: int | None = None, allow_duplicates: bool = False) -> WiringConfig:
     """Read and validate a wiring file (a path, TOML text, or an already-parsed dict).

@@ -77,7 +77,15 @@ class Hardware:
                 next_t = self.clock()
 
     def close(self):
+        """Close every part that was opened; a part that fails to close (a strip whose driver
+        never loaded) doesn't keep the others open. The first error is raised at the end."""
+        first = None
         for name in ("leds", "strip", "sensor", "mock_board"):
             obj = self.__dict__.pop(name, None)
             if obj is not None:
-                obj.close()
+                try:
+                    obj.close()
+                except Exception as exc:   # noqa: BLE001 - re-raised below, once the rest is closed
+                    first = first or exc
+        if first is not None:
+            raise first

@@ -429,9 +429,10 @@ class LedBoard:
         return True
 
     def close(self):
-        """Dark frame, then close the sink."""
+        """Dark frame (unless nothing was ever sent: a driver that never loaded), then close the sink."""
         try:
-            self.sink.show([OFF] * self.count)
+            if self._sent is not None:
+                self.sink.show([OFF] * self.count)
         finally:
             close = getattr(self.sink, "close", None)
             if close:

@@ -536,50 +536,51 @@ fi
 # --- settings ---------------------------------------------------------------------
 
 step config-file "settings $CONF_FILE (created if missing, never overwritten)"
-if [[ -e $ROOT$CONF_FILE ]]; then
-    ok "$CONF_FILE exists: kept as it is"
-else
+# The documented example (every key, with its default) is refreshed each run: it is documentation.
+slurp "$SCRIPT_DIR/config.example.toml"
+if ! same "$CONF_DIR/config.example.toml" "$TEXT"; then
     if [[ ! -d $ROOT$CONF_DIR ]]; then
         if ((DRY_RUN)); then info "would create $ROOT$CONF_DIR"; else mkdir -p "$ROOT$CONF_DIR"; chmod 0775 "$ROOT$CONF_DIR"; fi
     fi
-    write "$CONF_FILE" 0664 "# Pegs and Jokers companion: settings of the service (pegs-companion.service).
-# Written once by systemd/install.sh, which never overwrites it: your changes
-# stay. After a change: sudo systemctl restart pegs-companion
+    write "$CONF_DIR/config.example.toml" 0644 "$TEXT"
+    changed "$CONF_DIR/config.example.toml: every setting, documented"
+fi
+ADMIN_CODE=""
+if [[ -e $ROOT$CONF_FILE ]]; then
+    ok "$CONF_FILE exists: kept as it is"
+else
+    # The code that opens the settings page (/settings) from a phone: 8 random digits.
+    ADMIN_CODE=$(printf '%08d' $(( $(od -An -N4 -tu4 /dev/urandom | tr -d ' ') % 100000000 )))
+    write "$CONF_FILE" 0660 "# Pegs and Jokers companion: settings of the service (pegs-companion.service).
+# Only what differs from the defaults: $CONF_DIR/config.example.toml
+# documents every key. Written once by systemd/install.sh, which never
+# overwrites it; the settings page (http://$HOST_NAME.local:$PORT/settings)
+# writes its changes here, keeping your comments.
+# After editing by hand: pegs serve --check --config $CONF_FILE
+#                        sudo systemctl restart pegs-companion
 #
 # The service passes --data-dir $DATA_DIR on its command line (the games
 # are kept there), which wins over a data_dir here.
 
 [serve]
-# Address and port to listen on (0.0.0.0: every interface). If you change the
-# port, run systemd/install.sh again so pegs.local advertises the new one.
-host = \"0.0.0.0\"
 port = $PORT
+# The code that opens the settings page from a phone.
+admin_code = \"$ADMIN_CODE\"
 
-# Waitress worker threads (~12 live phones plus requests).
-# threads = 48
-
-# Seconds a computer player waits before it moves.
-# bot_delay = 0.8
-
-# The address put in the join links and QR codes. Default: the one the host's
-# phone opened (http://$HOST_NAME.local:$PORT/ if it used that name). Some
-# Android phones can't resolve .local names: if one is at the table, put the
-# Pi's IP address here (reserve it in the router so it stays), or have the host
-# open the page by its IP address.
-# public_url = \"http://192.168.1.20:$PORT/\"
-
-# The board (README: \"The board referee\"). Without a [board] table: the reed
-# switches and LEDs of $CONF_DIR/wiring.toml if that file exists (see
-# hardware/README.md), else the simulated board on the table page.
+# The board (README: \"The board referee\"). Without a wiring: the simulated
+# board on the table page. With one (the [wiring.*] tables of
+# config.example.toml, or board.wiring = a wiring file, or
+# $CONF_DIR/wiring.toml): the reed switches and LEDs. If they fail to start,
+# the phones are the board and the table page says what failed.
 # [board]
 # mode = \"sensors\"                   # sensors, leds (LEDs only), simulation or none
 # settle_seconds = 0.8               # how long the board must be still before a move is taken
-# wiring = \"$CONF_DIR/wiring.toml\"
 "
-    # Group pegs may write here: settings changed from the referee's pages.
+    # Group pegs may write here: settings changed from the referee's pages. The
+    # file holds the admin code, so it is not world-readable.
     run chown root:"$SVC_USER" "$CONF_DIR" "$CONF_FILE"
     RESTART=1
-    changed "wrote a default $CONF_FILE (port $PORT)"
+    changed "wrote a default $CONF_FILE (port $PORT, a new admin code)"
 fi
 
 # --- the name on the network (mDNS) ----------------------------------------------------
@@ -695,6 +696,9 @@ else
 fi
 if ((${#REBOOT_WHY[@]})); then
     ((DRY_RUN)) || printf 'Reboot once to apply: %s (sudo reboot)\n' "$(IFS=';'; printf '%s' "${REBOOT_WHY[*]}" | sed 's/;/; /g')"
+fi
+if ((!DRY_RUN)) && [[ -n $ADMIN_CODE ]]; then
+    echo "Settings page: http://$HOST_NAME.local:$PORT/settings - admin code $ADMIN_CODE (admin_code in $CONF_FILE)"
 fi
 if ((!DRY_RUN)) && [[ -z $ROOT ]]; then
     echo "Open http://$HOST_NAME.local:$PORT/ on a phone on the same Wi-Fi. Logs: journalctl -u $APP -f"

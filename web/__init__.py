@@ -4,7 +4,8 @@
 composition root for real use is `web.main.build_app`, served by waitress
 (`pegs serve`, `web.cli`). Blueprints: ``host`` (home, new table, host
 controls), ``seat`` (a player's phone), ``table`` (the shared table view) and
-``api`` (JSON and the server-sent-event stream).
+``api`` (JSON and the server-sent-event stream) and ``settings`` (the settings
+page, and "try the board again").
 """
 from __future__ import annotations
 
@@ -50,8 +51,9 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
     from .api import bp as api_bp
     from .host import bp as host_bp
     from .seat import bp as seat_bp
+    from .settings import bp as settings_bp
     from .table import bp as table_bp
-    for bp in (host_bp, seat_bp, table_bp, api_bp):
+    for bp in (host_bp, seat_bp, table_bp, api_bp, settings_bp):
         app.register_blueprint(bp)
 
     @app.before_request

@@ -833,6 +833,7 @@ class BoardHub:
         self.hw = None
         self.hw_size = None
         self.referee: BoardReferee | None = None
+        self.unclaimed: list = []   # hardware opened for the hub that no table has taken yet
         self.error: str | None = None
         self._attach_wanted: str | None = None
         self._kicks: list = []
@@ -859,12 +860,14 @@ class BoardHub:
             if self.referee is not None:
                 self.referee.close()
                 self.referee = None
-            if self.hw is not None:
-                try:
-                    self.hw.close()
-                except Exception:
-                    log.exception("closing the board hardware")
-                self.hw = None
+            for hw in [self.hw, *self.unclaimed]:
+                if hw is not None:
+                    try:
+                        hw.close()
+                    except Exception:
+                        log.exception("closing the board hardware")
+            self.hw = None
+            self.unclaimed.clear()
 
     # ------------------------------------------------------------------ hooks (table lock held)
     def on_commit(self, table) -> None:
@@ -1153,10 +1156,11 @@ class _Runner(threading.Thread):
 
 
 def make_hub(service, mode: str, *, settle: float = 0.8, wiring=None, clock=time.monotonic,
-             threaded: bool = True) -> BoardHub | None:
-    """The board for `pegs serve`'s config (None for mode "none"). Nothing is opened here:
-    the hardware is made when a table first takes the board. `wiring` is a loaded
-    `hardware.config.WiringConfig` (required for sensors and leds)."""
+             threaded: bool = True, hardware=None) -> BoardHub | None:
+    """The board for `pegs serve`'s config (None for mode "none"). `wiring` is a loaded
+    `hardware.config.WiringConfig` (required for sensors and leds); `hardware`, a
+    `Hardware` already opened for it (`web.board_control` opens it at start, to
+    fall back safely); without it, nothing is opened until a table takes the board."""
     if mode == "none":
         return None
     if mode == "simulation":
@@ -1172,10 +1176,16 @@ def make_hub(service, mode: str, *, settle: float = 0.8, wiring=None, clock=time
         if wiring is None:
             raise ValueError(f"board mode {mode!r} needs a wiring file")
 
+        opened = [hardware] if hardware is not None else []
+
         def factory(sides, holes_per_side):
+            if opened:
+                return opened.pop()
             from hardware.devices import Hardware
             return Hardware(wiring, clock=clock)
     hub = BoardHub(service, mode, factory, settle=settle, clock=clock, threaded=threaded)
+    if mode != "simulation":
+        hub.unclaimed = opened   # closed with the hub if no table ever took it
     hub.start()
     return hub
 

@@ -31,31 +31,37 @@ def load_secret(data_dir: Path) -> bytes:
     return key
 
 
-def build_board(service, config: dict):
-    """The board referee for the config's BOARD_MODE (None for "none", the default here).
-
-    This is the one place that decides real or emulated hardware: "simulation" gets
-    `hardware.mock` boards made for each table's size, "sensors" and "leds" the
-    real reed switches and LEDs of the WIRING file. Nothing is opened now: the
-    hub opens the hardware when a table first takes the board.
-    """
-    from .board_referee import make_hub
+def build_board(app, service, config: dict, threaded: bool = True):
+    """The board for the config's BOARD_MODE ("none" by default here), behind a
+    `BoardControl`: the one place that decides real or emulated hardware.
+    "simulation" gets `hardware.mock` boards made for each table's size;
+    "sensors" and "leds" the real switches and LEDs of WIRING (a path or a loaded
+    `WiringConfig`), opened now so that a failure falls back to the phones with
+    the reason on the table page (the safe start)."""
+    from .board_control import BoardControl
     mode = config.get("BOARD_MODE") or "none"
-    wiring = None
-    if config.get("WIRING"):
+    wiring = config.get("WIRING")
+    if isinstance(wiring, (str, Path)):
         from hardware.config import load_wiring
-        wiring = load_wiring(config["WIRING"])
-    return make_hub(service, mode, settle=float(config.get("SETTLE_SECONDS", 0.8)), wiring=wiring)
+        wiring = load_wiring(wiring)
+    control = BoardControl(app, service, mode=mode, settle=float(config.get("SETTLE_SECONDS", 0.8)),
+                           wiring=wiring, threaded=threaded)
+    control.start()
+    return control
 
 
 def build_app(config: dict):
-    """The app for `pegs serve`: games in DATA_DIR/games.sqlite3, the board as configured."""
+    """The app for `pegs serve`: games in DATA_DIR/games.sqlite3, the board as configured,
+    the settings page writing CONFIG_PATH (if any)."""
     data_dir = Path(config["DATA_DIR"])
     data_dir.mkdir(parents=True, exist_ok=True)
     store = Store(data_dir / DB_NAME)
     app_config = dict(config)
-    service = TableService(store, load_secret(data_dir),
+    secret = load_secret(data_dir)
+    app_config.setdefault("SECRET", secret)
+    service = TableService(store, secret,
                            bot_delay=float(app_config.get("BOT_DELAY", 0.8)),
                            max_streams=int(app_config.get("MAX_STREAMS", 40)))
-    board = build_board(service, app_config)
-    return create_app(app_config, service=service, board=board)
+    app = create_app(app_config, service=service)
+    build_board(app, service, app_config)
+    return app

@@ -24,8 +24,10 @@ def run(conf: dict) -> int:
     app = build_app({"DATA_DIR": conf["data_dir"], "BOT_DELAY": conf["bot_delay"],
                      "PUBLIC_URL": conf["public_url"], "MAX_STREAMS": max(8, conf["threads"] - 8),
                      "BOARD_MODE": board["mode"], "SETTLE_SECONDS": board.get("settle_seconds", 0.8),
-                     "WIRING": board.get("wiring")})
+                     "WIRING": conf.get("wiring") or board.get("wiring"), "CONFIG_PATH": conf.get("config_path"),
+                     "WIRING_FILE": board.get("wiring"), "ADMIN_CODE": conf.get("admin_code")})
     service = app.extensions["pegs"]
+    control = app.extensions.get("pegs_board_control")
     try:
         server = create_server(app, host=conf["host"], port=conf["port"], threads=conf["threads"],
                                ident="pegs-companion", channel_timeout=60, cleanup_interval=15)
@@ -48,7 +50,11 @@ def run(conf: dict) -> int:
     print("Pegs and Jokers companion is running. Open on the phones (same Wi-Fi):", flush=True)
     for u in urls:
         print(f"  {u}", flush=True)
-    print(BOARD_WORDS.get(board["mode"], "").format(**board), flush=True)
+    print(BOARD_WORDS.get(board["mode"], "").format(**{**board, "wiring": conf.get("wiring_source")}), flush=True)
+    if control is not None and control.problems:
+        print("The board did not start, so the phones are the board for now:", flush=True)
+        for p in control.problems:
+            print(f"  {p.what} {p.fix}", flush=True)
     print(f"Games are kept in {conf['data_dir']}. Stop with Ctrl-C.", flush=True)
 
     def stop(signum, frame):

@@ -200,3 +200,22 @@ def test_command_without_hardware_says_use_mock(capsys, monkeypatch, tmp_path):
 def test_pegs_command_finds_hw_test():
     from companion.cli import main
     assert main(["hw-test", "--mock", "--delay", "0.02", "--sides", "4"]) == 0
+
+
+def test_command_reads_the_wiring_from_the_companion_config(capsys, tmp_path, monkeypatch):
+    """`pegs hw-test` tests the wiring `pegs serve` uses: [wiring] of config.toml, or its board.wiring."""
+    monkeypatch.delenv("PEGS_WIRING", raising=False)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[serve]\nport = 8000\n[wiring.board]\nsides = 6\n[wiring.leds]\nbrightness = 3\n')
+    assert hw_test_command(["--config", str(cfg), "--mock"]) == 2
+    err = capsys.readouterr().err
+    assert str(cfg) in err and "wiring.leds.brightness: must be a number from 0 to 1" in err
+    cfg.write_text('[serve]\nport = 8000\n[wiring.board]\nsides = 6\n')
+    assert hw_test_command(["--config", str(cfg), "--mock", "--delay", "0.02"]) == 0
+    out = capsys.readouterr().out
+    assert f"{cfg} [wiring]" in out and "a 6-side board" in out
+    (tmp_path / "w.toml").write_text("[board]\nsides = 8\n")
+    cfg.write_text('[board]\nwiring = "w.toml"\n')
+    monkeypatch.setenv("PEGS_CONFIG", str(cfg))                # found without --config, as pegs serve does
+    assert hw_test_command(["--mock", "--delay", "0.02"]) == 0
+    assert "8-side board" in capsys.readouterr().out

@@ -9,13 +9,14 @@ never overwritten; a failing step is named; shellcheck is clean.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from system_helpers import (DROPIN, INSTALL, PI5, STEPS, UNIT, make_fake_root, run_install, snapshot,
+from system_helpers import (DROPIN, INSTALL, PI5, REPO, STEPS, UNIT, make_fake_root, run_install, snapshot,
                             step_blocks, step_status)
 
 # Real paths install.sh would touch: a --root or --dry-run run must leave them as they were.
@@ -144,7 +145,11 @@ def test_fake_root_install_then_second_run_changes_nothing(fake_root, shims):
     assert "pegs" in groups
     conf = r / "etc/pegs-companion/config.toml"
     assert "port = 8000" in conf.read_text()
-    assert oct(conf.stat().st_mode & 0o777) == "0o664"
+    assert oct(conf.stat().st_mode & 0o777) == "0o660"     # it holds the admin code
+    code = re.search(r'^admin_code = "(\d{8})"$', conf.read_text(), re.M).group(1)
+    assert f"Settings page: http://pegs.local:8000/settings - admin code {code}" in first.stdout
+    assert (r / "etc/pegs-companion/config.example.toml").read_bytes() == \
+        (REPO / "systemd/config.example.toml").read_bytes()
     assert not (r / "etc/udev/rules.d/99-pegs-companion-pio.rules").exists()  # a Pi 4
 
     before = snapshot(r)

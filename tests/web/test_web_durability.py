@@ -161,12 +161,12 @@ def run_serve(*args, env=None):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--port", "abc"], "port must be a whole number"),
-    (["--port", "70000"], "port must be 1-65535"),
-    (["--threads", "2"], "threads must be 8-512"),
-    (["--bot-delay", "-1"], "bot_delay"),
-    (["--public-url", "192.168.1.2"], "public_url must start"),
-    (["--config", "/nonexistent.toml"], "can't read config file"),
+    (["--port", "abc"], "serve.port (from --port): must be a whole number 1-65535, not 'abc'"),
+    (["--port", "70000"], "serve.port (from --port): must be a whole number 1-65535"),
+    (["--threads", "2"], "serve.threads (from --threads): must be a whole number 8-512"),
+    (["--bot-delay", "-1"], "serve.bot_delay (from --bot-delay)"),
+    (["--public-url", "192.168.1.2"], "serve.public_url (from --public-url): must be an address starting with"),
+    (["--config", "/nonexistent.toml"], "/nonexistent.toml: file not found"),
     (["--nonsense"], "unrecognized arguments"),
 ])
 def test_serve_rejects_bad_values_in_one_line(args, words, tmp_path):
@@ -182,12 +182,12 @@ def test_serve_config_file(tmp_path):
     conf = resolve(["--config", str(cfg)])
     assert conf["port"] == 8123 and conf["bot_delay"] == 0.5 and conf["data_dir"] == str(tmp_path / "d")
     assert resolve(["--config", str(cfg), "--port", "9000"])["port"] == 9000
-    cfg.write_text("port = 'x'\n")
+    cfg.write_text("[serve]\nport = 'x'\n")
     r = run_serve("--config", str(cfg))
-    assert r.returncode == 2 and "port must be a whole number" in r.stderr
+    assert r.returncode == 2 and "serve.port: must be a whole number" in r.stderr
     cfg.write_text("colour = 1\n")
     r = run_serve("--config", str(cfg))
-    assert r.returncode == 2 and "unknown key(s) colour" in r.stderr
+    assert r.returncode == 2 and "colour: unknown key" in r.stderr
     cfg.write_text("port = \n")
     r = run_serve("--config", str(cfg))
     assert r.returncode == 2 and "not valid TOML" in r.stderr
@@ -201,7 +201,7 @@ def test_pegs_serve_entry_point_and_replay_of_an_exported_record(tmp_path):
     r = subprocess.run([sys.executable, "-c", "import sys; from companion.cli import main; "
                         "sys.exit(main(['serve', '--port', 'nope']))"],
                        cwd=ROOT, capture_output=True, text=True, timeout=20)
-    assert r.returncode == 2 and "pegs serve: port" in r.stderr
+    assert r.returncode == 2 and "pegs serve: serve.port" in r.stderr
     from conftest import make_app, H
     app = make_app()
     c = app.test_client()
@@ -243,8 +243,13 @@ def test_undone_reshuffle_replays_exactly(tmp_path):
     while g.shoe.reshuffles == 0:
         act()
     svc.close()
+    # every shuffle made is in the log: the deal, the undone reshuffle and the new one
+    logged = [d["cards"] for _, kind, d in store.events(table.gid) if kind == "shuffle"]
+    assert len(logged) == 3 and logged[1] != logged[2]
+    assert g.record()["shuffles"] == [logged[0], logged[2]]
     again = TableService(Store(tmp_path / "g.sqlite3"), b"k" * 32, bot_delay=0)
     t2 = again.get(table.gid)
+    assert t2.game.take_new_shuffles() == []  # dealt and drawn from the log alone
     assert t2.version == table.version and t2.game.hands == g.hands
     assert t2.game.shoe.stock == g.shoe.stock and t2.game.shoe.discard == g.shoe.discard
     for seat in (None, 0, 1):

@@ -139,7 +139,8 @@ def events(gid):
     stop = svc.open_stream(table, f"{gid}:{client}")
     # With a board, a "board" event says its state changed (a peg lifted, LEDs, a message):
     # pages then fetch /board. Without one the stream is exactly as before.
-    with_board = current_app.extensions.get("pegs_board") is not None
+    with_board = (current_app.extensions.get("pegs_board") is not None
+                  or current_app.extensions.get("pegs_board_control") is not None)
 
     def stream():
         try:

@@ -36,7 +36,11 @@ def board_hub(required: bool = True):
 def board_state(gid):
     table = service().get(gid)
     hub = board_hub(required=False)
-    return jsonify(NO_BOARD if hub is None else hub.state(table))
+    body = dict(NO_BOARD) if hub is None else hub.state(table)
+    control = current_app.extensions.get("pegs_board_control")
+    if control is not None:
+        body["control"] = control.status()   # after a safe start: what failed, how to fix it
+    return jsonify(body)
 
 
 @bp.post("/games/<gid>/board/card")

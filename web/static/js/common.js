@@ -218,6 +218,17 @@ const PJ = (() => {
     box.append(ul);
   }
 
+  /* A safe start's report (BoardControl.status()): what failed and how to fix it. */
+  function boardProblemsInto(box, list, status) {
+    const problems = (status && status.problems) || [];
+    box.hidden = !problems.length;
+    list.replaceChildren(...problems.map((p) => {
+      const li = el("li");
+      li.append(el("strong", null, p.what), document.createTextNode(" " + p.fix));
+      return li;
+    }));
+  }
+
   return { boot, api, ApiError, live, wake, cardEl, cardText, cardWords, rankOf, el, chip, seatName,
-           holeId, holeWords, logLine, pilesInto, countingInto, TEAM_NAMES };
+           holeId, holeWords, logLine, pilesInto, countingInto, boardProblemsInto, TEAM_NAMES };
 })();

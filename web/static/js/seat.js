@@ -20,8 +20,12 @@
   let bstate = null;
 
   async function refreshBoard() {
+    if (!mirror && !bb.control) return;
+    let st;
+    try { st = await api(`/api/games/${gid}/board`); } catch (e) { return; }
+    if (st.mode !== bb.mode) { location.reload(); return; }   // the board was started, or its mode changed
     if (!mirror) return;
-    try { bstate = await api(`/api/games/${gid}/board`); } catch (e) { return; }
+    bstate = st;
     if (view) { renderBoardBox(); mirror.render(bstate.attached ? bstate.leds : {}); }
   }
 
@@ -467,7 +471,7 @@
   });
 
   if (boot.seat === null) return;
-  const conn = PJ.live(gid, () => { refresh(); refreshBoard(); }, $("conn"), mirror ? refreshBoard : null);
+  const conn = PJ.live(gid, () => { refresh(); refreshBoard(); }, $("conn"), (mirror || bb.control) ? refreshBoard : null);
   refresh();
   refreshBoard();
 })();

@@ -18,6 +18,8 @@
     if (st) { bstate = st; renderReferee(); } else if (err) $("ref-msg").textContent = err;
   }) : null;
   let bstate = null, bloading = false, bagain = false;
+  // a board control (web/board_control.py): after a safe start, what failed; a new mode reloads the page
+  const watchBoard = !!mirror || !!bb.control;
 
   async function refresh() {
     if (loading) { again = true; return; }
@@ -37,13 +39,17 @@
   }
 
   async function refreshBoard() {
-    if (!mirror) return;
+    if (!watchBoard) return;
     if (bloading) { bagain = true; return; }
     bloading = true;
     try {
       do {
         bagain = false;
-        bstate = await api(`/api/games/${gid}/board`);
+        const st = await api(`/api/games/${gid}/board`);
+        if (st.mode !== bb.mode) { location.reload(); return; }
+        PJ.boardProblemsInto($("board-problem"), $("board-problems"), st.control);
+        if (!mirror) continue;
+        bstate = st;
         if (view) renderReferee();
       } while (bagain);
     } catch (e) {
@@ -147,6 +153,18 @@
     catch (e) { $("ref-msg").textContent = e.message; }
   });
 
-  const conn = PJ.live(gid, () => { refresh(); refreshBoard(); }, $("conn"), mirror ? refreshBoard : null);
+  $("board-retry").addEventListener("click", async () => {
+    const b = $("board-retry");
+    b.disabled = true;
+    b.textContent = "Trying…";
+    try {
+      const st = await api("/api/board/retry", {});
+      if (st.running !== bb.mode) { location.reload(); return; }
+      PJ.boardProblemsInto($("board-problem"), $("board-problems"), st);
+    } catch (e) { $("board-problems").replaceChildren(PJ.el("li", null, e.message)); }
+    finally { b.disabled = false; b.textContent = "Try the board again"; }
+  });
+
+  const conn = PJ.live(gid, () => { refresh(); refreshBoard(); }, $("conn"), watchBoard ? refreshBoard : null);
   refresh();
 })();
