@@ -19,17 +19,18 @@ import time
 
 log = logging.getLogger("web.board")
 
-REAL = ("sensors", "leds")
+REAL = ("sensors", "leds", "camera")
 
 
 class BoardControl:
     def __init__(self, app, service, *, mode: str, settle: float = 0.8, wiring=None, clock=time.monotonic,
-                 threaded: bool = True, hardware_factory=None, open_hardware=None):
+                 threaded: bool = True, hardware_factory=None, open_hardware=None, camera: dict | None = None):
         self.app = app
         self.service = service
         self.mode = mode                # the mode configured
         self.settle = settle
         self.wiring = wiring
+        self.camera = camera or {}      # source, calibration, layout, hold_frames
         self.clock = clock
         self.threaded = threaded
         self._hardware_factory = hardware_factory
@@ -74,35 +75,82 @@ class BoardControl:
         from hardware.devices import Hardware
         return Hardware(self.wiring, clock=self.clock)
 
+    def _camera_hardware(self):
+        """Hardware whose sensor is the camera; its LEDs are the wiring's, or none (a mock strip)."""
+        from hardware.config import load_wiring
+        from hardware.devices import Hardware
+        from vision.sensor import open_camera_sensor
+        c = self.camera
+        sensor = open_camera_sensor(c.get("source") or "pi", c["calibration"], c.get("layout"),
+                                    hold_frames=c.get("hold_frames") or 5, clock=self.clock,
+                                    threaded=c.get("threaded", True), first_read=c.get("first_read", 5.0))
+        layout = sensor.layout
+        wiring, mock = self.wiring, False
+        if wiring is None:
+            wiring = load_wiring({"board": {"sides": layout.sides, "holes_per_side": layout.holes_per_side},
+                                  "leds": {"driver": "mock"}, "sensors": {"backend": "none"}})
+            mock = True
+        elif (wiring.board.sides, wiring.board.holes_per_side) != (layout.sides, layout.holes_per_side):
+            sensor.close()
+            raise ValueError(f"the camera's board has {layout.sides} sides of {layout.holes_per_side} holes, the "
+                             f"wiring's {wiring.board.sides} of {wiring.board.holes_per_side}")
+        hw = Hardware(wiring, mock=mock, clock=self.clock)
+        hw.__dict__["sensor"] = sensor     # the camera stands in for the switches
+        return hw
+
+    def _open_camera(self):
+        """(hardware, problems) for camera mode."""
+        from vision.sensor import diagnose_camera
+        try:
+            hw = self._hardware_factory(self.wiring) if self._hardware_factory else self._camera_hardware()
+        except Exception as exc:   # no camera, no OpenCV, not calibrated ... : the safe start
+            return None, [diagnose_camera(exc, self.camera.get("source") or "pi", self.camera.get("calibration"))]
+        return hw, []
+
     def _build(self) -> None:
         from .board_referee import make_hub
         self._install(None)
         self.problems = []
         hw = None
-        if self.mode in REAL:
+        if self.mode == "camera":
+            hw, problems = self._open_camera()
+            if hw is not None and self.wiring is not None:   # the LEDs over the board
+                problems = self._probe(hw, sensing=False)
+            if problems:
+                self._failed(hw, problems)
+                return
+        elif self.mode in REAL:
             if self.wiring is None:
                 raise ValueError(f"board mode {self.mode!r} needs a wiring")
-            if self._open_hardware is None:
-                from hardware.diagnose import open_hardware
-            else:
-                open_hardware = self._open_hardware
             hw = self._hardware()
-            problems = open_hardware(hw, sensing=self.mode == "sensors")
+            problems = self._probe(hw, sensing=self.mode == "sensors")
             if problems:
-                try:
-                    hw.close()
-                except Exception as exc:   # half-open hardware: the rest is closed all the same
-                    log.info("closing the hardware that failed to start: %s: %s", type(exc).__name__, exc)
-                self.problems = problems
-                for p in problems:
-                    log.error("the board's %s failed to start: %s %s (%s); the phones are the board",
-                              p.part, p.what, p.fix, p.detail)
-                self._notify()
+                self._failed(hw, problems)
                 return
-        hub = make_hub(self.service, self.mode, settle=self.settle, wiring=self.wiring, clock=self.clock,
+        hub = make_hub(self.service, self.mode, settle=self.settle,
+                       wiring=hw.wiring if hw is not None else self.wiring, clock=self.clock,
                        threaded=self.threaded, hardware=hw)
         self.hardware = hw
         self._install(hub)
+
+    def _probe(self, hw, sensing: bool) -> list:
+        if self._open_hardware is None:
+            from hardware.diagnose import open_hardware
+        else:
+            open_hardware = self._open_hardware
+        return open_hardware(hw, sensing=sensing)
+
+    def _failed(self, hw, problems) -> None:
+        if hw is not None:
+            try:
+                hw.close()
+            except Exception as exc:   # half-open hardware: the rest is closed all the same
+                log.info("closing the hardware that failed to start: %s: %s", type(exc).__name__, exc)
+        self.problems = problems
+        for p in problems:
+            log.error("the board's %s failed to start: %s %s (%s); the phones are the board",
+                      p.part, p.what, p.fix, p.detail)
+        self._notify()
 
     def _install(self, hub) -> None:
         old = self.hub
@@ -148,8 +196,10 @@ class BoardControl:
                     hw.leds.max_brightness = b
                     hw.leds.brightness = b
             if "board.mode" in changes and changes["board.mode"] != self.mode:
-                if changes["board.mode"] in REAL and self.wiring is None:
+                if changes["board.mode"] in ("sensors", "leds") and self.wiring is None:
                     raise ValueError("board.mode: a real board needs its wiring in the config")
+                if changes["board.mode"] == "camera" and not self.camera.get("calibration"):
+                    raise ValueError("board.mode: the camera needs camera.calibration in the config")
                 self.mode = changes["board.mode"]
                 rebuild = True
             if rebuild:

@@ -22,7 +22,8 @@ gives it to one live table at a time, through a `BoardReferee`. The referee:
 
 Modes: ``sensors`` (reed switches and LEDs), ``leds`` (LEDs only: moves are
 entered on the phone, the LEDs show the choices and then the move to make),
-``simulation`` (emulated switches and LEDs; `VirtualBoard` keeps where each
+``camera`` (a camera reads the pegs, `vision.sensor.CameraSensor` standing in
+for the switches; the wiring's LEDs, if any), ``simulation`` (emulated switches and LEDs; `VirtualBoard` keeps where each
 peg is and feeds the emulated switches when a peg is dragged on the table
 page) and ``none`` (no hub: the phone is the board).
 
@@ -50,8 +51,8 @@ from .errors import ApiError
 
 log = logging.getLogger("web.board")
 
-MODES = ("simulation", "sensors", "leds", "none")
-SENSING = ("simulation", "sensors")
+MODES = ("simulation", "sensors", "leds", "camera", "none")
+SENSING = ("simulation", "sensors", "camera")
 RGB_HEX = "#{:02x}{:02x}{:02x}"
 
 
@@ -533,8 +534,6 @@ class BoardReferee:
                                 f"peg and put it in a green hole.")
 
     def _judge(self, now: float) -> None:
-        if self.follower is None:
-            return
         faults = [f for f in self.sensor.active_faults.values() if f.kind != "ignored"] \
             if self.sensor is not None else []
         if faults:   # nothing is judged (let alone taken) while the sensors can't be trusted
@@ -544,6 +543,13 @@ class BoardReferee:
                                 f"{faults[0].message}. Enter the move on the phone, or wait for it "
                                 f"to clear.")
                 self.changed = True
+            return
+        if self.state == "fault" and self.follower is None:   # cleared between turns: read the board again
+            self.state = None
+            self._evaluate()
+            self.changed = True
+            return
+        if self.follower is None:
             return
         if self.state == "fault":
             self.stage = self.stages.get(self._observed())
@@ -823,7 +829,7 @@ class BoardHub:
     def __init__(self, service, mode: str, hardware, *, settle: float = 0.8,
                  clock=time.monotonic, threaded: bool = True):
         if mode not in MODES or mode == "none":
-            raise ValueError(f"board mode must be one of {', '.join(MODES[:3])} for a hub, not {mode!r}")
+            raise ValueError(f"board mode must be one of {', '.join(MODES[:4])} for a hub, not {mode!r}")
         self.service = service
         self.mode = mode
         self.settle = settle

@@ -39,7 +39,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--board", dest="board_mode", metavar="MODE",
                    help="the board: simulation (a virtual board on the table page; the default without "
                         "a wiring), sensors (reed switches and LEDs; the default with one), leds (LEDs only), "
-                        "none (the phones are the board)")
+                        "camera (a camera reads the pegs: [camera] in the config), none (the phones are the "
+                        "board)")
     p.add_argument("--settle-seconds", help="how long the board must be still before a move is taken "
                                             "(default 0.8)")
     p.add_argument("--wiring", help="the board's wiring file (default: [wiring] in the config, $PEGS_WIRING or "
@@ -65,6 +66,8 @@ def resolve(argv, env=None) -> dict:
             "board": {"mode": s["board.mode"], "settle_seconds": s["board.settle_seconds"],
                       "wiring": s["board.wiring"]},
             "wiring": s["wiring"], "wiring_source": s["wiring_source"], "config_path": s["config_path"],
+            "camera": {"source": s["camera.source"], "calibration": s["camera.calibration"],
+                       "layout": s["camera.layout"], "hold_frames": s["camera.hold_frames"]},
             "settings": s, "check": args.check}
 
 

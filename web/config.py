@@ -2,10 +2,11 @@
 
 The file holds only what differs from the defaults; `systemd/config.example.toml`
 documents every key (a test keeps the two in step with `SETTINGS` below).
-Tables: ``[serve]`` (the web server), ``[board]`` (the board referee) and
+Tables: ``[serve]`` (the web server), ``[board]`` (the board referee),
 ``[wiring]`` (the board's LEDs and switches: the keys of
 `hardware/wiring.example.toml`, as ``[wiring.leds]``, ``[wiring.sensors]`` ...;
-or ``board.wiring`` names a separate wiring file).
+or ``board.wiring`` names a separate wiring file) and ``[camera]`` (a camera
+that reads the pegs).
 
 Where a value comes from, strongest first: the command line, the config file,
 the environment ($PEGS_DATA_DIR, $PEGS_WIRING), the defaults. Every problem
@@ -28,7 +29,7 @@ from pathlib import Path
 
 SYSTEM_CONFIG = Path("/etc/pegs-companion/config.toml")
 DEFAULT_WIRING = "/etc/pegs-companion/wiring.toml"   # a separate wiring file (where `pegs hw-test` looks too)
-BOARD_MODES = ("simulation", "sensors", "leds", "none")
+BOARD_MODES = ("simulation", "sensors", "leds", "camera", "none")
 
 
 class ConfigError(ValueError):
@@ -116,16 +117,29 @@ SETTINGS = (
             "itself: http://127.0.0.1)"),
     Setting("board.mode", None, _choice(BOARD_MODES),
             "simulation (a virtual board on the table page), sensors (reed switches and LEDs), leds (LEDs "
-            "only), none (the phones are the board); default: sensors when a wiring is configured, else "
-            "simulation", "--board", web=True),
+            "only), camera (a camera reads the pegs; LEDs too if a wiring is configured), none (the phones "
+            "are the board); default: sensors when a wiring is configured, else simulation", "--board",
+            web=True),
     Setting("board.settle_seconds", 0.8, _number(0.1, 10, " seconds"),
             "how long the board must be still before a move is taken", "--settle-seconds", web=True),
     Setting("board.wiring", None, _text("the path of a wiring file"),
             "a separate wiring file (relative to this file), instead of a [wiring] table; default "
             "$PEGS_WIRING, else /etc/pegs-companion/wiring.toml if it exists", "--wiring"),
 )
+SETTINGS += (
+    Setting("camera.source", "pi", _text("pi, usb:N, or a video file or folder of pictures"),
+            "the camera: pi (the Pi camera, Picamera2), usb:0 (a webcam), or a recording (tests, rehearsal)"),
+    Setting("camera.calibration", None, _text("the path of a calibration file"),
+            "the calibration made by pegs vision calibrate (relative to this file); needed by board.mode "
+            "= \"camera\""),
+    Setting("camera.layout", None, _text("a layout file, or SIDES[:HOLES_PER_SIDE]"),
+            "the board's layout (pegs board layout) for a home-made board; default: the standard board "
+            "of the calibration's size"),
+    Setting("camera.hold_frames", 5, _whole(2, 60),
+            "still frames a new state must hold before it counts"),
+)
 BY_KEY = {s.key: s for s in SETTINGS}
-TABLES = ("serve", "board", "wiring")
+TABLES = ("serve", "board", "wiring", "camera")
 WEB_KEYS = tuple(s.key for s in SETTINGS if s.web) + ("wiring.leds.brightness",)
 
 
@@ -160,7 +174,7 @@ def _flatten(data: dict, problems: list) -> dict:
             if name in {k.split(".")[1] for k in BY_KEY}:
                 owner = next(k for k in BY_KEY if k.split(".")[1] == name)
                 hint = f" (did you mean {owner}, under [{owner.split('.')[0]}]?)"
-            problems.append(f"{name}: unknown key; the tables are [serve], [board] and [wiring]{hint}")
+            problems.append(f"{name}: unknown key; the tables are [serve], [board], [wiring] and [camera]{hint}")
             continue
         if not isinstance(value, dict):
             problems.append(f"{name}: must be a table ([{name}]), not {value!r}")
@@ -259,6 +273,15 @@ def load_settings(path: str | None = None, overrides: Mapping | None = None,
                         f"the config, --wiring, $PEGS_WIRING or {DEFAULT_WIRING} (see hardware/README.md); "
                         f"or use board.mode = \"simulation\"")
     out["board.mode"] = mode
+    base_dir = Path(path).expanduser().resolve().parent if path is not None else Path.cwd()
+    for key in ("camera.calibration", "camera.layout"):
+        v = out[key]
+        if v is not None and not (key == "camera.layout" and v.replace(":", "").isdigit()):
+            out[key] = str(base_dir / Path(v).expanduser())
+    if mode == "camera" and out["camera.calibration"] is None and not any(
+            p.startswith("camera.calibration") for p in problems):
+        problems.append("camera.calibration: board.mode \"camera\" needs the calibration file made by "
+                        "pegs vision calibrate (README: Camera)")
 
     if probe_data_dir and not any(p.startswith("serve.data_dir") for p in problems):
         data_dir = Path(out["serve.data_dir"]).expanduser()

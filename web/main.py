@@ -36,7 +36,8 @@ def build_board(app, service, config: dict, threaded: bool = True):
     `BoardControl`: the one place that decides real or emulated hardware.
     "simulation" gets `hardware.mock` boards made for each table's size;
     "sensors" and "leds" the real switches and LEDs of WIRING (a path or a loaded
-    `WiringConfig`), opened now so that a failure falls back to the phones with
+    `WiringConfig`), "camera" the camera of CAMERA ({source, calibration, layout,
+    hold_frames}) with the wiring's LEDs if any; real hardware is opened now so that a failure falls back to the phones with
     the reason on the table page (the safe start)."""
     from .board_control import BoardControl
     mode = config.get("BOARD_MODE") or "none"
@@ -45,7 +46,7 @@ def build_board(app, service, config: dict, threaded: bool = True):
         from hardware.config import load_wiring
         wiring = load_wiring(wiring)
     control = BoardControl(app, service, mode=mode, settle=float(config.get("SETTLE_SECONDS", 0.8)),
-                           wiring=wiring, threaded=threaded)
+                           wiring=wiring, threaded=threaded, camera=config.get("CAMERA"))
     control.start()
     return control
 

@@ -15,6 +15,7 @@ BOARD_WORDS = {
     "sensors": "Board: reed switches and LEDs ({wiring}); a move is taken once the board is still "
                "for {settle_seconds} s.",
     "leds": "Board: LEDs only ({wiring}); moves are entered on the phones.",
+    "camera": "Board: the camera reads the pegs; a move is taken once the board is still for {settle_seconds} s.",
     "none": "Board: none - the phones are the board.",
 }
 
@@ -25,7 +26,8 @@ def run(conf: dict) -> int:
                      "PUBLIC_URL": conf["public_url"], "MAX_STREAMS": max(8, conf["threads"] - 8),
                      "BOARD_MODE": board["mode"], "SETTLE_SECONDS": board.get("settle_seconds", 0.8),
                      "WIRING": conf.get("wiring") or board.get("wiring"), "CONFIG_PATH": conf.get("config_path"),
-                     "WIRING_FILE": board.get("wiring"), "ADMIN_CODE": conf.get("admin_code")})
+                     "WIRING_FILE": board.get("wiring"), "ADMIN_CODE": conf.get("admin_code"),
+                     "CAMERA": conf.get("camera")})
     service = app.extensions["pegs"]
     control = app.extensions.get("pegs_board_control")
     try:

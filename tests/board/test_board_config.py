@@ -54,7 +54,8 @@ def test_board_table_in_the_config_file(tmp_path):
 
 
 @pytest.mark.parametrize("text, words", [
-    ('[board]\nmode = "camera"\n', "board.mode: must be one of simulation, sensors, leds, none, not 'camera'"),
+    ('[board]\nmode = "magic"\n', "board.mode: must be one of simulation, sensors, leds, camera, none, not 'magic'"),
+    ('[board]\nmode = "camera"\n', "camera.calibration: board.mode \"camera\" needs the calibration file"),
     ('[board]\nsettle_seconds = 0\n', "board.settle_seconds: must be a number from 0.1 to 10 seconds, not 0"),
     ('[board]\nsettle_seconds = "slow"\n', "board.settle_seconds"),
     ('[board]\nmode = "sensors"\nwiring = "nowhere.toml"\n', "board.wiring:"),
@@ -89,7 +90,7 @@ def test_sensors_without_a_wiring_file_say_what_to_do(tmp_path):
 
 def test_serve_stops_with_one_line_naming_the_key(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("PEGS_CONFIG", "PEGS_WIRING")}
-    r = subprocess.run([sys.executable, "-m", "web", "--data-dir", str(tmp_path), "--board", "camera"],
+    r = subprocess.run([sys.executable, "-m", "web", "--data-dir", str(tmp_path), "--board", "magic"],
                        cwd=ROOT, capture_output=True, text=True, timeout=20, env=env)
     assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and "board.mode" in r.stderr
 

@@ -107,9 +107,9 @@ def test_wiring_from_the_environment(tmp_path):
     ("[serve]\npublic_url = 'pegs.local'\n", "serve.public_url: must be an address starting with http://"),
     ("[serve]\nadmin_code = '123'\n", "serve.admin_code: must be at least 6 characters"),
     ("[serve]\ncolour = 1\n", "serve.colour: unknown key; [serve] has serve.host, serve.port"),
-    ("port = 8000\n", "port: unknown key; the tables are [serve], [board] and [wiring] (did you mean serve.port"),
+    ("port = 8000\n", "port: unknown key; the tables are [serve], [board], [wiring] and [camera] (did you mean serve.port"),
     ("serve = 1\n", "serve: must be a table ([serve]), not 1"),
-    ("[board]\nmode = 'magic'\n", "board.mode: must be one of simulation, sensors, leds, none, not 'magic'"),
+    ("[board]\nmode = 'magic'\n", "board.mode: must be one of simulation, sensors, leds, camera, none, not 'magic'"),
     ("[wiring.leds]\ndata_pin = 99\n", "wiring.leds.data_pin:"),
     ("[wiring]\nmock = true\n[board]\nwiring = 'w.toml'\n", "board.wiring: the config file has a [wiring] table too"),
     ("[serve]\nport = \n", "not valid TOML"),
@@ -203,7 +203,7 @@ def test_saving_creates_a_missing_file_and_writes_brightness_where_the_wiring_is
 @pytest.mark.parametrize("key, value, words", [
     ("serve.port", 9000, "serve.port: can't be changed from the settings page"),
     ("board.settle_seconds", 0, "board.settle_seconds: must be a number from 0.1 to 10 seconds"),
-    ("board.mode", "camera", "board.mode: must be one of"),
+    ("board.mode", "cam", "board.mode: must be one of"),
     ("wiring.leds.brightness", 2, "wiring.leds.brightness: must be a number from 0 to 1"),
     ("serve.bot_delay", "fast", "serve.bot_delay: must be"),
 ])

@@ -86,6 +86,7 @@ def _state() -> dict:
     path = current_app.config.get("CONFIG_PATH")
     return {"values": current(), "keys": {k: BY_KEY[k].doc for k in WEB_KEYS if k in BY_KEY},
             "modes": list(BOARD_MODES), "has_wiring": ctl is not None and ctl.wiring is not None,
+            "has_camera": ctl is not None and bool(ctl.camera.get("calibration")),
             "config_path": path, "board": ctl.status() if ctl is not None else None}
 
 
@@ -147,6 +148,9 @@ def settings_post():
     if "board.mode" in checked and checked["board.mode"] in ("sensors", "leds") and (ctl is None or ctl.wiring is None):
         raise ApiError(400, "board.mode: a real board needs its wiring ([wiring] in the config file, see "
                             "hardware/README.md); until then use simulation or none")
+    if checked.get("board.mode") == "camera" and (ctl is None or not ctl.camera.get("calibration")):
+        raise ApiError(400, "board.mode: the camera needs camera.calibration in the config file (made by "
+                            "pegs vision calibrate; README: Camera)")
     if "wiring.leds.brightness" in checked and (ctl is None or ctl.wiring is None):
         raise ApiError(400, "wiring.leds.brightness: there are no LEDs configured")
     path = current_app.config.get("CONFIG_PATH")

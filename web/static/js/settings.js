@@ -19,7 +19,8 @@
     $("settings-form").hidden = false;
     $("board-mode").value = v["board.mode"];
     for (const opt of $("board-mode").options) {
-      opt.disabled = ["sensors", "leds"].includes(opt.value) && !state.has_wiring;
+      opt.disabled = (["sensors", "leds"].includes(opt.value) && !state.has_wiring) ||
+        (opt.value === "camera" && !state.has_camera);
     }
     $("settle").value = v["board.settle_seconds"];
     $("bot-delay").value = v["serve.bot_delay"];

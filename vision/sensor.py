@@ -1,0 +1,172 @@
+"""The camera as the board's sensor: the reed-switch sensor's interface over `BoardWatcher`.
+
+`CameraSensor` reads the camera in a thread of its own (`BoardWatcher`: motion
+gating, the stable-state tracker) and offers what the board referee asks of
+`hardware.sensors.ReedSensor`: ``scan(now)`` gives the per-hole changes since
+the last call as `SwitchEvent`s, ``snapshot()`` the holes with a peg,
+``active_faults`` what stops the camera from being trusted now (markers out of
+sight, the camera gone). Like the rest of vision/ it knows hole ids, not rules.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from hardware.sensors import SensorFault, SwitchEvent
+
+log = logging.getLogger("vision.sensor")
+
+
+class CameraSensor:
+    def __init__(self, camera, vision, holes, *, clock: Callable[[], float] = time.monotonic,
+                 threaded: bool = True, on_fault=None):
+        from .watch import BoardWatcher
+        self.holes = list(holes)
+        self.clock = clock
+        self.on_fault = on_fault
+        self.lock = threading.Lock()
+        self.filled: set[str] = set()          # what the referee has been told
+        self.seen: set[str] | None = None      # the latest stable state of the camera
+        self.read_once = threading.Event()
+        self.active_faults: dict[tuple, SensorFault] = {}
+        self.watcher = BoardWatcher(camera, vision, self._on_event)
+        self.camera = camera
+        self._stop = threading.Event()
+        self._thread = None
+        if threaded:
+            self._thread = threading.Thread(target=self._run, name="pegs-camera", daemon=True)
+            self._thread.start()
+
+    # ------------------------------------------------------------------ the camera thread
+    def _run(self) -> None:
+        try:
+            self.watcher.run(self._stop)
+        except Exception as exc:   # a driver error must not go unnoticed: it is a fault, and logged
+            log.exception("the camera stopped")
+            self._fault("camera", f"the camera stopped ({type(exc).__name__}: {exc}): enter the moves on "
+                                  f"the phones, or restart the companion")
+
+    def step(self) -> list:
+        """One frame, in the caller's thread (``threaded=False``: tests)."""
+        return self.watcher.step()
+
+    def _fault(self, key: str, message: str) -> None:
+        fault = SensorFault(key if key != "markers" else "read-error", message, self.clock())
+        with self.lock:
+            self.active_faults[(key,)] = fault
+        if self.on_fault:
+            self.on_fault(fault)
+
+    def _clear(self, key: str) -> None:
+        with self.lock:
+            self.active_faults.pop((key,), None)
+
+    def _on_event(self, event) -> None:
+        if event.kind == "board":
+            with self.lock:
+                self.seen = set(event.data.after)
+            self.read_once.set()
+        elif event.kind == "calibration_lost":
+            self._fault("markers", "the camera can't see the board's markers: move what covers them, or "
+                                   "calibrate again if the board or the camera moved")
+        elif event.kind in ("calibration_restored", "recalibrated"):
+            self._clear("markers")
+        elif event.kind == "camera_lost":
+            self._fault("camera", f"{event.message}: enter the moves on the phones, check the camera's "
+                                  f"cable, then try the board again")
+
+    # ------------------------------------------------------------------ the sensor interface
+    def scan(self, now: float | None = None) -> list[SwitchEvent]:
+        now = self.clock() if now is None else now
+        with self.lock:
+            seen = self.seen
+        if seen is None or seen == self.filled:
+            return []
+        events = [SwitchEvent(h, False, now) for h in sorted(self.filled - seen)]
+        events += [SwitchEvent(h, True, now) for h in sorted(seen - self.filled)]
+        self.filled = set(seen)
+        return events
+
+    def snapshot(self, fresh: bool = False) -> dict[str, bool]:
+        return {h: h in self.filled for h in self.holes}
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+        try:
+            self.camera.close()
+        except Exception as exc:   # noqa: BLE001 - a camera already gone
+            log.info("closing the camera: %s", exc)
+
+
+def open_camera_sensor(source: str, calibration_path: str, layout_spec: str | None = None, *,
+                       hold_frames: int = 5, clock=time.monotonic, threaded: bool = True, first_read: float = 0):
+    """The camera, the calibration and the layout, opened: a `CameraSensor`. Raises
+    `vision.camera.CameraError`, `vision.calibration.CalibrationError`,
+    `vision.layout.LayoutError` or ImportError (no OpenCV) with words for the user.
+    ``first_read`` > 0: wait that long for a first frame, so a camera that opens but
+    sends nothing is caught at start."""
+    import re
+
+    from .calibration import Calibration, CalibrationError
+    from .camera import CameraError, open_camera
+    from .layout import load_layout, standard_layout
+    from .watch import BoardVision
+    calib = Calibration.load(calibration_path)
+    if layout_spec:
+        m = re.fullmatch(r"(\d+)(?::(\d+))?", layout_spec.strip())
+        layout = standard_layout(int(m.group(1)), int(m.group(2) or 18)) if m else load_layout(layout_spec)
+    else:
+        layout = standard_layout(calib.sides, calib.holes_per_side)
+    calib.check_layout(layout)
+    if calib.colours is None:
+        raise CalibrationError(f"{calibration_path} has no peg colours: run pegs vision calibrate on a picture "
+                               f"of the set-up position")
+    vision = BoardVision(layout, calib, hold_frames=hold_frames)
+    camera = open_camera(source, size=tuple(calib.image_size))
+    try:
+        if first_read > 0:
+            camera.read()           # CameraLost (a CameraError) if nothing comes
+        sensor = CameraSensor(camera, vision, layout.hole_ids(), clock=clock, threaded=threaded)
+    except CameraError:
+        camera.close()
+        raise
+    sensor.layout = layout
+    return sensor
+
+
+def diagnose_camera(exc: BaseException, source: str, calibration_path: str | None):
+    """Words for a camera that failed to start: a `hardware.diagnose.HardwareProblem`."""
+    from hardware.diagnose import HardwareProblem
+    detail = f"{type(exc).__name__}: {exc}"
+    name = type(exc).__name__
+    if isinstance(exc, ImportError):
+        return HardwareProblem("camera", f"The camera can't be used: the {exc.name or 'OpenCV'} module is missing.",
+                               "Run sudo systemd/install.sh --camera (OpenCV, NumPy and Picamera2 from apt).",
+                               detail)
+    if name == "CalibrationError":
+        if str(exc).endswith(": no such file"):
+            return HardwareProblem(
+                "camera", f"The camera is not calibrated yet: there is no {calibration_path}.",
+                f"Photograph the set-up position and run pegs vision calibrate setup.png --out "
+                f"{calibration_path} (README: Camera), then try the board again.", detail)
+        return HardwareProblem("camera", f"The camera's calibration can't be used: {exc}.",
+                               "Calibrate again from a set-up picture (pegs vision calibrate), then try the board "
+                               "again.", detail)
+    if name == "LayoutError":
+        return HardwareProblem("camera", f"The board layout can't be used: {exc}.",
+                               "Fix camera.layout in the config (pegs board layout writes one).", detail)
+    if source == "pi" or source.startswith("pi:"):
+        fix = ("Check the camera's ribbon cable (contacts the right way round) and that rpicam-hello "
+               "--list-cameras lists it; then try the board again.")
+    elif source.startswith("usb:") or source.isdigit():
+        fix = "Plug the webcam in (ls /dev/video* lists cameras) or set camera.source; then try the board again."
+    else:
+        fix = "Check camera.source in the config; then try the board again."
+    return HardwareProblem("camera", f"The camera can't be used: {exc}.", fix, detail)
+
+
+__all__ = ["CameraSensor", "open_camera_sensor", "diagnose_camera"]
