@@ -94,6 +94,8 @@ def serve_command(argv) -> int:
         print(describe(conf))
         return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    import warnings   # gpiozero warns once per pin library it can't load; the safe start says it better
+    warnings.filterwarnings("ignore", message="Falling back from")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     from .server import run
     return run(conf)
