@@ -109,8 +109,10 @@ class BoardControl:
 
     def _build(self) -> None:
         from .board_referee import make_hub
-        self._install(None)
-        self.problems = []
+        if self.hub is not None:
+            self._install(None, notify=False)   # the old board lets go of its pins first
+        # self.problems stays as it is until the new attempt is decided: pages that ask meanwhile
+        # still see what failed (a probe can take seconds: an expander, a camera's first frame)
         hw = None
         if self.mode == "camera":
             hw, problems = self._open_camera()
@@ -127,6 +129,7 @@ class BoardControl:
             if problems:
                 self._failed(hw, problems)
                 return
+        self.problems = []
         hub = make_hub(self.service, self.mode, settle=self.settle,
                        wiring=hw.wiring if hw is not None else self.wiring, clock=self.clock,
                        threaded=self.threaded, hardware=hw)
@@ -152,7 +155,7 @@ class BoardControl:
                       p.part, p.what, p.fix, p.detail)
         self._notify()
 
-    def _install(self, hub) -> None:
+    def _install(self, hub, notify: bool = True) -> None:
         old = self.hub
         if old is not None and old is not hub:
             old.close()
@@ -165,7 +168,8 @@ class BoardControl:
         self.hub = hub
         self.service.board = hub
         self.app.extensions["pegs_board"] = hub
-        self._notify()
+        if notify:
+            self._notify()
 
     def _notify(self) -> None:
         """Every open page asks for the board again (and reloads if its mode changed)."""

@@ -84,10 +84,6 @@ OBSERVE_THE_PROBLEMS = """() => {
   new MutationObserver(() => window.__seen.push({hidden: box.hidden, text: list.textContent}))
     .observe(box, {attributes: true, childList: true, subtree: true, characterData: true});
 }"""
-# What the table page briefly shows while a retry probes the hardware: BoardControl._build clears
-# its problems and tells the pages before it knows the outcome, so a page asking then is told
-# "no problems" (see test_retry_keeps_the_problems_shown_while_it_tries).
-RETRY_FLICKER = {"hidden": True, "text": ""}
 
 
 def shows_the_problems(state) -> bool:
@@ -142,7 +138,7 @@ def test_safe_start_table_page_says_what_failed_and_retry_keeps_it(serve, browse
         expect(box.locator("#board-problems li")).to_have_count(before)
         seen = page.evaluate("window.__seen")
         assert seen
-        odd = [s for s in seen if not shows_the_problems(s) and s != RETRY_FLICKER]
+        odd = [s for s in seen if not shows_the_problems(s)]
         assert not odd, odd                                    # never hidden with the problems, nor an error shown
         assert boot_mode(page) == "none" and page.url.endswith(f"/table/{gid}")   # no reload: same mode
         assert not errors, errors
@@ -155,9 +151,6 @@ def test_safe_start_table_page_says_what_failed_and_retry_keeps_it(serve, browse
     assert tried, "the retry did not try the hardware again"
 
 
-@pytest.mark.xfail(strict=True, reason="app bug: a retry tells the pages 'no problems' before it knows "
-                                       "(BoardControl._build clears them and notifies, then probes), so the "
-                                       "table page hides the section while the hardware is tried")
 def test_retry_keeps_the_problems_shown_while_it_tries(serve, browser, tmp_path, caplog, monkeypatch):  # noqa: F811
     """On a Pi, opening the hardware can take a while (an I2C expander that doesn't answer, a
     camera's first frame): the section must not vanish meanwhile. Here the probe takes 0.6 s."""
@@ -190,7 +183,7 @@ def test_retry_keeps_the_problems_shown_while_it_tries(serve, browser, tmp_path,
         assert not errors, errors
         seen = page.evaluate("window.__seen")
         hidden = [s for s in seen if not shows_the_problems(s)]
-        assert not hidden, hidden                              # fails today: [RETRY_FLICKER]
+        assert not hidden, hidden                              # never {"hidden": True, "text": ""}
     finally:
         ctx.close()
         tried = [r for r in caplog.records if r.name == "web.board" and FAILED_TO_START in r.getMessage()]

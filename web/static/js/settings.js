@@ -60,6 +60,7 @@
       render();
       $("settings-msg").textContent = state.message;
     } catch (e) {
+      $("settings-msg").textContent = "";
       showError("settings-error", e.message);
     } finally { $("save").disabled = false; }
   });
