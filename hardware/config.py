@@ -321,16 +321,21 @@ def wiring_in_companion_config(path) -> tuple[str, object] | None:
         or "settle_seconds" in board
     if not is_companion:
         return "file", str(path)
-    table = data.get("wiring")
-    if isinstance(table, Mapping) and not _all_empty(table):
+    table = wiring_table_of(data)
+    if table is not None:
         return "table", table
     if isinstance(board.get("wiring"), str):
         return "file", str(Path(path).expanduser().resolve().parent / Path(board["wiring"]).expanduser())
     return None
 
 
-def _all_empty(table) -> bool:
-    return isinstance(table, Mapping) and all(_all_empty(v) for v in table.values())
+def wiring_table_of(data: Mapping) -> Mapping | None:
+    """The ``[wiring]`` table of a companion config, or None if it has none or only empty
+    headers (config.example.toml's, every key commented out)."""
+    def empty(t):
+        return isinstance(t, Mapping) and all(empty(v) for v in t.values())
+    table = data.get("wiring")
+    return table if isinstance(table, Mapping) and not empty(table) else None
 
 
 def load_wiring(path_or_text=None, sides: int | None = None, holes_per_side: int | None = None, *,

@@ -53,11 +53,8 @@ def _add_geometry(p):
 
 
 def _layout_arg(text: str):
-    from .layout import load_layout, standard_layout
-    m = re.fullmatch(r"(\d+)(?::(\d+))?", text.strip())
-    if m:
-        return standard_layout(int(m.group(1)), int(m.group(2) or 18))
-    return load_layout(text)
+    from .layout import layout_from_spec
+    return layout_from_spec(text)
 
 
 def _layout_from(args):

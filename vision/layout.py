@@ -327,6 +327,15 @@ _FILE_KEYS = _PARAM_KEYS | {"format", "sides", "holes_per_side", "width", "heigh
                             "markers", "params"}
 
 
+def layout_from_spec(text: str) -> Layout:
+    """A standard board written ``SIDES`` or ``SIDES:HOLES_PER_SIDE`` (``4``, ``6:20``), else a
+    layout file (`load_layout`)."""
+    m = re.fullmatch(r"(\d+)(?::(\d+))?", text.strip())
+    if m:
+        return standard_layout(int(m.group(1)), int(m.group(2) or 18))
+    return load_layout(text)
+
+
 def load_layout(path) -> Layout:
     """A layout from a JSON or TOML file (see ``layout_from_dict``); LayoutError on any problem."""
     path = Path(path)

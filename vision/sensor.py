@@ -109,18 +109,12 @@ def open_camera_sensor(source: str, calibration_path: str, layout_spec: str | No
     `vision.layout.LayoutError` or ImportError (no OpenCV) with words for the user.
     ``first_read`` > 0: wait that long for a first frame, so a camera that opens but
     sends nothing is caught at start."""
-    import re
-
     from .calibration import Calibration, CalibrationError
     from .camera import CameraError, open_camera
-    from .layout import load_layout, standard_layout
+    from .layout import layout_from_spec
     from .watch import BoardVision
     calib = Calibration.load(calibration_path)
-    if layout_spec:
-        m = re.fullmatch(r"(\d+)(?::(\d+))?", layout_spec.strip())
-        layout = standard_layout(int(m.group(1)), int(m.group(2) or 18)) if m else load_layout(layout_spec)
-    else:
-        layout = standard_layout(calib.sides, calib.holes_per_side)
+    layout = layout_from_spec(layout_spec or f"{calib.sides}:{calib.holes_per_side}")
     calib.check_layout(layout)
     if calib.colours is None:
         raise CalibrationError(f"{calibration_path} has no peg colours: run pegs vision calibrate on a picture "

@@ -159,12 +159,8 @@ class BoardControl:
         old = self.hub
         if old is not None and old is not hub:
             old.close()
-        if hub is None and self.hardware is not None:
-            try:
-                self.hardware.close()   # opened, but never taken by a table
-            except Exception as exc:
-                log.info("closing the board hardware: %s: %s", type(exc).__name__, exc)
-            self.hardware = None
+        if hub is None:
+            self.hardware = None   # the old hub closed it (BoardHub.unclaimed if no table took it)
         self.hub = hub
         self.service.board = hub
         self.app.extensions["pegs_board"] = hub
@@ -182,20 +178,17 @@ class BoardControl:
     def apply(self, changes: dict) -> None:
         """Settings changed on the settings page ({key: checked value}), made live."""
         with self.lock:
-            rebuild = False
             if "serve.bot_delay" in changes:
                 self.service.bot_delay = changes["serve.bot_delay"]
             if "board.settle_seconds" in changes:
                 self.settle = changes["board.settle_seconds"]
                 if self.hub is not None:
-                    self.hub.settle = self.settle
-                    if self.hub.referee is not None:
-                        self.hub.referee.settle = self.settle
+                    self.hub.settle = self.settle   # the referee reads it from the hub
             if "wiring.leds.brightness" in changes and self.wiring is not None:
                 b = changes["wiring.leds.brightness"]
                 self.wiring = dataclasses.replace(self.wiring, leds=dataclasses.replace(self.wiring.leds,
                                                                                        brightness=b))
-                hw = (self.hub.hw if self.hub is not None else None) or self.hardware
+                hw = self.hardware   # the real board's, which its hub uses too
                 if hw is not None and "leds" in hw.__dict__:
                     hw.leds.max_brightness = b
                     hw.leds.brightness = b
@@ -205,8 +198,6 @@ class BoardControl:
                 if changes["board.mode"] == "camera" and not self.camera.get("calibration"):
                     raise ValueError("board.mode: the camera needs camera.calibration in the config")
                 self.mode = changes["board.mode"]
-                rebuild = True
-            if rebuild:
                 self._build()
 
 

@@ -222,7 +222,6 @@ class BoardReferee:
         self.hw = hw
         self.mode = hub.mode
         self.sensing = hub.mode in SENSING
-        self.settle = hub.settle
         self.virtual = virtual
         self.leds = hw.leds
         self.led_holes = set(self.leds.led_map)
@@ -264,6 +263,11 @@ class BoardReferee:
         self._evaluate()
 
     # ------------------------------------------------------------------ the game side
+    @property
+    def settle(self) -> float:
+        """The hub's settle time (the settings page may change it while a table is live)."""
+        return self.hub.settle
+
     def _refresh_game(self, force: bool = False) -> bool:
         """Read what the game says the board must show; True if the game moved on."""
         t = self.table

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 from .config import BOARD_MODES, DEFAULT_WIRING, ConfigError, default_config_path, load_settings
@@ -54,7 +55,6 @@ def resolve(argv, env=None) -> dict:
     {"host", "port", "threads", "bot_delay", "public_url", "data_dir", "admin_code",
      "board": {"mode", "settle_seconds", "wiring" (path, or None)}, "wiring" (WiringConfig or None),
      "config_path", "settings" (every key)}"""
-    import os
     env = os.environ if env is None else env
     args = _parser().parse_args(argv)
     path = args.config or default_config_path(env)

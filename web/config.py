@@ -191,16 +191,12 @@ def _flatten(data: dict, problems: list) -> dict:
     return flat
 
 
-def _empty(table) -> bool:
-    return isinstance(table, dict) and all(_empty(v) for v in table.values())
-
-
 def _check(key: str, value, where: str = ""):
-    s = BY_KEY[key]
+    check = BY_KEY[key].check if key in BY_KEY else WEB_CHECKS[key]
     try:
-        return s.check(value), None
+        return check(value), None
     except (TypeError, ValueError):
-        return None, f"{key}{where}: must be {s.check.words}, not {value!r}"
+        return None, f"{key}{where}: must be {check.words}, not {value!r}"
 
 
 def load_settings(path: str | None = None, overrides: Mapping | None = None,
@@ -232,19 +228,17 @@ def load_settings(path: str | None = None, overrides: Mapping | None = None,
             out[s.key] = s.default
     if out["serve.data_dir"] is None:
         out["serve.data_dir"] = env.get("PEGS_DATA_DIR") or str(Path.home() / ".local/share/pegs-companion")
+    base_dir = Path(path).expanduser().resolve().parent if path is not None else Path.cwd()   # relative paths
 
     # the wiring: --wiring, else [wiring], else board.wiring, else $PEGS_WIRING, else the system wiring file
-    from hardware.config import WiringError, load_wiring
+    from hardware.config import WiringError, load_wiring, wiring_table_of
     from_option = (overrides or {}).get("board.wiring") is not None
-    wiring_table = data.get("wiring") if isinstance(data.get("wiring"), dict) else None
-    if wiring_table is not None and _empty(wiring_table):   # the example's headers, every key commented out
-        wiring_table = None
+    wiring_table = wiring_table_of(data)
     wiring_path, inline = out["board.wiring"], False
     if wiring_table is not None and wiring_path is not None and not from_option:
         problems.append("board.wiring: the config file has a [wiring] table too; keep one of the two")
     if wiring_path is not None:
-        base = Path(path).expanduser().resolve().parent if path is not None and not from_option else Path.cwd()
-        wiring_path = str(base / Path(wiring_path).expanduser())
+        wiring_path = str((Path.cwd() if from_option else base_dir) / Path(wiring_path).expanduser())
     elif wiring_table is not None:
         inline = True
     elif env.get("PEGS_WIRING"):
@@ -273,7 +267,6 @@ def load_settings(path: str | None = None, overrides: Mapping | None = None,
                         f"the config, --wiring, $PEGS_WIRING or {DEFAULT_WIRING} (see hardware/README.md); "
                         f"or use board.mode = \"simulation\"")
     out["board.mode"] = mode
-    base_dir = Path(path).expanduser().resolve().parent if path is not None else Path.cwd()
     for key in ("camera.calibration", "camera.layout"):
         v = out[key]
         if v is not None and not (key == "camera.layout" and v.replace(":", "").isdigit()):
@@ -330,20 +323,13 @@ def atomic_write(path: str | os.PathLike, text: str, mode: int | None = None) ->
         os.close(dfd)
 
 
+WEB_CHECKS = {"wiring.leds.brightness": _number(0, 1)}   # web-editable keys outside SETTINGS
+
+
 def check_web_change(key: str, value):
     """A value from the settings page, checked: returns it; ConfigError naming the key."""
     if key not in WEB_KEYS:
         raise ConfigError(f"{key}: can't be changed from the settings page (these can: {', '.join(WEB_KEYS)})")
-    if key == "wiring.leds.brightness":
-        try:
-            if isinstance(value, bool):
-                raise ValueError
-            x = float(value)
-            if not 0 <= x <= 1:
-                raise ValueError
-            return x
-        except (TypeError, ValueError):
-            raise ConfigError(f"{key}: must be a number from 0 to 1, not {value!r}") from None
     value, problem = _check(key, value)
     if problem:
         raise ConfigError(problem)
@@ -361,69 +347,58 @@ def _set(doc, dotted: str, value) -> None:
     node[name] = value
 
 
+NEW_FILE = ("# Pegs and Jokers companion settings: only what differs from the defaults\n"
+            "# (systemd/config.example.toml documents every key).\n")
+
+
+def _edited(path: Path, changes: Mapping, new_file: str | None = None) -> str:
+    """The text of the TOML file `path` (`new_file` if given and it is missing) with `changes`
+    set, comments kept."""
+    import tomlkit
+    doc = tomlkit.parse(new_file if new_file is not None and not path.exists() else path.read_text(encoding="utf-8"))
+    for key, value in changes.items():
+        _set(doc, key, value)
+    return tomlkit.dumps(doc)
+
+
+def _wiring_problems(table, prefix: str = "") -> list[str]:
+    from hardware.config import WiringError, load_wiring
+    try:
+        load_wiring(table)
+    except WiringError as exc:
+        return [f"{prefix}{p}" for p in exc.problems]
+    return []
+
+
 def save_settings(path: str | os.PathLike, changes: Mapping, wiring_file: str | None = None) -> None:
     """Write `changes` ({key: value}, checked by `check_web_change`) into the config file
     (created if missing), keeping its comments; ``wiring.*`` keys go to `wiring_file`
     when the wiring is a file of its own. The result is re-read and checked before it
     replaces the old file: a change that would not load is refused (ConfigError)."""
-    import tomlkit
     path = Path(path)
-    main_changes = {k: v for k, v in changes.items() if not (k.startswith("wiring.") and wiring_file)}
-    wiring_changes = {k[len("wiring."):]: v for k, v in changes.items() if k.startswith("wiring.") and wiring_file}
+    to_wiring_file = {k[len("wiring."):]: v for k, v in changes.items() if k.startswith("wiring.") and wiring_file}
+    to_config = {k: v for k, v in changes.items() if not (k.startswith("wiring.") and wiring_file)}
     texts = {}
-    if main_changes:
-        text = path.read_text(encoding="utf-8") if path.exists() else (
-            "# Pegs and Jokers companion settings: only what differs from the defaults\n"
-            "# (systemd/config.example.toml documents every key).\n")
-        doc = tomlkit.parse(text)
-        for key, value in main_changes.items():
-            _set(doc, key, value)
-        texts[path] = tomlkit.dumps(doc)
-    if wiring_changes:
-        wpath = Path(wiring_file)
-        doc = tomlkit.parse(wpath.read_text(encoding="utf-8"))
-        for key, value in wiring_changes.items():
-            _set(doc, key, value)
-        texts[wpath] = tomlkit.dumps(doc)
+    if to_config:
+        texts[path] = _edited(path, to_config, NEW_FILE)
+    if to_wiring_file:
+        texts[Path(wiring_file)] = _edited(Path(wiring_file), to_wiring_file)
     # check the whole result before anything is replaced
     for p, text in texts.items():
         data = tomllib.loads(text)
+        problems: list[str] = []
         if p == path:
-            problems: list[str] = []
             _flatten(data, problems)
-            if problems:
-                raise ConfigError(problems, str(p))
-            if isinstance(data.get("wiring"), dict):
-                from hardware.config import WiringError, load_wiring
-                try:
-                    load_wiring(data["wiring"])
-                except WiringError as exc:
-                    raise ConfigError([f"wiring.{q}" for q in exc.problems], str(p)) from None
+            if not problems and isinstance(data.get("wiring"), dict):
+                problems = _wiring_problems(data["wiring"], "wiring.")
         else:
-            from hardware.config import WiringError, load_wiring
-            try:
-                load_wiring(data)
-            except WiringError as exc:
-                raise ConfigError(exc.problems, str(p)) from None
+            problems = _wiring_problems(data)
+        if problems:
+            raise ConfigError(problems, str(p))
     for p, text in texts.items():
         atomic_write(p, text)
 
 
-def documented_keys(text: str) -> set[str]:
-    """The keys a documented example config names (``key = ...`` lines, commented or not,
-    under their ``[table]`` headers)."""
-    keys, table = set(), ""
-    for raw in text.splitlines():
-        line = raw.lstrip("# ").strip()
-        if line.startswith("[") and line.endswith("]") and not line.startswith("[["):
-            table = line.strip("[]").strip()
-        elif "=" in line and not line.startswith(("(", "-")):
-            name = line.split("=", 1)[0].strip()
-            if name.replace("_", "").isalnum():
-                keys.add(f"{table}.{name}" if table else name)
-    return keys
-
-
 __all__ = ["ConfigError", "SETTINGS", "BY_KEY", "WEB_KEYS", "BOARD_MODES", "SYSTEM_CONFIG", "DEFAULT_WIRING",
            "default_config_path", "read_file", "load_settings", "save_settings", "check_web_change",
-           "atomic_write", "documented_keys"]
+           "atomic_write"]

@@ -409,7 +409,7 @@ class TableService:
             return cached[1]
 
     def _plays(self, table: Table) -> dict:
-        g, geo = table.game, table.geo
+        g = table.game
         pos = g.position
         out = {"version": table.version, "seat": g.actor, "phase": g.phase,
                "bluffing": g.rules.bluffing}

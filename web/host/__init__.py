@@ -9,7 +9,7 @@ from companion.bots import BOTS
 from .. import colours
 from ..api import presets_json
 from ..errors import ApiError
-from ..util import base_url, host_token, service
+from ..util import host_token, service
 
 bp = Blueprint("host", __name__, template_folder="templates")
 

@@ -39,11 +39,13 @@ def control():
     return current_app.extensions.get("pegs_board_control")
 
 
+def _token_for(code: str) -> str:
+    return hmac.new(current_app.config["SECRET"], f"admin:{code}".encode(), hashlib.sha256).hexdigest()
+
+
 def _admin_token() -> str | None:
     code = current_app.config.get("ADMIN_CODE")
-    if not code:
-        return None
-    return hmac.new(current_app.config["SECRET"], f"admin:{code}".encode(), hashlib.sha256).hexdigest()
+    return _token_for(code) if code else None
 
 
 def _local() -> bool:
@@ -116,9 +118,7 @@ def settings_unlock():
         wait = tries["until"] - time.monotonic()
         if wait > 0:
             raise ApiError(429, f"too many wrong codes: wait {wait:.0f} s")
-        good = isinstance(code, str) and hmac.compare_digest(
-            hmac.new(current_app.config["SECRET"], f"admin:{code.strip()}".encode(), hashlib.sha256).hexdigest(),
-            token)
+        good = isinstance(code, str) and hmac.compare_digest(_token_for(code.strip()), token)
         if not good:
             tries["wrong"] += 1
             if tries["wrong"] >= MAX_TRIES:
