@@ -36,8 +36,10 @@ import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "board")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "board")]
 warnings.filterwarnings("ignore", module="gpiozero")
+from benchkit import call, cpu_name, pct  # noqa: E402
+from livekit import LiveServer  # noqa: E402
 
 
 class Page(threading.Thread):
@@ -69,38 +71,11 @@ class Page(threading.Thread):
                             self.ready.set()
 
 
-def call(port, method, path, body=None, cookies=None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    headers = {}
-    if cookies:
-        headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        headers.update({"Content-Type": "application/json", "X-Pegs-Request": "1"})
-    conn.request(method, path, body=data, headers=headers)
-    resp = conn.getresponse()
-    raw = resp.read()
-    for k, v in resp.getheaders():
-        if k.lower() == "set-cookie" and cookies is not None:
-            name, _, rest = v.partition("=")
-            cookies[name] = rest.split(";", 1)[0]
-    conn.close()
-    return resp.status, json.loads(raw)
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=40, help="moves taken from the board to measure")
     ap.add_argument("--settle", type=float, default=0.8, help="settle time (board.settle_seconds)")
     args = ap.parse_args()
-
-    from waitress.server import create_server
 
     from boardkit import plan_physical
     from companion.bots import make_bot
@@ -110,14 +85,8 @@ def main():
     app = build_app({"DATA_DIR": data, "BOARD_MODE": "simulation", "SETTLE_SECONDS": args.settle,
                      "BOT_DELAY": 0.0, "HEARTBEAT": 15.0})
     svc, hub = app.extensions["pegs"], app.extensions["pegs_board"]
-    server = create_server(app, host="127.0.0.1", port=0, threads=24)
-    port = server.effective_port
-    stop = threading.Event()
-
-    def loop():
-        while not stop.is_set():
-            server.asyncore.loop(timeout=0.05, map=server._map, count=1)
-    threading.Thread(target=loop, daemon=True).start()
+    server = LiveServer(app, threads=24)
+    port = server.port
     try:
         names = ["Ann", "Bob", "Cy", "Di"]
         status, created = call(port, "POST", "/api/games", {"preset": "basic", "players": 4, "teams": 2,
@@ -178,14 +147,7 @@ def main():
             push.append((max(p.arrived[new] for p in pages) - base) * 1000)
             moves += 1
             time.sleep(0.1)
-        cpu = platform.processor() or platform.machine()
-        try:
-            for line in Path("/proc/cpuinfo").read_text().splitlines():
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-        except OSError:
-            pass
+        cpu = cpu_name()
         print(f"Board referee latency beyond the settle time ({args.settle} s), simulation mode "
               f"(emulated 74HC165 chain scanned at 100 Hz, SQLite synchronous=FULL), {moves} moves taken "
               f"from the board, 5 live pages; {cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
@@ -201,11 +163,7 @@ def main():
         print("within 50 ms: " + ("yes" if ok else "NO"))
         return 0 if ok else 1
     finally:
-        svc.close()
-        stop.set()
-        server.task_dispatcher.shutdown(timeout=5)
-        for channel in list(server._map.values()):
-            channel.close()
+        server.close()
 
 
 if __name__ == "__main__":

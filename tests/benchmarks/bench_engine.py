@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
+from benchkit import cpu_name  # noqa: E402
 from companion.bots import make_bot  # noqa: E402
 from companion.cards import rank_of  # noqa: E402
 from companion.game import Game  # noqa: E402
@@ -31,14 +32,7 @@ from companion.simulate import simulate  # noqa: E402
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_name()
     return (f"{cpu}, {os.cpu_count()} logical cores, Python {platform.python_version()} "
             f"({platform.python_implementation()}), {platform.system()} {platform.release()}")
 

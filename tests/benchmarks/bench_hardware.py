@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
+from benchkit import cpu_name  # noqa: E402
 from hardware.config import load_wiring  # noqa: E402
 from hardware.leds import LedBoard, MockStrip  # noqa: E402
 from hardware.mock import MockBoard  # noqa: E402
@@ -33,14 +34,7 @@ warnings.simplefilter("ignore")   # gpiozero's pin-factory fallback warnings
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_name()
     return f"{cpu}, Python {platform.python_version()}"
 
 

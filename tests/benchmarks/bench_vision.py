@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
+from benchkit import cpu_name  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -41,14 +42,7 @@ PI4_RANGE = (5.0, 8.0)
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_name()
     import os
     return (f"{cpu}, {os.cpu_count()} CPUs visible, Python {platform.python_version()}, "
             f"OpenCV {cv2.__version__} ({cv2.getNumThreads()} threads), NumPy {np.__version__}")

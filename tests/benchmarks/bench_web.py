@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+from benchkit import call, cpu_name, pct  # noqa: E402
 
 
 class Page(threading.Thread):
@@ -66,31 +67,6 @@ class Page(threading.Thread):
                         r.read()
                         self.arrived[version] = (t_event, time.perf_counter())
                         self.ready.set()
-
-
-def call(port, method, path, body=None, cookies=None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    headers = {}
-    if cookies:
-        headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        headers.update({"Content-Type": "application/json", "X-Pegs-Request": "1"})
-    conn.request(method, path, body=data, headers=headers)
-    resp = conn.getresponse()
-    raw = resp.read()
-    for k, v in resp.getheaders():
-        if k.lower() == "set-cookie" and cookies is not None:
-            name, _, rest = v.partition("=")
-            cookies[name] = rest.split(";", 1)[0]
-    conn.close()
-    return resp.status, json.loads(raw)
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def main():
@@ -154,14 +130,7 @@ def main():
                 ev.append((te - t0) * 1000)
                 vw.append((tview - t0) * 1000)
         n = len(ev) // len(pages)
-        cpu = platform.processor() or platform.machine()
-        try:
-            for line in Path("/proc/cpuinfo").read_text().splitlines():
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-        except OSError:
-            pass
+        cpu = cpu_name()
         print(f"Web push latency, localhost, {len(pages)} live pages (10 seats + table view), "
               f"{n} actions; {cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
         print()

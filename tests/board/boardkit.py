@@ -16,6 +16,8 @@ from web.board_referee import BoardHub, VirtualBoard
 from web.store import Store
 from web.tables import TableService
 
+from livekit import LiveServer  # noqa: F401 - re-exported for the board's browser test
+
 warnings.filterwarnings("ignore", module="gpiozero")
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]
 
@@ -300,34 +302,6 @@ def play_game(rig: Rig, seed: int = 1, max_turns: int = 2000) -> dict:
         assert ref.state in ("ready", "waiting"), (ref.state, ref.message)
         stats["moves"] += 1
     return stats
-
-
-class LiveServer:
-    """waitress in a thread on a free localhost port (as tests/web's, for the board's app)."""
-
-    def __init__(self, app):
-        import threading
-
-        from waitress.server import create_server
-        self.app = app
-        self.server = create_server(app, host="127.0.0.1", port=0, threads=24)
-        self.port = self.server.effective_port
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.stopping = False
-        self.thread = threading.Thread(target=self._loop, daemon=True)
-        self.thread.start()
-
-    def _loop(self):
-        while not self.stopping:
-            self.server.asyncore.loop(timeout=0.05, map=self.server._map, count=1)
-
-    def close(self):
-        self.app.extensions["pegs"].close()
-        self.stopping = True
-        self.thread.join(timeout=5)
-        self.server.task_dispatcher.shutdown(timeout=5)
-        for channel in list(self.server._map.values()):
-            channel.close()
 
 
 def simulation_app(settle: float = 0.8, store=None, bot_delay: float = 0.3, mode: str = "simulation"):

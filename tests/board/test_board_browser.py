@@ -23,7 +23,7 @@ pytestmark = [
 
 @pytest.fixture
 def live():
-    srv = LiveServer(simulation_app(bot_delay=0.2))
+    srv = LiveServer(simulation_app(bot_delay=0.2), threads=24)
     yield srv
     srv.close()
 

@@ -129,7 +129,6 @@ def test_evaluate_orders_simple_positions():
 
 
 def test_greedy_hits_an_opponent():
-    S = START
     game = Game("basic", players=4, seed=2)
     seat = game.seat
     side = game.seat_side[seat]

@@ -11,6 +11,8 @@ import pytest
 
 from web import create_app
 
+from livekit import LiveServer  # noqa: F401 - the tests here import it from conftest
+
 H = {"X-Pegs-Request": "1"}
 
 
@@ -40,7 +42,6 @@ def new_table(client, **over):
 
 def join_all(app, gid, seats=None):
     """A test client per seat, each holding its seat cookie."""
-    host = app.test_client()
     svc = app.extensions["pegs"]
     table = svc.get(gid)
     phones = {}
@@ -51,32 +52,6 @@ def join_all(app, gid, seats=None):
         assert r.status_code == 200, r.get_json()
         phones[seat] = phone
     return phones
-
-
-class LiveServer:
-    """waitress in a thread on a free localhost port."""
-
-    def __init__(self, app):
-        from waitress.server import create_server
-        self.app = app
-        self.server = create_server(app, host="127.0.0.1", port=0, threads=48)
-        self.port = self.server.effective_port
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.stopping = False
-        self.thread = threading.Thread(target=self._loop, daemon=True)
-        self.thread.start()
-
-    def _loop(self):
-        while not self.stopping:
-            self.server.asyncore.loop(timeout=0.05, map=self.server._map, count=1)
-
-    def close(self):
-        self.app.extensions["pegs"].close()  # streams end
-        self.stopping = True
-        self.thread.join(timeout=5)
-        self.server.task_dispatcher.shutdown(timeout=5)
-        for channel in list(self.server._map.values()):
-            channel.close()
 
 
 @pytest.fixture

@@ -12,12 +12,26 @@ import pytest
 
 from hardware.config import load_wiring
 from web import config as cfgmod
-from web.config import (SETTINGS, ConfigError, atomic_write, check_web_change, documented_keys, load_settings,
-                        save_settings)
+from web.config import SETTINGS, ConfigError, atomic_write, check_web_change, load_settings, save_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "systemd" / "config.example.toml"
 WIRING_EXAMPLE = ROOT / "hardware" / "wiring.example.toml"
+
+
+def documented_keys(text: str) -> set[str]:
+    """The keys a documented example config names (``key = ...`` lines, commented or not,
+    under their ``[table]`` headers)."""
+    keys, table = set(), ""
+    for raw in text.splitlines():
+        line = raw.lstrip("# ").strip()
+        if line.startswith("[") and line.endswith("]") and not line.startswith("[["):
+            table = line.strip("[]").strip()
+        elif "=" in line and not line.startswith(("(", "-")):
+            name = line.split("=", 1)[0].strip()
+            if name.replace("_", "").isalnum():
+                keys.add(f"{table}.{name}" if table else name)
+    return keys
 
 
 @pytest.fixture(autouse=True)

@@ -219,7 +219,6 @@ def test_pegs_serve_entry_point_and_replay_of_an_exported_record(tmp_path):
 def test_undone_reshuffle_replays_exactly(tmp_path):
     """An undo across a reshuffle, then a new shuffle: the log replays to the same game."""
     from companion.game import Game
-    from companion.moves import DISCARD
     from web.store import Store
     from web.tables import TableService
     store = Store(tmp_path / "g.sqlite3")

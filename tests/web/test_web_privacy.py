@@ -3,7 +3,6 @@ server-sent event each seat receives checked for hidden information: no other
 hand's cards, no stock order, no undoubted bluff card (RULES C5, V-BJ)."""
 from __future__ import annotations
 
-import json
 import random
 import re
 
