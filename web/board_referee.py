@@ -602,7 +602,8 @@ class BoardHub:
     def choose(self, table, token, data) -> dict:
         """The acting seat's phone chose a card (or went back: card null)."""
         if not isinstance(data, dict):
-            raise ApiError(400, "send a JSON object: {\"version\", \"card\", \"rank\"}")
+            raise ApiError(400, "send a JSON object: {\"version\", \"card\", \"rank\"} "
+                                "(Bluffing Joker: \"declared\" instead of \"rank\")")
         svc = self.service
         card = data.get("card")
         with table.cond:
@@ -616,7 +617,14 @@ class BoardHub:
             if card is not None:
                 if not isinstance(card, str) or card not in g.hands[seat]:
                     raise ApiError(400, f"{card!r} is not a card in your hand")
-                if rank is None:
+                if g.rules.bluffing:
+                    # V-BJ: the board is public, so it may follow only the declared rank, and only
+                    # once declared: a card tapped but not declared shows nothing (issue 13.1)
+                    rank = data.get("declared")
+                    if rank is None:
+                        raise ApiError(400, "Bluffing Joker: the board follows a card only once you "
+                                            "declare what it plays as: send {\"card\", \"declared\": rank}")
+                elif rank is None:
                     rank = rank_of(card)
                 if rank not in RANKS:
                     raise ApiError(400, f"{rank!r} is not a rank ({' '.join(RANKS)})")
