@@ -136,6 +136,9 @@ class Referee:
         self.hits: list = []
         self.candidates: list[dict] = []
         self.plan: dict[str, str] = {}      # hole -> LED role wanted now
+        self.plan_colours: dict[str, int] = {}   # hole -> the side whose peg it wants (its LED's colour)
+        self.seen: dict[str, int] | None = None  # track hole -> side, on a board that sees colours
+        self.board_colours: dict[str, int] = {}  # track hole -> side when the board last showed the game
         self.flash: dict[str, tuple] = {}   # hole -> (role, until)
         self.start_lifted: dict[int, str] = {}  # side -> the start hole a peg last left
         self.last_event_at = None
@@ -209,10 +212,28 @@ class Referee:
         else:
             self._evaluate(t)
 
+    def see_colours(self, colours: dict, t: float) -> None:
+        """What a board that sees colours holds now ({hole: side}: the simulated board, whose
+        pegs are placed by colour). A wrong colour is then a difference like any other."""
+        seen = {h: s for h, s in colours.items() if not h.startswith("S-")}
+        if seen == self.seen:
+            return
+        self.seen = seen
+        self.changed = True
+        if self.game is None:
+            return
+        if self.follower is not None:
+            track = {h for h in self.filled if not h.startswith("S-")}
+            # only a picture that agrees with the switches is judged by colour (no half-made step)
+            self.follower.colours = dict(seen) if set(seen) == track else None
+        else:
+            self._evaluate(t)
+
     def observe(self, snapshot: dict, t: float) -> None:
         """A camera's snapshot {hole: colour side or None}: its differences are events, and
         while a card is followed its colours go to the judge (`BoardFollower.observe`)."""
         filled = {h for h, c in snapshot.items() if c is not None}
+        self.seen = {h: c for h, c in snapshot.items() if c is not None and not h.startswith("S-")}
         if self.follower is None:
             for hole in sorted(self.filled - filled):
                 self.on_event(hole, False, t)
@@ -261,9 +282,12 @@ class Referee:
         if self.follower is not None:
             return
         observed = self._observed()
-        if observed == self.expected:
+        wanted = self._wanted()
+        recolour = self._recolour(observed, wanted)
+        if observed == self.expected and not recolour:
             self.synced_version = self.version
-            self.plan = {}
+            self.board_colours = dict(wanted)
+            self.plan, self.plan_colours = {}, {}
             if self.choice is not None and playing and g.phase == PLAY:
                 self._follow(now)
                 return
@@ -276,15 +300,16 @@ class Referee:
             return
         self.ready_version = None
         diff = observed.differences(self.expected)
+        diff["recolour"] = recolour
         if not g.history_len and self.synced_version is None:
             self.state = "setup"
             self.message = ("Set-up: every peg goes in its start area. A fast-blinking hole has a peg "
                             "that doesn't belong there; a green hole needs a peg.")
-            self._plan_fix(diff, "wrong")
+            self._plan_fix(diff, "wrong", wanted=wanted)
         elif self.synced_version is not None and self.synced_version < self.version and (
                 g.last or self.undone):
             self.state = "sync"
-            self._plan_fix(diff, "can-move", dests=self._last_destinations())
+            self._plan_fix(diff, "can-move", dests=self._last_destinations(), wanted=wanted)
             hit = "hit" in self.plan.values()
             if self.undone or not g.last:
                 what = "the host undid a move"
@@ -303,8 +328,8 @@ class Referee:
             self.message = ("The board differs from the game (after a restart, or a peg knocked out "
                             "of place): put it back as lit before play goes on. Fast blink: take this "
                             "peg out; green: put a peg here.")
-            self._plan_fix(diff, "wrong")
-        self.fix_text = self._fix_words(diff)
+            self._plan_fix(diff, "wrong", wanted=wanted)
+        self.fix_text = self._fix_words(diff, wanted, self._present())
         if self.choice is not None:
             self.message += " Then the card you chose is followed on the board."
 
@@ -330,6 +355,22 @@ class Referee:
             return f"{who} to play: choose a card on your phone, then move the peg on the board."
         return f"{who} to play: choose a card and enter the move on your phone."
 
+    def _wanted(self) -> dict:
+        """{track hole: side} of the pegs the game puts on the track and in the homes."""
+        return colours_of_pegs(self.pos, self.game.expected_pegs)
+
+    def _present(self) -> dict:
+        """{track hole: side} of the pegs known to stand on the board now: what a board that sees
+        colours sees, else what stood there when the board last showed the game."""
+        return self.seen if self.seen is not None else self.board_colours
+
+    def _recolour(self, observed: Occupancy, wanted: dict) -> dict:
+        """{hole: the side it wants} where a peg of another colour stands (boards that see colours)."""
+        if self.seen is None:
+            return {}
+        return {h: wanted[h] for h in sorted(observed.track & self.expected.track)
+                if h in self.seen and h in wanted and self.seen[h] != wanted[h]}
+
     def _follow(self, now: float) -> None:
         """Start following the chosen card on the board."""
         c = self.choice
@@ -344,6 +385,8 @@ class Referee:
         self.follower = BoardFollower(self.pos, moves, self.filled if self.sensing else
                                       canonical_holes(self.expected),
                                       settle=self.settle, rank=c["rank"])
+        if self.seen is not None and self.sensing:
+            self.follower.colours = dict(self.seen)
         self.stage = self.stages.get(self.expected)
         self.verdict = None
         self._plan_stage()
@@ -353,7 +396,7 @@ class Referee:
         c = self.choice
         who = self.seat_names[c["seat"]]
         st = self.stage
-        plan = {}
+        plan, colours = {}, {}
         self.hits = []
         self.rule, self.fix_text = None, []
         if st is not None:
@@ -373,13 +416,17 @@ class Referee:
                 hole = self._start_free(colour) if to == "start" else to
                 if hole:
                     plan[hole] = "hit"
+                    colours[hole] = colour
                 self.hits.append({"side": colour, "from": frm, "to": to})
-            for hole in st.destination:
+            for hole in st.destination:   # the player holds the peg: green, as every legal place
                 plan[hole] = "legal"
+                colours.pop(hole, None)
             for ref in st.can_move:
                 for hole in self._start_filled(ref) if ref.startswith("S-s") and ref.count("-") == 1 else [ref]:
                     plan[hole] = "can-move"
+                    colours.pop(hole, None)
         self.plan = plan
+        self.plan_colours = colours
         if not self.sensing:
             self.state = "following"
             self.message = (f"{who} plays a {c['rank']}: the blinking pegs can move, the green holes "
@@ -453,9 +500,10 @@ class Referee:
             self.state = "wrong"
             self.rule = verdict.rule
             self.message = verdict.message + (f" (rule {verdict.rule})" if verdict.rule else "")
-            self.fix_text = self._fix_words(verdict.fix)
+            self.fix_text = self._fix_words(verdict.fix, verdict.fix_colours,
+                                            {**verdict.colours, **(self.seen or {})})
             self.plan = {}
-            self._plan_fix(verdict.fix, "wrong")
+            self._plan_fix(verdict.fix, "wrong", wanted=verdict.fix_colours)
             for hole in verdict.wrong_holes:
                 if hole in self.filled:
                     self.plan[hole] = "wrong"
@@ -503,29 +551,40 @@ class Referee:
             return set()
         return {hole_id(self.pos.geo, c, d) for c, _, d in move.steps if d != START}
 
-    def _plan_fix(self, diff: dict, take_role: str, dests=None) -> None:
+    def _plan_fix(self, diff: dict, take_role: str, dests=None, wanted=None) -> None:
         """LEDs for a set of differences: pegs to take out (`take_role`), holes to fill
-        (green; pulsing orange for a hit peg's place when `dests` names the move's own)."""
-        plan = {}
+        (green; pulsing orange for a hit peg's place when `dests` names the move's own),
+        a peg of the wrong colour (`take_role`). A hole that wants a peg shows, where the
+        LEDs can, the colour of the peg it wants (`wanted`: {hole: side})."""
+        plan, colours = {}, {}
+        wanted = wanted or {}
         filled = self.filled if self.sensing else canonical_holes(self.expected)
         for hole in diff["empty"]:
             plan[hole] = take_role
         for hole in diff["fill"]:
             plan[hole] = "hit" if dests is not None and hole not in dests else "legal"
+            if hole in wanted:
+                colours[hole] = wanted[hole]
+        for hole, side in diff.get("recolour", {}).items():
+            plan[hole] = take_role
+            colours[hole] = side
         for side, n in diff["start"].items():
             holes = start_holes_of(int(side), self.start_holes)
             if n > 0:
                 for hole in [h for h in holes if h not in filled][:n]:
                     plan[hole] = "hit" if dests is not None else "legal"
+                    colours[hole] = int(side)
             else:
                 for hole in [h for h in reversed(holes) if h in filled][:-n]:
                     plan[hole] = take_role
         self.plan = plan
+        self.plan_colours = colours
 
     def _plan_move_shown(self) -> None:
         """LEDs only: after a move, show it (from, to, where hit pegs go) until the next card."""
         prev, self._prev_expected = self._prev_expected, self.expected
         self.synced_version = self.version
+        self.plan_colours = {}
         if prev is None or prev == self.expected:
             self.plan = {}
             return
@@ -556,6 +615,11 @@ class Referee:
         if self.led_holes is not None:
             want = {h: r for h, r in want.items() if h in self.led_holes}
         return want
+
+    def led_colours(self) -> dict[str, int]:
+        """{hole: side} for the lit holes that want a particular peg: their LED shows that
+        side's colour (in the role's pattern), so a player sees which peg goes where."""
+        return {h: s for h, s in self.plan_colours.items() if self.plan.get(h) is not None}
 
     def busy(self, now: float) -> bool:
         """Is something under way that needs the board read at full speed?"""
@@ -591,15 +655,25 @@ class Referee:
             return f"{colour}'s home {hole[1]}"
         return f"{colour}'s start area"
 
-    def _fix_words(self, fix: dict) -> list[str]:
-        out = [f"take the peg out of {self._words(h)}" for h in fix.get("empty", [])]
-        out += [f"put a peg in {self._words(h)}" for h in fix.get("fill", [])]
+    def _peg(self, side) -> str:
+        return "the peg" if side is None else f"{self._colour(side)}'s peg"
+
+    def _fix_words(self, fix: dict, wanted: dict | None = None, present: dict | None = None) -> list[str]:
+        """How to put the board right, every peg named by its colour where it is known
+        (`wanted`: {hole: side} the holes want; `present`: {hole: side} the pegs there now)."""
+        wanted, present = wanted or {}, present or {}
+        out = [f"take {self._peg(present.get(h))} out of {self._words(h)}" for h in fix.get("empty", [])]
+        for h, side in fix.get("recolour", {}).items():
+            out.append(f"take {self._peg(present.get(h))} out of {self._words(h)} and put "
+                       f"{self._peg(side)} there")
+        out += [f"put {self._peg(wanted.get(h))} in {self._words(h)}" for h in fix.get("fill", [])]
         for side, n in sorted(fix.get("start", {}).items()):
             colour = self._colour(side)
+            pegs = f"{colour}'s peg" if abs(n) == 1 else f"{abs(n)} of {colour}'s pegs"
             if n > 0:
-                out.append(f"put {n} peg{'s' * (n > 1)} in {colour}'s start area")
+                out.append(f"put {pegs} in {colour}'s start area")
             else:
-                out.append(f"take {-n} peg{'s' * (n < -1)} out of {colour}'s start area")
+                out.append(f"take {pegs} out of {colour}'s start area")
         return out
 
     def _move_words(self, move) -> str:

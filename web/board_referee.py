@@ -64,6 +64,11 @@ def _hex(colour) -> str:
     return RGB_HEX.format(*colour)
 
 
+def _rgb(hex_colour: str) -> tuple:
+    h = hex_colour.lstrip("#")
+    return tuple(int(h[i:i + 2], 16) for i in (0, 2, 4))
+
+
 # ============================================================================ virtual board
 
 class VirtualBoard:
@@ -221,6 +226,8 @@ class BoardReferee:
                             simulated=virtual is not None)
         self.dirty = True
         self.roles: dict[str, str] = {}   # hole -> LED role shown
+        self.shown_colours: dict[str, int] = {}   # hole -> the side whose colour its LED shows
+        self.side_rgb: dict[int, tuple] = {}
         self.touched = None
         self.timings: deque = deque(maxlen=2000)   # commits from the board, for the benchmark
         self._pending_timing = None
@@ -253,6 +260,8 @@ class BoardReferee:
                                colour_names=[b["colour"]["name"] for b in t.public_seats_base],
                                bots=[bool(s.bot) for s in t.seats])
         self.view = view
+        self.side_rgb = {self.table.game.seat_side[i]: _rgb(b["colour"]["hex"])
+                         for i, b in enumerate(self.table.public_seats_base)}
         self.core.settle = self.settle
         changed = self.core.update_game(view, self.hub.clock())
         if changed:
@@ -314,15 +323,22 @@ class BoardReferee:
     # ------------------------------------------------------------------ LEDs
     def _apply_leds(self, now: float) -> None:
         want = self.core.leds(now)
-        if want == self.roles:
+        colours = {h: s for h, s in self.core.led_colours().items() if h in want and s in self.side_rgb}
+        if want == self.roles and colours == self.shown_colours:
             return
         gone = [h for h in self.roles if h not in want]
         if gone:
             self.leds.clear(gone)
         for hole, role in want.items():
-            if self.roles.get(hole) != role:
+            if self.roles.get(hole) == role and self.shown_colours.get(hole) == colours.get(hole):
+                continue
+            if hole in colours:   # a hole that wants a particular peg shows that peg's colour
+                look = self.leds.roles[role]
+                self.leds.set(hole, self.side_rgb[colours[hole]], look.pattern, period=look.period, now=now)
+            else:
                 self.leds.mark([hole], role, now=now)
         self.roles = want
+        self.shown_colours = colours
         self.changed = True
 
     # ------------------------------------------------------------------ the loop
@@ -332,6 +348,8 @@ class BoardReferee:
         if self.sensor is not None:
             for event in self.sensor.scan(now):
                 self.core.on_event(event.hole, event.occupied, event.timestamp)
+        if self.virtual is not None:   # the simulated board knows each peg's colour
+            self.core.see_colours(self.virtual.pegs, now)
         self._refresh_game()
         self._judge(now)
         self._apply_leds(now)
@@ -358,12 +376,19 @@ class BoardReferee:
         """What every page may see (never the chosen card, only the rank it moves as)."""
         marks = self.leds.marks()
         out = {"mode": self.mode, "attached": True, "gid": self.table.gid, **self.core.public(),
-               "leds": {h: {"role": m["role"], "rgb": _hex(m["colour"]), "pattern": m["pattern"],
-                            "period": m["period"]} for h, m in sorted(marks.items())}}
+               "leds": {h: self._led(h, m) for h, m in sorted(marks.items())}}
         if self.sensor is not None:
             out["faults"] = [f.message for f in self.sensor.active_faults.values() if f.kind != "ignored"]
         if self.virtual is not None:
             out["board"] = self.virtual.state()
+        return out
+
+    def _led(self, hole: str, mark: dict) -> dict:
+        out = {"role": mark["role"] or self.roles.get(hole), "rgb": _hex(mark["colour"]),
+               "pattern": mark["pattern"], "period": mark["period"]}
+        side = self.shown_colours.get(hole)
+        if side is not None and self.view is not None:
+            out["want"] = self.view.colour_names.get(side)   # the colour of the peg this hole wants
         return out
 
     def _publish(self) -> None:
@@ -382,7 +407,7 @@ class BoardReferee:
         return self.virtual.sync_to(target, start, self.hub.clock() + delay)
 
     def close(self) -> None:
-        self.roles, self.core.plan, self.core.flash = {}, {}, {}
+        self.roles, self.shown_colours, self.core.plan, self.core.flash = {}, {}, {}, {}
         try:
             self.leds.clear()
             self.leds.update(self.hub.clock())

@@ -9,6 +9,7 @@ import pytest
 from companion.board import START
 from companion.game import Game
 from companion.matching import hole_id
+from companion.notation import pegs_to_json, position_from_json
 from companion.referee import GameView, Referee, RefereeError
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
@@ -123,7 +124,9 @@ def test_a_wrong_hole_says_the_rule_and_how_to_put_it_right():
     tb.event(wrong, True)
     assert tb.judge(1.0) is None
     assert tb.ref.state == "wrong" and tb.ref.rule and tb.ref.leds(tb.t)[wrong] == "wrong"
-    assert f"take the peg out of hole {wrong[1:]}" in " ".join(tb.ref.fix_text)
+    colour = COLOURS[tb.game.side_seat[side]]
+    assert tb.ref.fix_text == [f"take {colour}'s peg out of hole {wrong[1:]}", f"put {colour}'s peg in hole {dest[1:]}"]
+    assert tb.ref.led_colours() == {dest: side}         # the hole lit in the colour of the peg it wants
 
 
 def test_a_stale_choice_is_refused_and_nothing_is_judged_in_a_fault():
@@ -172,3 +175,32 @@ def test_leds_only_shows_the_choices_and_the_move_made():
     side = play.move.steps[0][0]
     dest = hole_id(tb.game.position.geo, side, play.move.steps[0][2])
     assert tb.ref.leds(tb.t)[dest] == "legal"          # the move shown until the next card
+
+
+def test_a_board_that_sees_colours_refuses_pegs_of_the_wrong_colour():
+    tb = Table(seed=0)
+    tb.set_up()
+    g = tb.game
+    a, b = g.seat_side[0], g.seat_side[1]
+    ha, hb = f"M{a * 18 + 8}", f"M{b * 18 + 8}"
+    # both pegs stand where the game has them, but each in the other's hole
+    pegs = pegs_to_json(g.position)
+    pegs[str(a)] = ["S"] * 4 + [ha]
+    pegs[str(b)] = ["S"] * 4 + [hb]
+    new = position_from_json({"format": "pegs-and-jokers/position/1", "rules": "basic", "sides": 4,
+                              "teams": [[0, 2], [1, 3]], "pegs": pegs, "to_move": g.position.to_move})
+    g.position.occ, g.position.start = new.occ, new.start
+    tb.version += 1
+    tb.ref.see_colours({ha: b, hb: a}, tb.t)
+    for side, hole in ((a, ha), (b, hb)):
+        tb.event(f"S-s{side}-5", False)
+        tb.event(hole, True)
+    tb.update()
+    ref = tb.ref
+    assert ref.state == "restore" and ref.ready_version is None
+    name_a, name_b = COLOURS[g.side_seat[a]], COLOURS[g.side_seat[b]]
+    assert sorted(ref.fix_text) == sorted([f"take {name_b}'s peg out of hole {ha[1:]} and put {name_a}'s peg there",
+                                           f"take {name_a}'s peg out of hole {hb[1:]} and put {name_b}'s peg there"])
+    assert ref.leds(tb.t) == {ha: "wrong", hb: "wrong"} and ref.led_colours() == {ha: a, hb: b}
+    tb.ref.see_colours({ha: a, hb: b}, tb.t)   # put right
+    assert ref.state == "ready" and ref.leds(tb.t) == {}
