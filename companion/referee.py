@@ -34,6 +34,7 @@ from .game import DOUBT_PHASE, PLAY
 from .matching import (BoardFollower, Occupancy, StageIndex, colours_of_pegs, hit_returns, hole_id,
                        occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
 from .moves import SWAP
+from .readings import DEFAULT_MARGIN, contradictions, decide, doubtful
 
 
 class RefereeError(ValueError):
@@ -111,6 +112,8 @@ class Referee:
     """The decisions of the board referee for one table (see the module docstring)."""
 
     FLASH = 1.0          # seconds the pegs of a move taken from the board flash white
+    MARGIN = DEFAULT_MARGIN   # camera: nats by which one result must explain the picture best
+    SURE = 0.9           # camera: a reading this sure that contradicts the best result vetoes it
 
     def __init__(self, *, sensing: bool, start_holes: int = 5, led_holes=None, settle: float = 0.8,
                  filled=(), simulated: bool = False):
@@ -138,6 +141,9 @@ class Referee:
         self.plan: dict[str, str] = {}      # hole -> LED role wanted now
         self.plan_colours: dict[str, int] = {}   # hole -> the side whose peg it wants (its LED's colour)
         self.seen: dict[str, int] | None = None  # track hole -> side, on a board that sees colours
+        self.readings: dict | None = None        # camera: hole -> (p_peg, side, p_side), latest stable frame
+        self.doubtful: list[str] = []            # camera: the holes it could not read surely, when it asks
+        self.scores: list[float] = []            # camera: the last decision's scores (for the benchmark)
         self.board_colours: dict[str, int] = {}  # track hole -> side when the board last showed the game
         self.flash: dict[str, tuple] = {}   # hole -> (role, until)
         self.start_lifted: dict[int, str] = {}  # side -> the start hole a peg last left
@@ -166,7 +172,7 @@ class Referee:
         if changed:
             self.changed = True
             self.follower = self.stages = self.stage = self.verdict = None
-            self.candidates = []
+            self.candidates, self.doubtful = [], []
             if self.choice is not None and self.choice["version"] != self.version:
                 self.choice = None
         if changed or self.state == "starting":
@@ -249,13 +255,31 @@ class Referee:
             self.verdict = None
             self._plan_stage()
 
+    def observe_readings(self, readings: dict, t: float) -> None:
+        """A camera's per-hole readings {hole: (p_peg, side, p_side)} (`companion.readings`) of a
+        stable picture. Their likeliest board goes in as a snapshot (events, colours); while a
+        card is followed, the settled picture is then judged by scoring every legal result
+        against them (`_judge_readings`), not by the likeliest reading of each hole alone."""
+        self.readings = dict(readings)
+        snap = {}
+        for hole, (p_peg, side, _) in readings.items():
+            if p_peg >= 0.5:
+                snap[hole] = side if side is not None else (
+                    side_of_hole(hole) if hole.startswith("S-") else -1)
+            else:
+                snap[hole] = None
+        for hole in self.filled:   # a hole the camera could not read keeps what it had
+            if hole not in snap:
+                snap[hole] = (self.seen or {}).get(hole, side_of_hole(hole) if hole.startswith("S-") else -1)
+        self.observe(snap, t)
+
     def choose(self, seat: int, card: str | None, rank: str | None, version: int, now: float) -> None:
         """The acting seat chose a card on its phone (None: it went back)."""
         if version != self.version:
             raise RefereeError("the game has moved on since your page was drawn; look again",
                                version=self.version)
         self.follower = self.stages = self.stage = self.verdict = None
-        self.candidates = []
+        self.candidates, self.doubtful = [], []
         self.flash.clear()
         self.choice = None if card is None else {"seat": seat, "card": card, "rank": rank,
                                                  "version": version}
@@ -281,7 +305,7 @@ class Referee:
             return
         if self.follower is not None:
             return
-        observed = self._observed()
+        observed = self._observed() if self.readings is None else self._read_board()
         wanted = self._wanted()
         recolour = self._recolour(observed, wanted)
         if observed == self.expected and not recolour:
@@ -354,6 +378,31 @@ class Referee:
         if self.sensing:
             return f"{who} to play: choose a card on your phone, then move the peg on the board."
         return f"{who} to play: choose a card and enter the move on your phone."
+
+    def _read_board(self) -> Occupancy:
+        """Camera: the board as the game has it, but for the holes that sure readings
+        contradict. A hole the camera reads unsurely is not a difference (no one is asked to
+        fix a shadow); a sure difference is."""
+        expected = self._board_of(self.game.expected_pegs)
+        filled = set(expected)
+        for hole in contradictions(self.readings, expected, self.SURE):
+            filled ^= {hole}
+        for side in range(len(self.expected.start)):
+            holes = [h for h in start_holes_of(side, self.start_holes) if h in self.readings]
+            want = self.expected.start[side]
+            sure_in = sum(self.readings[h][0] >= self.SURE for h in holes)
+            sure_out = sum(self.readings[h][0] <= 1 - self.SURE for h in holes)
+            have = max(sure_in, min(want, self.start_holes - sure_out))
+            filled -= set(start_holes_of(side, self.start_holes))
+            filled |= set(start_holes_of(side, have))
+        return occupancy_from_holes(self.pos, {h for h in filled if self._known_hole(h)})
+
+    def _known_hole(self, hole: str) -> bool:
+        try:
+            parse_hole_id(self.pos.geo, hole)
+            return True
+        except ValueError:
+            return False
 
     def _wanted(self) -> dict:
         """{track hole: side} of the pegs the game puts on the track and in the homes."""
@@ -474,6 +523,10 @@ class Referee:
         if verdict is None:
             return None
         self.changed = True
+        if self.readings is not None:
+            commit, verdict = self._judge_readings(now, verdict)
+            if commit is not None or verdict is None:
+                return commit
         if verdict.kind == "move":
             c = self.choice
             last_event = self.follower.events[-1][2] if self.follower.events else now
@@ -486,6 +539,13 @@ class Referee:
                                for m in verdict.candidates]
             self.message = (f"The board fits {len(self.candidates)} moves: "
                             f"{self.seat_names[self.choice['seat']]}, choose yours on the phone.")
+            if len(self.candidates) == 1:
+                self.message = (f"The board looks like {self.candidates[0]['words']}, but not for sure: "
+                                f"{self.seat_names[self.choice['seat']]}, confirm your move on the phone.")
+            if self.doubtful:
+                self.message = (f"The camera can't tell for sure which move was made (it can't read "
+                                f"{', '.join(self._words(h) for h in self.doubtful)} clearly): "
+                                f"{self.seat_names[self.choice['seat']]}, choose yours on the phone.")
         elif verdict.kind == "unchanged":
             self.verdict = None
             self.stage = self.stages.get(self._observed())
@@ -508,6 +568,68 @@ class Referee:
                 if hole in self.filled:
                     self.plan[hole] = "wrong"
         return None
+
+    def _board_of(self, pegs: dict) -> dict:
+        """{hole: side} of every peg of `pegs` (start pegs in the lowest start holes)."""
+        out = {}
+        for side, locs in pegs.items():
+            k = 0
+            for loc in locs:
+                if loc == START:
+                    k += 1
+                    out[f"S-s{side}-{k}"] = side
+                else:
+                    out[hole_id(self.pos.geo, side, loc)] = side
+        return out
+
+    def _judge_readings(self, now: float, verdict):
+        """Camera: score the board as it was and every legal result against the readings.
+        Returns (a move to commit or None, the verdict still to act on or None). A result is
+        taken only when it explains the picture by `MARGIN` better than every other board and
+        no sure reading contradicts it; when the camera is unsure the phone is asked (the
+        doubtful holes named); a board that fits no result is judged as before (wrong)."""
+        results: dict = {}   # board key -> (board, [moves])
+        before = self._board_of(self.pos.pegs())
+        results[tuple(sorted(before.items()))] = (before, [])
+        for m in self.follower.moves:
+            board = self._board_of(self.pos.result_of(m))
+            results.setdefault(tuple(sorted(board.items())), (board, []))[1].append(m)
+        boards = [b for b, _ in results.values()]
+        moves = [ms for _, ms in results.values()]
+        idx, scores = decide(self.readings, boards, self.MARGIN)
+        self.scores = scores
+        if idx is not None and not contradictions(self.readings, boards[idx], self.SURE):
+            self.doubtful = []
+            if idx == 0:   # the board as it was: nothing made yet (or put back)
+                self.verdict = None
+                self.stage = self.stages.get(self._observed())
+                self._plan_stage()
+                return None, None
+            chosen = moves[idx]
+            if len(chosen) > 1 and verdict.kind == "move" and verdict.move in chosen:
+                chosen = [verdict.move]   # one board, several moves: the event order told them apart
+            if len(chosen) == 1:
+                c = self.choice
+                last_event = self.follower.events[-1][2] if self.follower.events else now
+                move = chosen[0]
+                return Commit(c["seat"], c["card"], move, move.text(self.pos.geo), self.version,
+                              last_event), None
+            verdict.kind, verdict.candidates = "ambiguous", chosen
+            return None, verdict
+        stage = self.stages.get(self._observed())
+        if stage is not None and not stage.done:
+            return None, verdict   # a peg still in the hand, by the likeliest reading: wait
+        best = max(scores)
+        close = [i for i in range(1, len(boards)) if best - scores[i] < self.MARGIN
+                 and not contradictions(self.readings, boards[i], self.SURE)]
+        if idx is None and close:   # the camera can't tell: ask the phone, naming what it couldn't read
+            self.doubtful = doubtful(self.readings, boards, scores)
+            verdict.kind = "ambiguous"
+            verdict.candidates = [m for i in sorted(close, key=lambda i: -scores[i]) for m in moves[i]]
+            return None, verdict
+        if verdict.kind == "move":   # never taken unless the readings chose it: the phone confirms
+            verdict.kind, verdict.candidates = "ambiguous", [verdict.move]
+        return None, verdict   # a picture no legal result explains: judged as the switches would
 
     def committed(self, commit: Commit, version: int, now: float) -> None:
         """The hub made the move: flash its pegs; the board shows version `version`."""
@@ -633,6 +755,7 @@ class Referee:
         return {"version": self.version, "state": self.state, "message": self.message, "rule": self.rule,
                 "fix": self.fix_text, "hits": self.hits, "candidates": self.candidates,
                 "settle": self.settle,
+                "doubtful": list(self.doubtful),
                 "seat": self.choice["seat"] if self.choice else None,
                 "rank": self.choice["rank"] if self.choice else None}
 

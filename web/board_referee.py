@@ -234,6 +234,7 @@ class BoardReferee:
         self._published = None
         self.changed = True
         self.view: GameView | None = None
+        self._readings_seen = None
         self._refresh_game(force=True)
 
     def __getattr__(self, name):
@@ -298,6 +299,12 @@ class BoardReferee:
         self._kick()
 
     # ------------------------------------------------------------------ judging
+    def _readings(self):
+        """(stamp, {hole: (p_peg, side, p_side)}) of the camera's latest stable picture, from a
+        sensor that offers ``readings()`` (vision's camera); None from reed switches."""
+        reader = getattr(self.sensor, "readings", None)
+        return reader() if callable(reader) else None
+
     def _judge(self, now: float) -> None:
         faults = [f.message for f in self.sensor.active_faults.values() if f.kind != "ignored"] \
             if self.sensor is not None else []
@@ -346,8 +353,15 @@ class BoardReferee:
         if self.virtual is not None and self.virtual.run_due(now):
             self.changed = True
         if self.sensor is not None:
-            for event in self.sensor.scan(now):
-                self.core.on_event(event.hole, event.occupied, event.timestamp)
+            events = self.sensor.scan(now)
+            read = self._readings()
+            if read is not None:   # a camera that scores its holes: the referee weighs the readings
+                if read[0] != self._readings_seen:
+                    self._readings_seen = read[0]
+                    self.core.observe_readings(read[1], now)
+            else:
+                for event in events:
+                    self.core.on_event(event.hole, event.occupied, event.timestamp)
         if self.virtual is not None:   # the simulated board knows each peg's colour
             self.core.see_colours(self.virtual.pegs, now)
         self._refresh_game()

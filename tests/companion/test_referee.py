@@ -20,6 +20,7 @@ class Table:
     """A game, its version, and a referee on a board whose filled holes the test sets."""
 
     def __init__(self, seed=0, preset="basic", bots=None, sensing=True, settle=0.8, filled=()):
+        self.preset = preset
         self.game = Game(preset, 4, seed=seed)
         self.version = 1
         self.bots = bots or [False] * 4
@@ -204,3 +205,108 @@ def test_a_board_that_sees_colours_refuses_pegs_of_the_wrong_colour():
     assert ref.leds(tb.t) == {ha: "wrong", hb: "wrong"} and ref.led_colours() == {ha: a, hb: b}
     tb.ref.see_colours({ha: a, hb: b}, tb.t)   # put right
     assert ref.state == "ready" and ref.leds(tb.t) == {}
+
+
+# ------------------------------------------------------------------ camera readings (issue 16.3)
+
+def set_position(tb, preset, pegs_by_side, hand=None):
+    g = tb.game
+    pegs = pegs_to_json(g.position)
+    for side, locs in pegs_by_side.items():
+        pegs[str(side)] = locs
+    new = position_from_json({"format": "pegs-and-jokers/position/1", "rules": preset, "sides": 4,
+                              "teams": [[0, 2], [1, 3]], "pegs": pegs, "to_move": g.position.to_move})
+    g.position.occ, g.position.start = new.occ, new.start
+    if hand:
+        g.hands[g.actor] = [hand] + g.hands[g.actor][1:]
+    tb.version += 1
+
+
+def camera_readings(tb, board, p=0.96, q=0.9, odd=None):
+    """What a camera reads off `board` ({hole: side}): every hole, at confidence p (peg) and q
+    (colour); `odd` overrides single holes."""
+    from companion.matching import all_holes
+    out = {}
+    for h in all_holes(tb.game.position.geo, range(4)):
+        out[h] = (p, board[h], q) if h in board else (1 - p, None, 0.0)
+    out.update(odd or {})
+    return out
+
+
+def board_of(tb, pegs):
+    return tb.ref._board_of(pegs)
+
+
+def test_camera_takes_a_swap_by_the_colours_it_reads():
+    # V-NC4: a 2 swaps two pegs of different colours: no hole changes occupancy, only colours do
+    tb = Table(seed=0, preset="north_carolina")
+    tb.set_up()
+    set_position(tb, "north_carolina", {0: ["S"] * 4 + ["M20"], 1: ["S"] * 4 + ["M40"]}, hand="2H")
+    pos = tb.game.position
+    tb.ref.observe_readings(camera_readings(tb, board_of(tb, pos.pegs())), tb.t)
+    tb.update()
+    assert tb.ref.state == "ready"
+    tb.ref.choose(tb.game.actor, "2H", "2", tb.version, tb.t)
+    swap = next(m for m in pos.legal_moves(["2"]) if m.kind == "swap")
+    tb.t += 0.5
+    tb.ref.observe_readings(camera_readings(tb, board_of(tb, pos.result_of(swap))), tb.t)
+    assert tb.judge(0.5) is None                       # settling
+    commit = tb.judge(0.4)
+    assert commit is not None and commit.move == swap and commit.text == "2 0:M20<>1:M40"
+
+
+def test_camera_takes_a_clear_result_despite_a_misread_hole_elsewhere():
+    tb = Table(seed=0)
+    tb.set_up()
+    pos = tb.game.position
+    play = tb.come_out()
+    noisy = {"M50": (0.6, 3, 0.5)}                     # a shadow reads like a peg in an empty hole
+    tb.ref.observe_readings(camera_readings(tb, board_of(tb, pos.pegs()), odd=noisy), tb.t)
+    tb.ref.choose(tb.game.actor, play.card, play.move.rank, tb.version, tb.t)
+    tb.t += 0.3
+    tb.ref.observe_readings(camera_readings(tb, board_of(tb, pos.result_of(play.move)), odd=noisy), tb.t)
+    commit = tb.judge(1.0)
+    assert commit is not None and commit.move == play.move
+
+
+def test_camera_unsure_between_results_asks_the_phone_naming_the_holes():
+    tb = Table(seed=0)
+    tb.set_up()
+    pos = tb.game.position
+    set_position(tb, "basic", {0: ["S"] * 4 + ["M20"]}, hand="5H")
+    tb.ref.observe_readings(camera_readings(tb, board_of(tb, tb.game.position.pegs())), tb.t)
+    tb.update()
+    pos = tb.game.position
+    tb.ref.choose(tb.game.actor, "5H", "5", tb.version, tb.t)
+    (move,) = [m for m in pos.legal_moves(["5"]) if m.steps]
+    after = board_of(tb, pos.result_of(move))
+    # a hand's shadow: the destination half-read, the source unsure too
+    odd = {"M25": (0.55, None, 0.0), "M20": (0.45, None, 0.0)}
+    tb.t += 0.3
+    tb.ref.observe_readings(camera_readings(tb, after, odd=odd), tb.t)
+    assert tb.judge(1.0) is None
+    assert tb.ref.state == "ambiguous" and set(tb.ref.public()["doubtful"]) == {"M20", "M25"}
+    assert "hole 25" in tb.ref.message and "choose yours on the phone" in tb.ref.message
+    assert [c["move"] for c in tb.ref.candidates] == [move.text(pos.geo)]
+    # the same picture read clearly is taken
+    tb.t += 0.3
+    tb.ref.observe_readings(camera_readings(tb, after), tb.t)
+    commit = tb.judge(1.0)
+    assert commit is not None and commit.move == move
+
+
+def test_camera_never_takes_a_result_a_sure_reading_contradicts():
+    tb = Table(seed=0)
+    tb.set_up()
+    set_position(tb, "basic", {0: ["S"] * 4 + ["M20"]}, hand="5H")
+    pos = tb.game.position
+    tb.ref.observe_readings(camera_readings(tb, board_of(tb, pos.pegs())), tb.t)
+    tb.update()
+    tb.ref.choose(tb.game.actor, "5H", "5", tb.version, tb.t)
+    # the peg put in M24, one short: M20 surely empty, M24 surely filled, M25 surely empty
+    wrong = dict(board_of(tb, pos.pegs()))
+    del wrong["M20"]
+    wrong["M24"] = 0
+    tb.t += 0.3
+    tb.ref.observe_readings(camera_readings(tb, wrong, p=0.99), tb.t)
+    assert tb.judge(1.0) is None and tb.ref.state == "wrong" and tb.ref.rule
