@@ -417,6 +417,10 @@ class Referee:
         """{hole: the side it wants} where a peg of another colour stands (boards that see colours)."""
         if self.seen is None:
             return {}
+        if self.readings is not None:   # a camera: only a colour it reads surely counts
+            return {h: wanted[h] for h in sorted(observed.track & self.expected.track)
+                    if h in wanted and h in self.readings and self.readings[h][1] is not None
+                    and self.readings[h][1] != wanted[h] and self.readings[h][2] >= self.SURE}
         return {h: wanted[h] for h in sorted(observed.track & self.expected.track)
                 if h in self.seen and h in wanted and self.seen[h] != wanted[h]}
 
@@ -598,7 +602,15 @@ class Referee:
         moves = [ms for _, ms in results.values()]
         idx, scores = decide(self.readings, boards, self.MARGIN)
         self.scores = scores
-        if idx is not None and not contradictions(self.readings, boards[idx], self.SURE):
+        # Only the holes where the boards differ can veto one: a sure misread where every board
+        # agrees says nothing about which move was made (the board is checked after the move).
+        decisive = {h for b in boards for h in set(b) ^ set(boards[0])} | {
+            h for b in boards for h in b if h in boards[0] and b[h] != boards[0][h]}
+
+        def vetoed(i):
+            return any(h in decisive for h in contradictions(self.readings, boards[i], self.SURE))
+
+        if idx is not None and not vetoed(idx):
             self.doubtful = []
             if idx == 0:   # the board as it was: nothing made yet (or put back)
                 self.verdict = None
@@ -621,7 +633,7 @@ class Referee:
             return None, verdict   # a peg still in the hand, by the likeliest reading: wait
         best = max(scores)
         close = [i for i in range(1, len(boards)) if best - scores[i] < self.MARGIN
-                 and not contradictions(self.readings, boards[i], self.SURE)]
+                 and not vetoed(i)]
         if idx is None and close:   # the camera can't tell: ask the phone, naming what it couldn't read
             self.doubtful = doubtful(self.readings, boards, scores)
             verdict.kind = "ambiguous"
