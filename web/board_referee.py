@@ -679,6 +679,21 @@ class BoardHub:
         self.wake()
         return body
 
+    def crop(self, table, hole) -> bytes:
+        """Camera: a small PNG of `hole` from the latest picture, for the phone, only while the
+        referee asks about a move and only for the holes it could not read (the doubtful ones):
+        the camera sees the table, so nothing else of its picture is served."""
+        with self.lock:
+            ref = self._referee_of(table)
+            if not isinstance(hole, str) or hole not in ref.core.doubtful:
+                raise ApiError(404, "the camera's view is shown only for a hole it could not read, "
+                                    "while it asks which move was made")
+            maker = getattr(ref.sensor, "crop", None)
+            png = maker(hole) if callable(maker) else None
+        if not png:
+            raise ApiError(404, "no picture of that hole from the camera")
+        return png
+
     def _virtual(self, table) -> tuple[BoardReferee, VirtualBoard]:
         if self.mode != "simulation":
             raise ApiError(404, "there is no virtual board here: the companion runs with a real board "

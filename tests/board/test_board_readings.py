@@ -33,6 +33,9 @@ class ScoringCamera:
     def readings(self):
         return self.current
 
+    def crop(self, hole):
+        return b"\x89PNG\r\n\x1a\n" + hole.encode()   # stands in for vision's crop of the latest frame
+
     def close(self):
         pass
 
@@ -50,7 +53,7 @@ def picture(geo, pegs, p=0.96, q=0.9):
     return {h: (p, board[h], q) if h in board else (1 - p, None, 0.0) for h in all_holes(geo, range(4))}
 
 
-def test_a_camera_that_reads_colours_takes_a_swap_on_the_board():
+def camera_hub():
     clock = FakeClock()
     hw = mock_hardware(4, clock)
     camera = ScoringCamera()
@@ -58,6 +61,11 @@ def test_a_camera_that_reads_colours_takes_a_swap_on_the_board():
     store = Store(":memory:")
     svc = TableService(store, b"k" * 32, bot_delay=0.0)
     hub = BoardHub(svc, "camera", lambda s, h: hw, settle=0.5, clock=clock, threaded=False)
+    return clock, hw, camera, store, svc, hub
+
+
+def test_a_camera_that_reads_colours_takes_a_swap_on_the_board():
+    clock, hw, camera, store, svc, hub = camera_hub()
     try:
         with _seeded(0):
             table, _ = svc.create({"preset": "north_carolina", "players": 4, "teams": 2, "names": NAMES[:4]})
@@ -91,6 +99,59 @@ def test_a_camera_that_reads_colours_takes_a_swap_on_the_board():
         assert table.version > version, (hub.referee.state, hub.referee.message)
         assert g.history[-1]["move"].text(pos.geo) == "2 0:M20<>1:M40"
         assert store.events(table.gid)[-1][2]["via"] == "board"     # taken from the board
+    finally:
+        svc.close()
+        hw.close()
+
+
+def test_a_camera_unsure_of_the_move_asks_the_phone_and_shows_only_the_doubtful_holes():
+    from web import create_app
+    clock, hw, camera, store, svc, hub = camera_hub()
+    app = create_app({"BOT_DELAY": 0.0, "HEARTBEAT": 0.2}, service=svc, board=hub)
+    H = {"X-Pegs-Request": "1"}
+    try:
+        with _seeded(0):
+            table, _ = svc.create({"preset": "basic", "players": 4, "teams": 2, "names": NAMES[:4]})
+        g = table.game
+        seat = g.actor
+        phone = app.test_client()
+        assert phone.post("/api/join", json={"code": svc.join_code(table, seat)}, headers=H).status_code == 200
+        pegs = pegs_to_json(g.position)
+        side = g.seat_side[seat]
+        pegs[str(side)] = ["S"] * 4 + [f"M{side * 18 + 10}"]
+        new = position_from_json({"format": "pegs-and-jokers/position/1", "rules": "basic", "sides": 4,
+                                  "teams": [[0, 2], [1, 3]], "pegs": pegs, "to_move": g.position.to_move})
+        with table.cond:
+            g.position.occ, g.position.start = new.occ, new.start
+            g.hands[seat] = ["5H"] + g.hands[seat][1:]
+        hub.tick()
+        hub.referee.dirty = True
+        pos = g.position
+        camera.show(picture(pos.geo, pos.pegs()))
+        hub.tick()
+        gid = table.gid
+        r = phone.post(f"/api/games/{gid}/board/card", json={"version": table.version, "card": "5H"}, headers=H)
+        assert r.status_code == 200 and r.get_json()["state"] == "following"
+        src, dst = f"M{side * 18 + 10}", f"M{side * 18 + 15}"
+        assert app.test_client().get(f"/api/games/{gid}/board/crop/{src}").status_code == 404   # not asking
+        moves = [m for m in pos.legal_moves(["5"]) if m.steps]
+        assert len(moves) == 1, [m.text(pos.geo) for m in moves]
+        move = moves[0]
+        shot = picture(pos.geo, pos.result_of(move))
+        shot[src], shot[dst] = (0.45, None, 0.0), (0.55, None, 0.0)     # a hand's shadow over both
+        clock.advance(0.2)
+        camera.show(shot)
+        for _ in range(8):
+            clock.advance(0.1)
+            hub.tick()
+        version = table.version
+        st = app.test_client().get(f"/api/games/{gid}/board").get_json()
+        assert st["state"] == "ambiguous" and set(st["doubtful"]) == {src, dst}, st
+        assert f"hole {dst[1:]}" in st["message"] and [c["move"] for c in st["candidates"]] == [move.text(pos.geo)]
+        r = app.test_client().get(f"/api/games/{gid}/board/crop/{dst}")
+        assert r.status_code == 200 and r.mimetype == "image/png" and r.data.endswith(dst.encode())
+        assert app.test_client().get(f"/api/games/{gid}/board/crop/M40").status_code == 404  # not doubtful
+        assert table.version == version                                  # nothing taken
     finally:
         svc.close()
         hw.close()

@@ -9,13 +9,15 @@
 * ``POST /api/games/<gid>/board/place``  ... and put down (``{"hole", "side"}``): both go
   to the emulated reed switches, the same path real switches take;
 * ``POST /api/games/<gid>/board/sync``   simulation: move the pegs to match the game;
-* ``POST /api/games/<gid>/board/attach`` give the board to this table (when it is free).
+* ``POST /api/games/<gid>/board/attach`` give the board to this table (when it is free);
+* ``GET  /api/games/<gid>/board/crop/<hole>`` camera: a PNG of a hole it could not read, while
+  it asks the phone which move was made (only the holes listed in ``"doubtful"``).
 
 Nothing here is private: the chosen card is never shown, only the rank it moves as.
 """
 from __future__ import annotations
 
-from flask import current_app, jsonify
+from flask import Response, current_app, jsonify
 
 from ..errors import ApiError
 from ..util import json_body, seat_token, service
@@ -41,6 +43,13 @@ def board_state(gid):
     if control is not None:
         body["control"] = control.status()   # after a safe start: what failed, how to fix it
     return jsonify(body)
+
+
+@bp.get("/games/<gid>/board/crop/<hole>")
+def board_crop(gid, hole):
+    """Camera: a PNG of a hole it could not read, while it asks the phone (see BoardHub.crop)."""
+    table = service().get(gid)
+    return Response(board_hub().crop(table, hole), mimetype="image/png", headers={"Cache-Control": "no-store"})
 
 
 @bp.post("/games/<gid>/board/card")

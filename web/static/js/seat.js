@@ -60,6 +60,14 @@
     const cands = $("board-cands");
     cands.replaceChildren();
     if (following && st.state === "ambiguous") {
+      for (const hole of st.doubtful || []) {   // the camera's view of the holes it could not read
+        const img = el("img", "crop");
+        img.src = `/api/games/${gid}/board/crop/${encodeURIComponent(hole)}?v=${st.version}`;
+        img.alt = `the camera's view of ${hole.startsWith("M") ? `hole ${hole.slice(1)}` : "a hole it could not read"}`;
+        img.width = 96;
+        img.onerror = () => img.remove();
+        cands.append(img);
+      }
       for (const c of st.candidates) {
         const b = el("button", "button choice", c.words);
         b.addEventListener("click", () => send(c.move, sel.card));
