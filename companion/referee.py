@@ -328,7 +328,7 @@ class Referee:
         if not g.history_len and self.synced_version is None:
             self.state = "setup"
             self.message = ("Set-up: every peg goes in its start area. A fast-blinking hole has a peg "
-                            "that doesn't belong there; a green hole needs a peg.")
+                            "that doesn't belong there; a hole lit in a peg's colour needs that peg.")
             self._plan_fix(diff, "wrong", wanted=wanted)
         elif self.synced_version is not None and self.synced_version < self.version and (
                 g.last or self.undone):
@@ -343,7 +343,7 @@ class Referee:
                 what = who + " " + {"doubt": "doubted", "pass": "passed",
                                     "penalty": f"chose {g.last['text']}"}.get(kind, f"played {g.last['text']}")
             self.message = (f"Move the pegs to match the game: {what}. "
-                            f"Slow-blinking pegs move; green holes get a peg"
+                            f"Slow-blinking pegs move; a hole lit in a peg's colour gets that peg"
                             + ("; a pulsing hole is where a hit peg goes." if hit else ".")
                             + (" (On the simulated board they move by themselves in a moment.)"
                                if self.simulated else ""))
@@ -351,7 +351,7 @@ class Referee:
             self.state = "restore"
             self.message = ("The board differs from the game (after a restart, or a peg knocked out "
                             "of place): put it back as lit before play goes on. Fast blink: take this "
-                            "peg out; green: put a peg here.")
+                            "peg out; a hole lit in a peg's colour: put that peg there.")
             self._plan_fix(diff, "wrong", wanted=wanted)
         self.fix_text = self._fix_words(diff, wanted, self._present())
         if self.choice is not None:
