@@ -168,3 +168,56 @@ def test_drag_a_peg_on_the_virtual_board_and_the_move_is_taken(live):
 def _pegs(live, gid):
     hub = live.app.extensions["pegs_board"]
     return hub.state(live.app.extensions["pegs"].get(gid))["board"]["pegs"]
+
+
+def test_bluffing_on_the_board_the_table_learns_only_the_declared_rank(live):
+    """Issue 13.1 in the browser: tapping a card tells the public board nothing; declaring a
+    rank makes the board follow that rank."""
+    import json
+    import urllib.request
+
+    from boardkit import NAMES, _seeded
+    svc = live.app.extensions["pegs"]
+    with _seeded(3):
+        table, _ = svc.create({"preset": "bluffing_joker", "players": 4, "teams": 2, "names": NAMES[:4],
+                               "bots": [None, "greedy", "greedy", "greedy"]})
+    seat = table.game.actor
+    assert seat == 0
+    token = svc.join(svc.join_code(table, seat))[2]
+    gid = table.gid
+    hand = table.game.hands[seat]
+    card = next(c for c in hand if c[:-1] not in ("A", "K", "Q", "J", "JK"))   # a card that can't come out
+    declared = "K"
+
+    def public():
+        with urllib.request.urlopen(f"{live.url}/api/games/{gid}/board") as r:
+            return json.load(r)
+
+    from playwright.sync_api import sync_playwright
+    errors = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"])
+        try:
+            ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            ctx.add_cookies([{"name": f"pj_s_{gid}", "value": token, "url": live.url}])
+            phone = watch(ctx.new_page(), errors)
+            phone.goto(f"{live.url}/seat/{gid}")
+            phone.wait_for_selector("#banner.go")
+            phone.locator("#hand button.pcard").nth(hand.index(card)).tap()
+            expect(phone.locator("#declare")).to_be_visible()
+            time.sleep(0.8)                                   # time for a request the page should not send
+            st = public()
+            assert st["rank"] is None and st["state"] == "ready", st
+            phone.locator("#declare button.rank", has_text=declared).first.tap()
+            deadline = time.monotonic() + 5
+            while public()["state"] != "following" and time.monotonic() < deadline:
+                time.sleep(0.1)
+            st = public()
+            assert st["state"] == "following" and st["rank"] == declared and card not in json.dumps(st), st
+            assert card[:-1] not in (st["rank"],) and f"a {card[:-1]}" not in st["message"]
+            ARTIFACTS.mkdir(exist_ok=True)
+            phone.screenshot(path=str(ARTIFACTS / "board-seat-bluff-declared.png"), full_page=True)
+        finally:
+            browser.close()
+    assert not errors, errors
