@@ -64,25 +64,46 @@ def score_board(readings: Mapping[str, Reading], board: Mapping[str, int], *,
     """The log-likelihood of the readings if the board is `board` ({occupied hole: side};
     holes not in it are empty). Higher is better; only differences between boards mean
     anything."""
-    total = 0.0
-    wanted: dict[int, list[int]] = {}     # start area -> sides of the pegs the board puts there
-    for hole, side in board.items():
-        area = _start_area(hole)
-        if area is not None:
-            wanted.setdefault(area, []).append(side)
-    areas: dict[int, list[Reading]] = {}
-    for hole, reading in readings.items():
-        area = _start_area(hole)
-        if area is not None:
-            areas.setdefault(area, []).append(reading)
-            continue
-        side = board.get(hole)
-        total += _empty_term(reading) if side is None else _filled_term(reading, side)
-    for area in set(areas) | set(wanted):
-        read = areas.get(area, [])
-        sides = wanted.get(area, [])
-        total += _score_start(read, sides, max(start_holes, len(read)))
-    return total
+    return _Scorer(readings, start_holes).score(board)
+
+
+class _Scorer:
+    """score_board for many boards on one set of readings: every hole's empty term is summed
+    once, so a board costs only its pegs (a North Carolina 10 has hundreds of results)."""
+
+    def __init__(self, readings: Mapping[str, Reading], start_holes: int = START_HOLES):
+        self.readings = readings
+        self.start_holes = start_holes
+        self.empty = 0.0
+        self._start: dict = {}
+        self.areas: dict[int, list[Reading]] = {}
+        for hole, reading in readings.items():
+            area = _start_area(hole)
+            if area is None:
+                self.empty += _empty_term(reading)
+            else:
+                self.areas.setdefault(area, []).append(reading)
+
+    def score(self, board: Mapping[str, int]) -> float:
+        total = self.empty
+        wanted: dict[int, list[int]] = {}     # start area -> sides of the pegs the board puts there
+        for hole, side in board.items():
+            area = _start_area(hole)
+            if area is not None:
+                wanted.setdefault(area, []).append(side)
+                continue
+            reading = self.readings.get(hole)
+            if reading is not None:
+                total += _filled_term(reading, side) - _empty_term(reading)
+        for area in set(self.areas) | set(wanted):
+            sides = tuple(sorted(wanted.get(area, ())))
+            key = (area, sides)
+            term = self._start.get(key)
+            if term is None:   # boards share their start areas: each is worked out once
+                read = self.areas.get(area, [])
+                term = self._start[key] = _score_start(read, list(sides), max(self.start_holes, len(read)))
+            total += term
+        return total
 
 
 def _score_start(read: list[Reading], sides: list[int], capacity: int) -> float:
@@ -112,7 +133,8 @@ def decide(readings: Mapping[str, Reading], boards: Sequence[Mapping[str, int]],
     """(index of the board that beats every other by at least `margin`, or None; every
     board's score). A single board wins unopposed: the caller judges whether it fits at
     all (`contradictions`)."""
-    scores = [score_board(readings, b) for b in boards]
+    scorer = _Scorer(readings)
+    scores = [scorer.score(b) for b in boards]
     if not scores:
         return None, scores
     order = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)
