@@ -11,7 +11,10 @@ what it decides:
   what is out of place until the board is right again;
 * `on_event(hole, occupied, t)`: a sensor's change; `observe(snapshot, t)`: a
   camera's colours; `see_colours({hole: side})`: what a board that sees colours
-  (the simulated board) holds;
+  (the simulated board) holds; `observe_readings(readings, t)`: a camera's per-hole
+  probabilities (`companion.readings`), with which every legal result is scored and a
+  move is taken only when one explains the picture by `MARGIN` better than all others
+  (else the phone is asked, the doubtful holes named);
 * `choose(seat, card, rank, version, now)`: the acting seat's phone chose a card:
   its legal moves are followed on the board (`companion.matching.BoardFollower`);
 * `judge(now, faults)`: once the board has been still for ``settle`` seconds and

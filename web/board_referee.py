@@ -25,7 +25,10 @@ every decision, and carries them out (LEDs, commits, wake-ups). The referee:
 Modes: ``sensors`` (reed switches and LEDs), ``leds`` (LEDs only: moves are
 entered on the phone, the LEDs show the choices and then the move to make),
 ``camera`` (a camera reads the pegs, `vision.sensor.CameraSensor` standing in
-for the switches; the wiring's LEDs, if any), ``simulation`` (emulated switches and LEDs; `VirtualBoard` keeps where each
+for the switches; a camera whose sensor offers ``readings()`` -> (stamp, {hole:
+(p_peg, side, p_side)}) has its readings weighed by the referee instead, and one
+offering ``crop(hole)`` -> PNG bytes shows the phone the holes it could not read;
+the wiring's LEDs, if any), ``simulation`` (emulated switches and LEDs; `VirtualBoard` keeps where each
 peg is and feeds the emulated switches when a peg is dragged on the table
 page) and ``none`` (no hub: the phone is the board).
 
