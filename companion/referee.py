@@ -214,6 +214,7 @@ class Referee:
             return
         if self.follower is not None:
             self.follower.feed(hole, occupied, t)
+            self._follower_colours()
             self.stage = self.stages.get(self._observed())
             if self.stage is not None:
                 self.verdict = None
@@ -232,11 +233,17 @@ class Referee:
         if self.game is None:
             return
         if self.follower is not None:
-            track = {h for h in self.filled if not h.startswith("S-")}
-            # only a picture that agrees with the switches is judged by colour (no half-made step)
-            self.follower.colours = dict(seen) if set(seen) == track else None
+            self._follower_colours()
         else:
             self._evaluate(t)
+
+    def _follower_colours(self) -> None:
+        """Give the judge the colours a board sees (the simulated board), when they agree with
+        the switches (not while a switch has yet to report a peg the picture already has)."""
+        if self.seen is None or self.readings is not None or self.follower is None:
+            return
+        track = {h for h in self.filled if not h.startswith("S-")}
+        self.follower.colours = dict(self.seen) if set(self.seen) == track else None
 
     def observe(self, snapshot: dict, t: float) -> None:
         """A camera's snapshot {hole: colour side or None}: its differences are events, and
@@ -441,8 +448,10 @@ class Referee:
         self.follower = BoardFollower(self.pos, moves, self.filled if self.sensing else
                                       canonical_holes(self.expected),
                                       settle=self.settle, rank=c["rank"])
-        if self.seen is not None and self.sensing:
-            self.follower.colours = dict(self.seen)
+        if self.readings is not None:
+            self.follower.colours = dict(self.seen or {})
+        else:
+            self._follower_colours()
         self.stage = self.stages.get(self.expected)
         self.verdict = None
         self._plan_stage()
@@ -567,10 +576,13 @@ class Referee:
             self.state = "wrong"
             self.rule = verdict.rule
             self.message = verdict.message + (f" (rule {verdict.rule})" if verdict.rule else "")
-            self.fix_text = self._fix_words(verdict.fix, verdict.fix_colours,
-                                            {**verdict.colours, **(self.seen or {})})
+            fix = dict(verdict.fix)
+            if self.seen is not None:   # a peg of the wrong colour where the result wants another
+                fix["recolour"] = {h: s for h, s in sorted(verdict.fix_colours.items())
+                                   if h in self.filled and h in self.seen and self.seen[h] != s}
+            self.fix_text = self._fix_words(fix, verdict.fix_colours, {**verdict.colours, **(self.seen or {})})
             self.plan = {}
-            self._plan_fix(verdict.fix, "wrong", wanted=verdict.fix_colours)
+            self._plan_fix(fix, "wrong", wanted=verdict.fix_colours)
             for hole in verdict.wrong_holes:
                 if hole in self.filled:
                     self.plan[hole] = "wrong"

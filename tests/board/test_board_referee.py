@@ -478,3 +478,33 @@ def test_a_peg_of_the_wrong_colour_is_a_difference_where_the_board_sees_colours(
     rig.place(hole_b, b)
     rig.run(0.1)
     assert ref.state in ("ready", "waiting") and ref.roles == {}
+
+
+def test_a_move_made_with_another_sides_peg_is_refused_on_the_simulated_board(rigs):
+    # a come-out made with the wrong colour: b's peg on a's come-out hole, a's peg hidden in b's
+    # start area; every hole is filled as the move would fill it, only the colours are wrong
+    rig = rigs("simulation", seed=0)
+    g, ref = rig.game, rig.ref
+    card = start_move(rig)
+    a = g.seat_side[g.actor]
+    b = g.seat_side[(g.actor + 1) % 4]
+    come_out = f"M{a * 18 + 8}"
+    version = rig.table.version
+    rig.choose(card)
+    assert ref.state == "following"
+    rig.lift(f"S-s{b}-5")
+    rig.place(come_out, b)
+    rig.lift(f"S-s{a}-5")
+    rig.place(f"S-s{b}-5", a)
+    rig.settle()
+    assert rig.table.version == version, "a move made with the wrong colour was taken"
+    assert ref.state == "wrong"
+    assert ref.fix_text == [f"take {rig.colour(b)}'s peg out of hole {come_out[1:]} and put {rig.colour(a)}'s "
+                            f"peg there"]
+    assert ref.roles[come_out] == "wrong" and ref.public()["leds"][come_out]["want"] == rig.colour(a)
+    rig.lift(come_out)                        # put right: the move is taken
+    rig.lift(f"S-s{b}-5")
+    rig.place(come_out, a)
+    rig.place(f"S-s{b}-5", b)
+    rig.settle()
+    assert rig.table.version > version and g.history[-1]["move"].text(g.position.geo) == f"{card[:-1]} {a}:S-{come_out}"
