@@ -61,7 +61,8 @@ class VirtualBuilder:
 
     def on_step(self, step: int, index: int, holes: list[str], now: float):
         if self.fail_chip_at and step == self.fail_chip_at[0]:
-            self.board.fail_chip(self.fail_chip_at[1])
+            # a broken wire: the Pi's MISO pull-down (or a dead QH) makes the chips behind read 0x00
+            self.board.fail_chip(self.fail_chip_at[1], level=0)
         for hole in holes:
             n = self.wired.get(hole)
             if n is None:

@@ -120,7 +120,7 @@ def test_dead_chip_during_the_test_is_a_fault_and_no_peg_events(clock, factory, 
 
     def on_step(step, index, holes, now):
         if step == 40:
-            board.fail_chip(9)        # QH stuck high: chips 9-13 and the check byte read 0xFF
+            board.fail_chip(9, level=0)   # QH stuck low: chips 9-13 and the check byte read 0x00
         step_hook(step, index, holes, now)
     test.on_step = on_step
     assert test.run() == 1
