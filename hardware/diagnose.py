@@ -144,7 +144,8 @@ def diagnose_strip(exc: BaseException, wiring, *, dev: Path = Path("/dev"),
         where = exc.filename or ("/dev/pio0" if "Raspberry Pi 5" in model else "/dev/mem")
         fix = ("Run the installer again for the /dev/pio0 udev rule, then reboot." if "Raspberry Pi 5" in model
                else f"On a Pi 1-4 the LEDs (PWM on GPIO18) need the service to run as root: run {INSTALL} "
-                    f"again without --no-pwm-root (it installs the run-as-root drop-in and dtparam=audio=off).")
+                    f"--pwm-root (the default on a Pi 1-4; it installs the run-as-root drop-in and "
+                    f"dtparam=audio=off), then reboot.")
         return HardwareProblem("LEDs", f"The LEDs can't be lit: permission denied on {where}.", fix, detail)
     if isinstance(exc, ImportError):
         return HardwareProblem("LEDs", f"The LEDs can't be lit: the {exc.name} module is missing.",
@@ -152,7 +153,8 @@ def diagnose_strip(exc: BaseException, wiring, *, dev: Path = Path("/dev"),
     if isinstance(exc, RuntimeError) and "sudo" in str(exc):   # Blinka: "NeoPixel support requires running with sudo"
         return HardwareProblem(
             "LEDs", "The LEDs can't be lit: on a Pi 1-4 the LED driver (rpi_ws281x, PWM on GPIO18) needs root.",
-            f"Run {INSTALL} again without --no-pwm-root: it runs the service as root with dtparam=audio=off.",
+            f"Run {INSTALL} --pwm-root (the default on a Pi 1-4): it runs the service as root with "
+            f"dtparam=audio=off; then reboot.",
             detail)
     return HardwareProblem("LEDs", f"The LEDs can't be lit ({detail}).",
                            f"Run pegs hw-test on the Pi to find the fault; {GUIDE} lists the usual ones.",

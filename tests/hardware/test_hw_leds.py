@@ -370,7 +370,7 @@ def test_pi4_driver_without_root_fails_with_blinkas_sudo_message_diagnosed(tmp_p
         strip.show([RED, RED])
     pi4 = model_file(tmp_path, "Raspberry Pi 4 Model B")
     problem = diagnose_strip(err.value, load_wiring(""), dev=tmp_path, model_paths=pi4)
-    assert "needs root" in problem.what and "--no-pwm-root" in problem.fix and "GPIO10" not in problem.fix
+    assert "needs root" in problem.what and "--pwm-root" in problem.fix and "GPIO10" not in problem.fix
 
 
 def test_led_writes_leave_the_scan_loop_at_once(tmp_path, real_neopixel):
