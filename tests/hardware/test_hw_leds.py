@@ -260,10 +260,12 @@ def test_gpio10_is_no_longer_offered_for_the_leds(tmp_path):
         NeoPixelStrip(10, 1, model_paths=pi4, euid=1000).show([RED])
     repo = Path(__file__).resolve().parents[2]
     for path in ("hardware/leds.py", "hardware/diagnose.py", "systemd/pwm-root.conf", "systemd/README.md",
-                 "systemd/pegs-companion.service", "hardware/wiring.example.toml"):
+                 "systemd/pegs-companion.service", "hardware/wiring.example.toml", "systemd/config.example.toml",
+                 "hardware/README.md"):
         text = (repo / path).read_text()
         assert "GPIO10 (SPI) works" not in text and "or wire the data line to GPIO10" not in text, path
-        assert "move the LED data wire to GPIO10" not in text and "leds.data_pin = 10" not in text, path
+        assert "move the LED data wire to GPIO10" not in text and "GPIO10 over SPI does not" not in text, path
+        assert "GPIO10 (SPI) works without root" not in text and "12, 21 or 10" not in text, path
 
 
 class FakeWs281x(types.ModuleType):
