@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -304,7 +305,6 @@ class BackgroundStrip:
     """
 
     def __init__(self, sink: FrameSink, *, max_fps: float = 50.0, name: str = "led-writer"):
-        import threading
         self.sink = sink
         self.min_interval = 1.0 / max_fps
         self.written = 0                # frames sent to the sink
@@ -313,6 +313,7 @@ class BackgroundStrip:
         self._pending: list[RGB] | None = None
         self._last: list[RGB] | None = None
         self._error: BaseException | None = None
+        self._busy = False              # the writer is sending a frame now
         self._closing = False
         self._thread = None
         self._name = name
@@ -327,14 +328,12 @@ class BackgroundStrip:
             self.sink.show(pixels)      # the driver opens here: its errors reach the caller
             self._last = pixels
             self.written += 1
-            import threading
             self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
             self._thread.start()
             return
         with self._cond:
             if self._error is not None:
-                error, self._error = self._error, None
-                raise LedDriverError(f"the LED strip stopped: {error}") from error
+                raise LedDriverError(f"the LED strip stopped: {self._error}") from self._error
             if self._closing:
                 raise RuntimeError("the strip is closed")
             if self._pending is not None:
@@ -344,11 +343,10 @@ class BackgroundStrip:
 
     def flush(self, timeout: float = 2.0) -> bool:
         """Wait until the newest frame has been written (tests, close)."""
-        import time as _time
-        end = _time.monotonic() + timeout
+        end = time.monotonic() + timeout
         with self._cond:
-            while self._pending is not None and self._error is None and self._thread is not None:
-                left = end - _time.monotonic()
+            while (self._pending is not None or self._busy) and self._error is None and self._thread is not None:
+                left = end - time.monotonic()
                 if left <= 0:
                     return False
                 self._cond.wait(left)
@@ -362,27 +360,26 @@ class BackgroundStrip:
                     self._cond.wait()
                 if self._pending is None:
                     return
-                pixels = self._pending
             delay = next_at - time.monotonic()
             if delay > 0:
-                time.sleep(delay)           # the frame cap; a newer frame may replace this one meanwhile
-                with self._cond:
-                    pixels = self._pending if self._pending is not None else pixels
+                time.sleep(delay)           # the frame cap; a newer frame may replace the pending one meanwhile
+            with self._cond:
+                pixels, self._pending = self._pending, None
+                self._busy = True
             try:
-                if pixels != self._last:
+                if pixels is not None and pixels != self._last:
                     self.sink.show(pixels)
                     self.written += 1
                     self._last = pixels
             except BaseException as exc:   # noqa: BLE001 - handed to the caller's next show()
                 with self._cond:
                     self._error = exc
-                    self._pending = None
+                    self._busy = False
                     self._cond.notify_all()
                 return
             next_at = time.monotonic() + self.min_interval
             with self._cond:
-                if self._pending is pixels:
-                    self._pending = None
+                self._busy = False
                 self._cond.notify_all()
 
     def close(self):

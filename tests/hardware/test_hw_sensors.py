@@ -391,12 +391,10 @@ def test_open_miso_or_unpowered_chain_is_a_fault_by_default(factory, clock):
         board.close()
 
 
-def test_software_spi_fallback_is_an_error_not_a_slow_board(factory, monkeypatch):
+def test_software_spi_fallback_is_an_error_not_a_slow_board(factory, monkeypatch, tmp_path):
     """gpiozero warns SPISoftwareFallback and bit-bangs when /dev/spidev0.0 can't be opened;
     the sensor refuses instead, naming the cause, and diagnose says what to do."""
-    import errno
     import warnings
-    from pathlib import Path
 
     from gpiozero.exc import SPISoftwareFallback
 
@@ -410,9 +408,16 @@ def test_software_spi_fallback_is_an_error_not_a_slow_board(factory, monkeypatch
         return real_spi(self, **kw)
     monkeypatch.setattr(type(factory), "spi", spi_with_fallback)
     w = load_wiring("")
-    with pytest.raises(SoftwareSPIFallback, match=r"Permission denied.*fall back to bit-banging"):
+    with pytest.raises(SoftwareSPIFallback, match=r"Permission denied.*fall back to bit-banging") as err:
         ShiftRegisterReedSensor(w.sensors.map, 14, pin_factory=factory)
+    assert err.value.cause == "[Errno 13] Permission denied"
     assert factory.pin(11).function == "input"      # nothing left claimed: SCLK free again
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "dev/spidev0.0").touch()
+    (tmp_path / "model").write_text("Raspberry Pi 4 Model B Rev 1.5")
+    problem = diagnose_sensor(err.value, w, dev=tmp_path / "dev", model_paths=[tmp_path / "model"])
+    assert "the hardware SPI can't be opened ([Errno 13] Permission denied)" in problem.what
+    assert "usermod -aG spi,gpio pegs" in problem.fix
 
 
 def test_mcp23017_reset_while_answering_is_detected_and_set_up_again(clock):
@@ -427,6 +432,16 @@ def test_mcp23017_reset_while_answering_is_detected_and_set_up_again(clock):
     assert run(sensor, clock, 0.1) == []
     assert sensor.resets == 1 and bus.regs[0x20][0x0C] == 0x7F
     assert [f.kind for f in faults] == ["reset"] and "0x20 was reset" in faults[0].message
+
+
+def test_mcp23017_that_does_not_keep_its_settings_is_a_read_error(clock):
+    class ForgetfulBus(FakeMcp23017Bus):
+        def write_byte_data(self, addr, reg, value):
+            pass                                    # writes never land (SDA loose, wrong part)
+    sensor = Mcp23017ReedSensor({"M0": 0}, addresses=(0x20,), smbus=ForgetfulBus((0x20,)), clock=clock)
+    sensor.scan()
+    fault = sensor.active_faults[("chip", 0)]
+    assert "doesn't keep its settings (IODIR read back FF FF, written 7F 7F)" in fault.message
 
 
 def test_mcp23017_pins_7_are_outputs_never_read_as_holes(clock):
