@@ -72,18 +72,18 @@ def harness_svg(wiring) -> str:
 
 
 def _pi_box(svg, y, rows):
-    svg.rect(20, y, 560, 24 + 18 * len(rows), fill="#e8f4ea", cls="pi")
+    svg.rect(20, y, 620, 24 + 18 * len(rows), fill="#e8f4ea", cls="pi")
     svg.text(30, y + 18, "Raspberry Pi header", weight="bold")
     for i, (left, right) in enumerate(rows):
         svg.text(30, y + 38 + 18 * i, left, size=11)
-        svg.text(260, y + 38 + 18 * i, right, size=11)
+        svg.text(310, y + 38 + 18 * i, right, size=11)
     return y + 24 + 18 * len(rows) + 20
 
 
 def _hc165(svg, wiring, input_holes, top):
     sr = wiring.sensors.shift_register
-    ser_last = {"high": "3.3 V (chain check: reads 0xFF)", "low": "GND (chain check: reads 0x00)",
-                "off": "tie to 3.3 V (chain check off)"}[sr.chain_check]
+    ser_last = {"high": "3.3 V (check: 0xFF)", "low": "GND (check: 0x00)",
+                "off": "3.3 V (check off)"}[sr.chain_check]
     top = _pi_box(svg, top, [
         ("3V3 (pin 1)", "VCC (pin 16) of every chip + pull-ups"),
         ("GND (pin 6)", "GND (pin 8), CLK INH (pin 15) of every chip"),

@@ -323,7 +323,7 @@ def test_harness_svg_is_made_from_the_wiring(tmp_path, capsys):
     assert "A (pin 11): M0" in texts and "H (pin 6): M7" in texts and "A (pin 11): M8" in texts
     assert "QH (pin 9) -> MISO GPIO9 (pin 21)" in texts
     assert "SER (pin 10) <- QH of chip 1" in texts
-    assert "SER (pin 10) <- 3.3 V (chain check: reads 0xFF)" in texts      # the last chip
+    assert "SER (pin 10) <- 3.3 V (check: 0xFF)" in texts      # the last chip
     assert any("33-100 ohm at the Pi -> CLK" in (t or "") for t in texts)
     assert "LED 0: M0" in texts and "LED 111: H5-s3" in texts
     f = tmp_path / "mcp.toml"
@@ -358,3 +358,17 @@ def test_system_check_says_what_to_fix(tmp_path):
     out = io.StringIO()
     assert print_system_check(load_wiring(""), out=out, root=root, euid=0, has_module=lambda m: True) == 0
     assert "all set" in out.getvalue()
+
+
+def test_the_guides_example_harness_is_up_to_date():
+    """hardware/harness.example.svg (linked from the guide) is what the command draws for
+    wiring.example.toml; regenerate it with the command in its docstring if this fails:
+    pegs hw-test --config hardware/wiring.example.toml --harness hardware/harness.example.svg"""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from hardware.harness import harness_svg
+    repo = Path(__file__).resolve().parents[2]
+    wiring = load_wiring(repo / "hardware/wiring.example.toml", allow_duplicates=True, partial=True)
+    wiring = replace(wiring, source="hardware/wiring.example.toml")
+    assert (repo / "hardware/harness.example.svg").read_text() == harness_svg(wiring)
