@@ -497,7 +497,9 @@ class ShiftRegisterReedSensor(ReedSensor):
             where = (f"chip 0 and every chip after it read 0x{tail:02X}: the break is at chip 0 - the MISO wire "
                      f"(GPIO9, pin 21) to chip 0's QH (pin 9), or chip 0's 3.3 V, GND, CLK or SH/LD")
         else:
-            where = (f"chips 0-{k - 1} read data, chips {k}-{last} all read 0x{tail:02X}: the chain is broken "
+            good = "chip 0 reads" if k == 1 else f"chips 0-{k - 1} read"
+            lost = f"chip {k} reads" if k == last else f"chips {k}-{last} all read"
+            where = (f"{good} data, {lost} 0x{tail:02X}: the chain is broken "
                      f"between chip {k - 1} and chip {k} - chip {k}'s QH (pin 9) to chip {k - 1}'s SER (pin 10), "
                      f"or chip {k}'s 3.3 V, GND, CLK or SH/LD (with pegs on the board, chips "
                      f"reading 0x{tail:02X} by chance may hide the exact place: take them off)")

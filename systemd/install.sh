@@ -546,6 +546,10 @@ else
         tar -C "$SOURCE" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.egg-info' -cf - "${existing[@]}" |
             tar -C "$ROOT$PREFIX/src" -xf -
     fi
+    if [[ ,$EXTRAS, == *,pi5,* ]]; then
+        info "the pi5 extra pins adafruit-blinka-raspberry-pi5-neopixel==1.0.0rc2: a release candidate,"
+        info "PyPI has no final release of the Pi 5 LED driver yet"
+    fi
     run "$VENV/bin/python" -m pip install --no-cache-dir "$PREFIX/src${EXTRAS:+[$EXTRAS]}"
     fake fake_pip_install
     write "$STAMP" 0644 "$want_stamp"$'\n'

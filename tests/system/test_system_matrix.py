@@ -82,6 +82,7 @@ def test_each_pi_and_os_gets_what_it_needs(tmp_path, install, case):
     else:
         assert not dropin.exists()
         assert "service user: pegs" in out and "no root needed" in out
+        assert "adafruit-blinka-raspberry-pi5-neopixel==1.0.0rc2: a release candidate" in out
         assert 'GROUP="gpio"' in udev.read_text()
 
     again = install(root)
