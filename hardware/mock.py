@@ -100,6 +100,7 @@ class FakeMcp23017Bus:
         self.closed: set[tuple[int, int]] = set()
         self.dead: set[int] = set()
         self.reads = 0
+        self.reads_by_register: dict[int, int] = {}
         self.writes: list[tuple[int, int, int]] = []
 
     def _chip(self, addr):
@@ -131,6 +132,7 @@ class FakeMcp23017Bus:
 
     def read_i2c_block_data(self, addr, reg, length):
         self.reads += 1
+        self.reads_by_register[reg] = self.reads_by_register.get(reg, 0) + 1
         self._chip(addr)
         if reg + length > 0x16:
             raise NotImplementedError("the fake has registers 0x00-0x15 (IOCON.BANK = 0)")

@@ -518,10 +518,14 @@ class ShiftRegisterReedSensor(ReedSensor):
 
 
 # MCP23017 registers (IOCON.BANK = 0, the power-on default)
-IODIRA, IODIRB, GPPUA, GPPUB, GPIOA = 0x00, 0x01, 0x0C, 0x0D, 0x12
+IODIRA, IODIRB, GPPUA, GPPUB, GPIOA, OLATA = 0x00, 0x01, 0x0C, 0x0D, 0x12, 0x14
 # GPA0-6 and GPB0-6 are inputs with pull-ups. GPA7/GPB7 are output-only in Microchip's revised
 # datasheet (as inputs they can corrupt SDA), so they are made outputs (driving low, left unconnected).
 MCP_INPUTS = 0x7F
+# Written to OLATA/OLATB: bits 0-6 latch nothing on input pins, bit 7 = 0 keeps GPA7/GPB7 low.
+# A reset clears OLAT to 0x00, so reading it with the inputs (one 4-byte read, GPIOA..OLATB)
+# tells a chip that was reset while still answering: pull-ups off, inputs floating.
+MCP_MARK = 0x2A
 
 
 class Mcp23017ReedSensor(ReedSensor):
@@ -529,9 +533,10 @@ class Mcp23017ReedSensor(ReedSensor):
     internal pull-ups on, reed switches to ground. ``smbus`` is an ``smbus2.SMBus``-like
     object; by default ``smbus2.SMBus(bus)`` is opened here.
 
-    Every read fetches GPPUA..GPIOB in one transaction: pull-ups that are no longer set mean the
-    chip was reset (a power glitch, a brown-out) while it still answers, so its inputs float.
-    The chip is set up again and read again, and the reset is reported (kind ``reset``)."""
+    A chip is set up (IODIR, GPPU, the OLAT mark) and its IODIR and GPPU read back; every
+    scan reads GPIOA, GPIOB and the OLAT mark in one transaction. A missing mark means the
+    chip was reset (a power glitch, a brown-out) and still answers, with its pull-ups off:
+    it is set up again, read again, and the reset is reported (kind ``reset``)."""
 
     chip_size = 16
 
@@ -553,12 +558,14 @@ class Mcp23017ReedSensor(ReedSensor):
         super().__init__(hole_inputs, input_count=16 * len(self.addresses), **kw)
 
     def _configure(self, addr: int):
-        for reg, value in ((IODIRA, MCP_INPUTS), (IODIRB, MCP_INPUTS), (GPPUA, MCP_INPUTS), (GPPUB, MCP_INPUTS)):
+        for reg, value in ((IODIRA, MCP_INPUTS), (IODIRB, MCP_INPUTS), (GPPUA, MCP_INPUTS), (GPPUB, MCP_INPUTS),
+                           (OLATA, MCP_MARK), (OLATA + 1, MCP_MARK)):
             self.bus.write_byte_data(addr, reg, value)
         iodir = self.bus.read_i2c_block_data(addr, IODIRA, 2)
-        if list(iodir) != [MCP_INPUTS, MCP_INPUTS]:
+        gppu = self.bus.read_i2c_block_data(addr, GPPUA, 2)
+        if list(iodir) + list(gppu) != [MCP_INPUTS] * 4:
             raise OSError(f"it doesn't keep its settings (IODIR read back {iodir[0]:02X} {iodir[1]:02X}, "
-                          f"written 7F 7F): a bad I2C wire or a wrong part")
+                          f"GPPU {gppu[0]:02X} {gppu[1]:02X}, written 7F): a bad I2C wire or a wrong part")
 
     def _read(self):
         mask, failed = 0, {}
@@ -567,17 +574,16 @@ class Mcp23017ReedSensor(ReedSensor):
                 if k not in self._configured:
                     self._configure(addr)
                     self._configured.add(k)
-                regs = self.bus.read_i2c_block_data(addr, GPPUA, GPIOA + 2 - GPPUA)
-                if regs[0] != MCP_INPUTS or regs[1] != MCP_INPUTS:
+                a, b, mark_a, mark_b = self.bus.read_i2c_block_data(addr, GPIOA, 4)
+                if (mark_a, mark_b) != (MCP_MARK, MCP_MARK):
                     self._configured.discard(k)
                     self.resets += 1
-                    self._notice("reset", f"MCP23017 0x{addr:02x} was reset (its pull-ups read back off: a "
-                                          f"power glitch or a loose 3.3 V/RESET wire?); it was set up again",
+                    self._notice("reset", f"MCP23017 0x{addr:02x} was reset (its settings were gone: a power "
+                                          f"glitch or a loose 3.3 V/RESET wire?); it was set up again",
                                  self.clock(), chip=k)
                     self._configure(addr)
                     self._configured.add(k)
-                    regs = self.bus.read_i2c_block_data(addr, GPPUA, GPIOA + 2 - GPPUA)
-                a, b = regs[-2], regs[-1]
+                    a, b, _, _ = self.bus.read_i2c_block_data(addr, GPIOA, 4)
             except OSError as exc:
                 self._configured.discard(k)
                 failed[k] = f"MCP23017 0x{addr:02x} on I2C bus {self.bus_number} doesn't answer ({exc})"

@@ -431,6 +431,7 @@ def test_mcp23017_reset_while_answering_is_detected_and_set_up_again(clock):
     bus.reset(0x20)                                  # pull-ups off, inputs float (read 0 here: "closed")
     assert run(sensor, clock, 0.1) == []
     assert sensor.resets == 1 and bus.regs[0x20][0x0C] == 0x7F
+    assert bus.reads_by_register.get(0x0C, 0) == 2        # GPPU read back at each set-up, not every scan
     assert [f.kind for f in faults] == ["reset"] and "0x20 was reset" in faults[0].message
 
 
@@ -441,7 +442,7 @@ def test_mcp23017_that_does_not_keep_its_settings_is_a_read_error(clock):
     sensor = Mcp23017ReedSensor({"M0": 0}, addresses=(0x20,), smbus=ForgetfulBus((0x20,)), clock=clock)
     sensor.scan()
     fault = sensor.active_faults[("chip", 0)]
-    assert "doesn't keep its settings (IODIR read back FF FF, written 7F 7F)" in fault.message
+    assert "doesn't keep its settings (IODIR read back FF FF, GPPU 00 00, written 7F)" in fault.message
 
 
 def test_mcp23017_pins_7_are_outputs_never_read_as_holes(clock):
