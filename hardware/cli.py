@@ -169,6 +169,9 @@ class HwTest:
         else:
             detail = "none (LED test only)"
         self.say(f"  switches: {s.backend}: {detail}; debounce {s.debounce_ms:g} ms")
+        if s.backend in ("shift-register", "mcp23017") and len(s.map) < b.hole_count:
+            self.say(f"  bring-up: {len(s.map)} of the {b.hole_count} holes have a switch input (a partial chain); "
+                     f"only those are tested. pegs serve needs every hole wired")
 
     def _check_maps(self):
         w = self.wiring

@@ -257,6 +257,7 @@ def test_one_chip_bring_up_loads_a_partial_chain(capsys, tmp_path):
     assert hw_test_command(["--config", str(f), "--mock", "--no-strip"]) == 0
     out = capsys.readouterr().out
     assert "2 x 74HC165 = 16 inputs" in out and "M15 closed  ok" in out
+    assert "bring-up: 16 of the 112 holes have a switch input (a partial chain)" in out
 
 
 def test_raw_view_shows_bytes_and_locates_a_break_on_an_empty_board(factory, clock):
