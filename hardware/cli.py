@@ -116,7 +116,7 @@ class HwTest:
         self.changed: set[int] = set()
         self.closed_seen: set[int] = set()
         self.no_response: list[str] = []
-        self.untested: list[str] = []                 # --wait: skipped while the sensor was in fault
+        self.untested: list[str] = []                 # waiting tour: skipped while the sensor was in fault
         self.elsewhere: list[tuple[str, int]] = []     # (lit hole, input that closed instead)
         self.faults: list = []
         self.problems: list[str] = []
@@ -393,7 +393,7 @@ class HwTest:
                      and n not in self.stuck]
             if self.closed_seen and never:
                 self.say(f"  note: {len(never)} switch{'es' * (len(never) != 1)} never closed during the tour "
-                         f"({_short(never)}); if you put a magnet in those holes, check them with --wait")
+                         f"({_short(never)}); if you put a magnet in those holes, check them with the waiting tour (no --delay)")
             elif not self.closed_seen:
                 self.say("  note: no switch closed during the tour: was a magnet put in the lit holes?")
         for line in p:
@@ -444,7 +444,7 @@ def _short(items: list[str], n: int = 12) -> str:
 # ------------------------------------------------------------------ the command
 
 def _parse_mock_faults(specs: list[str], wiring):
-    """--mock-fault stuck=M3 | open=M3 | wire=M5:115 | chip=2 -> (stuck, open, wired, chip)."""
+    """--mock-fault stuck=M3 | open=M3 | wire=M5:6 | chip=2 -> (stuck, open, wired, chip)."""
     stuck, opened, wired, chip = [], [], {}, None
     holes = set(wiring.holes())
     for spec in specs:
@@ -456,7 +456,7 @@ def _parse_mock_faults(specs: list[str], wiring):
         elif kind == "wire":
             hole, _, n = value.partition(":")
             if hole not in holes or not n.isdigit():
-                raise ValueError(f"--mock-fault {spec}: expected wire=HOLE:INPUT, e.g. wire=M5:115")
+                raise ValueError(f"--mock-fault {spec}: expected wire=HOLE:INPUT, e.g. wire=M5:6")
             wired[hole] = int(n)
         elif kind == "chip" and value.isdigit():
             chip = int(value)
