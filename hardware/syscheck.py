@@ -35,7 +35,15 @@ def _audio_off(config_txt: str) -> bool:
     return setting == "off"
 
 
-def system_checks(wiring, *, root: Path = Path("/"), euid: int | None = None,
+def _my_groups() -> set[str]:
+    try:
+        import grp
+        return {grp.getgrgid(g).gr_name for g in os.getgroups()}
+    except (ImportError, KeyError, OSError):
+        return set()
+
+
+def system_checks(wiring, *, root: Path = Path("/"), euid: int | None = None, groups: set[str] | None = None,
                   has_module=lambda name: importlib.util.find_spec(name) is not None) -> list[Check]:
     euid = (os.geteuid() if hasattr(os, "geteuid") else 0) if euid is None else euid
     out: list[Check] = []
@@ -69,6 +77,16 @@ def system_checks(wiring, *, root: Path = Path("/"), euid: int | None = None,
         out.append(Check(ok, "lgpio (gpiozero's pin and SPI library, from apt)",
                          "" if ok else "sudo apt install python3-lgpio, and a venv with --system-site-packages "
                                        f"({INSTALL} does both)"))
+    if euid != 0:
+        need = {"shift-register": ["gpio", "spi"], "gpio": ["gpio"], "mcp23017": ["i2c"]}.get(s.backend, [])
+        if wiring.leds.driver != "mock" and gen >= 5:
+            need = sorted(set(need) | {"gpio"})
+        mine = _my_groups() if groups is None else groups
+        missing = [g for g in need if g not in mine]
+        if need:
+            out.append(Check(not missing, f"groups {', '.join(need)} for this user",
+                             "" if not missing else f"sudo usermod -aG {','.join(missing)} $USER, then log in "
+                                                    f"again (or use sudo)"))
     if wiring.leds.driver != "mock":
         if gen >= 5:
             ok = has_module("adafruit_raspberry_pi5_neopixel_write")

@@ -345,11 +345,13 @@ def test_system_check_says_what_to_fix(tmp_path):
     (root / "boot/firmware").mkdir(parents=True)
     (root / "boot/firmware/config.txt").write_text("dtparam=audio=on\n")
     out = io.StringIO()
-    code = print_system_check(load_wiring(""), out=out, root=root, euid=1000, has_module=lambda m: m != "_rpi_ws281x")
+    code = print_system_check(load_wiring(""), out=out, root=root, euid=1000, groups={"gpio"},
+                              has_module=lambda m: m != "_rpi_ws281x")
     text = out.getvalue()
     assert code == 1
     assert "ok   model: Raspberry Pi 4 Model B Rev 1.5" in text and "ok   OS: trixie" in text
     assert "FIX  SPI on" in text and "do_spi 0" in text
+    assert "FIX  groups gpio, spi for this user: sudo usermod -aG spi $USER" in text
     assert "FIX  LED library rpi_ws281x" in text
     assert "FIX  root, for the LEDs" in text and "sudo systemctl stop pegs-companion, then sudo pegs hw-test" in text
     assert "FIX  analog audio off" in text
