@@ -1,15 +1,21 @@
 """``pegs hw-test``: the wiring diagnostic for the person who just built the board.
 
 It checks the wiring file's maps, reads every switch, then lights each LED in
-strip order and names its hole; put a magnet (or a peg) in the lit hole and take
-it out. Every switch change is reported with its hole name. At the end it lists
-what is wrong, saying which hole, LED or input:
+strip order and names its hole, and waits for a magnet (or a peg) in the lit hole
+and out again before it moves on (``--no-wait``/``--delay``: a timed tour). Every
+switch change is reported with its hole name. At the end it lists what is wrong,
+saying which hole, LED or input:
 
 * DUPLICATED - two holes mapped to one LED or one switch input;
 * UNMAPPED   - a switch input that changed (or reads closed) but belongs to no hole;
 * STUCK      - a switch that read closed all through the test;
-* NO RESPONSE (``--wait``) - a lit hole whose switch never closed;
+* NO RESPONSE - a lit hole whose switch never closed (and whole chips that stayed silent);
 * FAULT      - what the sensor itself reported (dead chip, broken chain, chattering switch).
+
+For a staged bring-up: ``--chips N`` tests the first N chips alone, ``--no-strip`` runs
+before the LED strip exists (nothing lit: the hole to try is named), ``--leds-only``
+tours the strip without switches, ``--raw`` shows each chip's byte as it changes,
+``--system`` checks the Pi's set-up, ``--harness FILE`` draws the wiring as SVG.
 
 Exit status: 0 nothing wrong, 1 problems found, 2 bad wiring file or no hardware.
 ``--mock`` runs the same test against emulated hardware in simulated time, with a
@@ -61,7 +67,8 @@ class VirtualBuilder:
 
     def on_step(self, step: int, index: int, holes: list[str], now: float):
         if self.fail_chip_at and step == self.fail_chip_at[0]:
-            self.board.fail_chip(self.fail_chip_at[1])
+            # a broken wire: the Pi's MISO pull-down (or a dead QH) makes the chips behind read 0x00
+            self.board.fail_chip(self.fail_chip_at[1], level=0)
         for hole in holes:
             n = self.wired.get(hole)
             if n is None:
@@ -109,7 +116,7 @@ class HwTest:
         self.changed: set[int] = set()
         self.closed_seen: set[int] = set()
         self.no_response: list[str] = []
-        self.untested: list[str] = []                 # --wait: skipped while the sensor was in fault
+        self.untested: list[str] = []                 # waiting tour: skipped while the sensor was in fault
         self.elsewhere: list[tuple[str, int]] = []     # (lit hole, input that closed instead)
         self.faults: list = []
         self.problems: list[str] = []
@@ -162,6 +169,9 @@ class HwTest:
         else:
             detail = "none (LED test only)"
         self.say(f"  switches: {s.backend}: {detail}; debounce {s.debounce_ms:g} ms")
+        if s.backend in ("shift-register", "mcp23017") and len(s.map) < b.hole_count:
+            self.say(f"  bring-up: {len(s.map)} of the {b.hole_count} holes have a switch input (a partial chain); "
+                     f"only those are tested. pegs serve needs every hole wired")
 
     def _check_maps(self):
         w = self.wiring
@@ -211,7 +221,15 @@ class HwTest:
         self.say(f"\nLED tour: each LED lights in strip order and is named; {how}")
         self.leds.clear()
         self.leds.update(force=True)   # the real strip driver opens here: fail before the tour
+        waiting_tour = self.wait and self.sensor is not None
+        unsensed = [i for i in range(count) if not any(h in self.wiring.sensors.map
+                                                        for h in self.led_holes.get(i, []))]
+        if waiting_tour and unsensed:
+            self.say(f"  ({len(unsensed)} LEDs whose hole has no switch input are skipped: a partial chain, "
+                     f"spare LEDs or unmapped holes)")
         for step, index in enumerate(range(count)):
+            if waiting_tour and index in unsensed:
+                continue
             holes = self.led_holes.get(index, [])
             self._lit = holes
             self._lit_closed = self._lit_opened = False
@@ -344,7 +362,15 @@ class HwTest:
                     p.append(f"STUCK: {'/'.join(self.input_holes[n])} ({self.describe(n)}) read closed for the "
                              f"whole test: a stuck reed switch or a wire shorted to ground (or a peg left in "
                              f"the hole)")
+        silent_chips = self._silent_chips()
+        on_silent = set()
+        if silent_chips:
+            p.append(self._silent_chips_text(silent_chips))
+            size = self.sensor.chip_size
+            on_silent = {h for h, n in self.wiring.sensors.map.items() if n // size in silent_chips}
         for hole in self.no_response:
+            if hole in on_silent:
+                continue
             n = self.wiring.sensors.map.get(hole)
             p.append(f"NO RESPONSE: {hole} ({self.describe(n)}) never closed: a broken or stuck-open reed, a "
                      f"magnet too weak or too far, or a loose wire")
@@ -358,7 +384,7 @@ class HwTest:
                      f"({_short(self.untested)}): fix the fault and run the test again")
         seen = set()
         for f in self.faults:
-            if f.kind in ("dead-chip", "chain", "read-error", "chatter") and (f.kind, f.message) not in seen:
+            if f.kind in ("dead-chip", "chain", "read-error", "chatter", "reset") and (f.kind, f.message) not in seen:
                 seen.add((f.kind, f.message))
                 p.append(f"FAULT ({f.kind}): {f.message}")
         self.say("\nSummary")
@@ -367,7 +393,7 @@ class HwTest:
                      and n not in self.stuck]
             if self.closed_seen and never:
                 self.say(f"  note: {len(never)} switch{'es' * (len(never) != 1)} never closed during the tour "
-                         f"({_short(never)}); if you put a magnet in those holes, check them with --wait")
+                         f"({_short(never)}); if you put a magnet in those holes, check them with the waiting tour (no --delay)")
             elif not self.closed_seen:
                 self.say("  note: no switch closed during the tour: was a magnet put in the lit holes?")
         for line in p:
@@ -379,6 +405,38 @@ class HwTest:
         return EXIT_OK
 
 
+    def _silent_chips(self) -> list[int]:
+        """Chips none of whose tested holes ever closed (with at least 2 tested): a chip or
+        chain fault rather than 8 bad reeds. Only meaningful after a waiting tour."""
+        size = getattr(self.sensor, "chip_size", None)
+        if not self.wait or not size or not self.no_response:
+            return []
+        tested: dict[int, list[str]] = {}
+        for hole, n in self.wiring.sensors.map.items():
+            tested.setdefault(n // size, []).append(hole)
+        silent = set(self.no_response)
+        return sorted(c for c, holes in tested.items() if len(holes) >= 2 and all(h in silent for h in holes))
+
+    def _silent_chips_text(self, chips: list[int]) -> str:
+        size = self.sensor.chip_size
+        last = max(n // size for n in self.wiring.sensors.map.values())
+        names = ", ".join(map(str, chips))
+        if self.wiring.sensors.backend == "shift-register":
+            k = chips[0]
+            if chips == list(range(k, last + 1)):
+                where = ("chip 0's side: the MISO wire (GPIO9, pin 21) to chip 0's QH, or chip 0's 3.3 V, GND, "
+                         "CLK or SH/LD" if k == 0 else
+                         f"between chip {k - 1} and chip {k}: chip {k}'s QH (pin 9) to chip {k - 1}'s SER "
+                         f"(pin 10), or chip {k}'s 3.3 V, GND, CLK or SH/LD")
+                return (f"CHAIN: no hole on chips {names} ever closed: the chain is probably broken {where} "
+                        f"(pegs hw-test --raw shows the bytes)")
+            return (f"SILENT CHIP{'S' * (len(chips) > 1)}: no hole on chip{'s' * (len(chips) > 1)} {names} ever "
+                    f"closed: check each one's 3.3 V, GND, CLK, SH/LD and pull-ups (pegs hw-test --raw)")
+        return (f"SILENT CHIP{'S' * (len(chips) > 1)}: no hole on MCP23017 chip{'s' * (len(chips) > 1)} {names} "
+                f"ever closed: check its address pins, 3.3 V and RESET (i2cdetect -y "
+                f"{self.wiring.sensors.mcp23017.bus})")
+
+
 def _short(items: list[str], n: int = 12) -> str:
     return ", ".join(items[:n]) + (f" ... (+{len(items) - n})" if len(items) > n else "")
 
@@ -386,7 +444,7 @@ def _short(items: list[str], n: int = 12) -> str:
 # ------------------------------------------------------------------ the command
 
 def _parse_mock_faults(specs: list[str], wiring):
-    """--mock-fault stuck=M3 | open=M3 | wire=M5:115 | chip=2 -> (stuck, open, wired, chip)."""
+    """--mock-fault stuck=M3 | open=M3 | wire=M5:6 | chip=2 -> (stuck, open, wired, chip)."""
     stuck, opened, wired, chip = [], [], {}, None
     holes = set(wiring.holes())
     for spec in specs:
@@ -398,7 +456,7 @@ def _parse_mock_faults(specs: list[str], wiring):
         elif kind == "wire":
             hole, _, n = value.partition(":")
             if hole not in holes or not n.isdigit():
-                raise ValueError(f"--mock-fault {spec}: expected wire=HOLE:INPUT, e.g. wire=M5:115")
+                raise ValueError(f"--mock-fault {spec}: expected wire=HOLE:INPUT, e.g. wire=M5:6")
             wired[hole] = int(n)
         elif kind == "chip" and value.isdigit():
             chip = int(value)
@@ -410,8 +468,10 @@ def _parse_mock_faults(specs: list[str], wiring):
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="pegs hw-test",
-        description="Wiring diagnostic: lights each hole's LED in turn and names it, reports every switch "
-                    "change with its hole, and finds unmapped, duplicated and stuck inputs.")
+        description="Wiring diagnostic: lights each hole's LED in turn and names it, waits for a magnet in "
+                    "that hole and out again, reports every switch change with its hole, and finds unmapped, "
+                    "duplicated, stuck and silent inputs. On a Pi 1-4 the LEDs need root: stop the service "
+                    "and use sudo.")
     p.add_argument("--config", metavar="FILE",
                    help=f"the companion's config file (its [wiring] tables or board.wiring) or a wiring file "
                         f"(default: $PEGS_WIRING, else the wiring of $PEGS_CONFIG or {COMPANION_CONFIG}, "
@@ -420,15 +480,50 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run against emulated hardware in simulated time, with a virtual builder")
     p.add_argument("--sides", type=int, choices=(4, 6, 8, 10), help="board sides (else the file's [board])")
     p.add_argument("--holes-per-side", type=int, help="holes per side, 18 or 20 (else the file's [board])")
+    p.add_argument("--chips", type=int, metavar="N",
+                   help="bring-up: only the first N 74HC165 chips (or MCP23017s) are wired; their holes are tested")
+    p.add_argument("--no-strip", action="store_true",
+                   help="bring-up before the LED strip is built: LEDs emulated, the hole to try is named")
+    p.add_argument("--leds-only", action="store_true",
+                   help="bring-up of the strip: light each LED in turn (timed), no switches read")
+    p.add_argument("--raw", type=float, nargs="?", const=0.0, metavar="SECONDS",
+                   help="show each chip's raw byte whenever it changes, for SECONDS (default: until Ctrl-C; "
+                        "1 s with --mock), and where the chain is broken")
+    p.add_argument("--system", action="store_true",
+                   help="check the Pi's set-up for this wiring (SPI/I2C, libraries, root, audio) and exit")
+    p.add_argument("--harness", metavar="FILE.svg",
+                   help="write the wiring harness (chips, pins, holes, LED order) as an SVG drawing and exit")
     p.add_argument("--delay", type=float, default=None,
-                   help="seconds each LED stays lit (default 1, or 0.2 with --mock)")
-    p.add_argument("--wait", action="store_true",
-                   help="at each hole wait for its switch to close and open before moving on")
-    p.add_argument("--timeout", type=float, default=30.0, help="with --wait: seconds to wait per hole (30)")
+                   help="a timed tour: seconds each LED stays lit, without waiting for the switch "
+                        "(default with --no-wait: 1, or 0.2 with --mock)")
+    p.add_argument("--wait", action="store_true", default=True,
+                   help="at each hole wait for its switch to close and open before moving on (the default)")
+    p.add_argument("--no-wait", dest="wait", action="store_false", help="a timed tour (see --delay)")
+    p.add_argument("--timeout", type=float, default=None,
+                   help="seconds to wait per hole (30; 2 simulated seconds with --mock)")
     p.add_argument("--mock-fault", action="append", default=[], metavar="SPEC",
                    help="with --mock: stuck=HOLE, open=HOLE, wire=HOLE:INPUT (its switch is really on "
-                        "that input), chip=N (chip N dies halfway); repeatable")
+                        "that input), chip=N (chip N breaks the chain halfway); repeatable")
     return p
+
+
+def _bring_up(wiring, chips: int | None, leds_only: bool, no_strip: bool):
+    """The wiring as the bring-up options narrow it (a partial chain, no strip, no switches)."""
+    from dataclasses import replace
+    s = wiring.sensors
+    if chips is not None:
+        if s.backend == "shift-register":
+            sr = replace(s.shift_register, chips=chips)
+            s = replace(s, shift_register=sr, map={h: n for h, n in s.map.items() if n < 8 * chips})
+        elif s.backend == "mcp23017":
+            m = replace(s.mcp23017, addresses=s.mcp23017.addresses[:chips])
+            s = replace(s, mcp23017=m, map={h: n for h, n in s.map.items() if n < 16 * chips})
+        else:
+            raise ValueError(f"--chips is for the shift-register and mcp23017 backends, not {s.backend}")
+    if leds_only:
+        s = replace(s, backend="none", map={})
+    leds = replace(wiring.leds, driver="mock") if no_strip else wiring.leds
+    return replace(wiring, sensors=s, leds=leds)
 
 
 def hw_test_command(argv=None) -> int:
@@ -439,22 +534,44 @@ def hw_test_command(argv=None) -> int:
     if args.mock_fault and not args.mock:
         print("pegs hw-test: --mock-fault needs --mock", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.chips is not None and not 1 <= args.chips <= 512:
+        print("pegs hw-test: --chips must be 1 to 512", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.delay is not None or args.leds_only:
+        args.wait = False
     config, source = "", None
     try:
         config, source = _find_wiring(args.config)
         wiring = load_wiring(source if source is not None else "", args.sides, args.holes_per_side,
-                             allow_duplicates=True)
+                             allow_duplicates=True, partial=True)
+        wiring = _bring_up(wiring, args.chips, args.leds_only, args.no_strip)
     except WiringError as exc:
         if isinstance(source, dict):   # the [wiring] tables of the companion's config file
             exc = WiringError(config, [f"wiring.{p}" for p in exc.problems])
+        print(f"pegs hw-test: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ValueError as exc:
         print(f"pegs hw-test: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if isinstance(source, dict):
         wiring = _with_source(wiring, f"{config} [wiring]")
     if not config:
         wiring = _with_source(wiring, "built-in defaults (no wiring file)")
+    if args.harness:
+        from .harness import harness_svg
+        try:
+            Path(args.harness).write_text(harness_svg(wiring), encoding="utf-8")
+        except OSError as exc:
+            print(f"pegs hw-test: can't write {args.harness} ({exc.strerror})", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        print(f"pegs hw-test: wrote the wiring harness of {wiring.source} to {args.harness}")
+        return EXIT_OK
+    if args.system:
+        from .syscheck import print_system_check
+        return print_system_check(wiring)
     args.mock = args.mock or wiring.mock
     delay = args.delay if args.delay is not None else (0.2 if args.mock else 1.0)
+    timeout = args.timeout if args.timeout is not None else (2.0 if args.mock else 30.0)
 
     from .devices import Hardware
     from .leds import LedDriverError
@@ -472,12 +589,12 @@ def hw_test_command(argv=None) -> int:
             physical = dict(wiring.sensors.map)
             physical.update(wired)
             held = wiring.sensors.debounce_ms / 1000 + 2 / wiring.sensors.scan_hz
-            if 0.6 * delay < held:
+            if not args.wait and 0.6 * delay < held:
                 print(f"pegs hw-test: note: with --delay {delay:g} the virtual builder's magnet stays in each "
                       f"hole {0.6 * delay:.3f} s, less than the debounce needs ({held:.3f} s): no switch will "
                       f"count as closed; use --delay {held / 0.6:.2f} or more", file=sys.stderr)
             builder = VirtualBuilder(hw.mock_board, press=0.2 * delay, release=0.8 * delay, wired=physical,
-                                     fail_chip_at=None if chip is None else (wiring.leds.count // 2, chip))
+                                     fail_chip_at=None if chip is None else (len(wiring.sensors.map) // 2, chip))
     else:
         clock, sleep, builder = time.monotonic, time.sleep, None
         hw = Hardware(wiring)
@@ -489,8 +606,12 @@ def hw_test_command(argv=None) -> int:
                     hw.mock_board.stick(hole, True)
                 for hole in opened:
                     hw.mock_board.stick(hole, False)
+            if args.raw is not None:
+                seconds = args.raw or (1.0 if args.mock else None)
+                return raw_view(wiring, sensor, clock=clock, sleep=sleep, seconds=seconds,
+                                on_poll=builder.tick if builder else None)
             test = HwTest(wiring, sensor, hw.leds, clock=clock, sleep=sleep, delay=delay, wait=args.wait,
-                          timeout=args.timeout, on_step=builder.on_step if builder else None,
+                          timeout=timeout, on_step=builder.on_step if builder else None,
                           on_poll=builder.tick if builder else None)
             return test.run()
         except LedDriverError as exc:
@@ -498,16 +619,90 @@ def hw_test_command(argv=None) -> int:
             return EXIT_BAD_INPUT
         except (ImportError, OSError, RuntimeError) as exc:
             print(f"pegs hw-test: can't open the hardware ({type(exc).__name__}: {exc}); on a PC, "
-                  f"use --mock", file=sys.stderr)
+                  f"use --mock; pegs hw-test --system checks the Pi's set-up", file=sys.stderr)
             return EXIT_BAD_INPUT
         except Exception as exc:  # gpiozero's errors (BadPinFactory, pin conflicts) have no common base here
             if type(exc).__module__.startswith("gpiozero"):
-                print(f"pegs hw-test: GPIO error ({type(exc).__name__}: {exc}); on a PC, use --mock",
-                      file=sys.stderr)
+                print(f"pegs hw-test: GPIO error ({type(exc).__name__}: {exc}); on a PC, use --mock; "
+                      f"is the service still running? sudo systemctl stop pegs-companion", file=sys.stderr)
                 return EXIT_BAD_INPUT
             raise
     finally:
         hw.close()
+
+
+def raw_view(wiring, sensor, *, clock=time.monotonic, sleep=time.sleep, seconds: float | None = None,
+             out=None, on_poll=None) -> int:
+    """Each chip's raw byte(s), printed whenever they change: what the chain really sends,
+    before any check or debounce (``pegs hw-test --raw``). Bit j of a 74HC165 byte is input j
+    (A = 0 ... H = 7), 1 = open; the last column is the chain-check byte."""
+    out = out if out is not None else sys.stdout
+    s = wiring.sensors
+
+    def say(text=""):
+        print(text, file=out, flush=True)
+    if sensor is None or s.backend == "gpio":
+        say("pegs hw-test --raw: needs the shift-register or mcp23017 backend")
+        return EXIT_BAD_INPUT
+    if s.backend == "shift-register":
+        chips = s.shift_register.chips
+        check = {"high": "FF", "low": "00"}.get(s.shift_register.chain_check)
+        say(f"Raw chain bytes, chip 0 first (bit j = input j, A = 0 ... H = 7; 1 = open, 0 = closed)"
+            + (f", then the check byte (must read {check})" if check else ""))
+        say("  " + " ".join(f"{k:>2}" for k in range(chips)) + ("  | check" if check else ""))
+
+        def read():
+            return sensor.raw_bytes()
+    else:
+        chips = len(s.mcp23017.addresses)
+        say("Raw MCP23017 ports, chip by chip as GPIOA/GPIOB (bits 0-6 used, 1 = open; bit 7 is an output)")
+
+        def read():
+            data = []
+            for addr in s.mcp23017.addresses:
+                try:
+                    data.extend(sensor.bus.read_i2c_block_data(addr, 0x12, 2))
+                except OSError:
+                    data.extend([None, None])
+            return data
+    start = clock()
+    last = None
+    reads = 0
+    try:
+        while seconds is None or clock() - start < seconds:
+            if on_poll:
+                on_poll(clock())
+            data = read()
+            reads += 1
+            if data != last:
+                cells = [("--" if b is None else f"{b:02X}") for b in data]
+                if s.backend == "shift-register":
+                    line = " ".join(f"{c:>2}" for c in cells[:chips]) + (
+                        f"  | {cells[chips]}" if len(cells) > chips else "")
+                else:
+                    line = " ".join(f"{cells[2 * k]}/{cells[2 * k + 1]}" for k in range(chips))
+                say(f"  {line}   t={clock() - start:.2f} s{_raw_notes(wiring, sensor, data)}")
+                last = data
+            sleep(0.02)
+    except KeyboardInterrupt:
+        pass
+    say(f"({reads} reads)")
+    return EXIT_OK
+
+
+def _raw_notes(wiring, sensor, data) -> str:
+    """What a raw read means: the closed inputs by hole, or where the chain is broken."""
+    s = wiring.sensors
+    if s.backend != "shift-register":
+        return ""
+    chips = s.shift_register.chips
+    if len(data) > chips and sensor._expect is not None and data[chips] != sensor._expect:
+        return "   CHAIN BROKEN: " + sensor._chain_message(data, data[chips]).split("; ", 1)[1]
+    closed = [n for k in range(chips) for n in range(8 * k, 8 * k + 8) if not data[k] >> (n % 8) & 1]
+    if not closed:
+        return "   (all open)"
+    holes = wiring.input_holes()
+    return "   closed: " + _short([("/".join(holes[n]) if n in holes else s.describe_input(n)) for n in closed], 8)
 
 
 def _find_wiring(given: str | None) -> tuple[str, object]:

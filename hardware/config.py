@@ -31,6 +31,9 @@ SENSOR_BACKENDS = ("shift-register", "gpio", "mcp23017", "none")
 CHAIN_CHECKS = ("low", "high", "off")
 BCM_PINS = range(0, 28)  # GPIO0..GPIO27 on the 40-pin header
 I2C_PINS = {1: (2, 3), 0: (0, 1)}  # bus -> (SDA, SCL) on the header
+# MCP23017 pins used as inputs: GPA0-6 and GPB0-6. Microchip's revised datasheet (DS20001952C)
+# makes GPA7/GPB7 output-only: used as inputs they can corrupt SDA. The driver makes them outputs.
+MCP23017_INPUT_PINS = (0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14)
 
 _HOLE_RE = re.compile(r"^(?:M(0|[1-9]\d*)|H([1-9]\d*)-s(0|[1-9]\d*)|S-s(0|[1-9]\d*)-([1-9]\d*))$")
 
@@ -127,11 +130,13 @@ class ShiftRegisterConfig:
     clock_pin: int = 11                 # SPI0 SCLK -> CLK (pin 2) of every 74HC165
     miso_pin: int = 9                   # SPI0 MISO <- QH (pin 9) of chip 0
     mosi_pin: int = 10                  # claimed by the SPI interface, not connected
-    select_pin: int = 8                 # SPI0 CE0 -> CLK INH (pin 15), or leave open
+    select_pin: int = 8                 # SPI0 CE0: claimed by the SPI driver, not connected
     latch_pin: int = 25                 # any GPIO -> SH/LD (pin 1) of every chip
     chips: int = 0
     spi_hz: int = 1_000_000
-    chain_check: str = "low"            # level of SER (pin 10) of the last chip
+    # level of SER (pin 10) of the last chip. "high" (tied to 3.3 V): an open MISO wire or an
+    # unpowered chain reads 0x00, which then fails the check instead of reading "every hole full"
+    chain_check: str = "high"
 
 
 @dataclass(frozen=True)
@@ -163,7 +168,7 @@ class SensorConfig:
         if self.backend == "shift-register":
             return 8 * self.shift_register.chips
         if self.backend == "mcp23017":
-            return 16 * len(self.mcp23017.addresses)
+            return 16 * len(self.mcp23017.addresses)   # numbered chip x 16 + pin; 7 and 15 unused
         if self.backend == "gpio":
             return len(BCM_PINS)
         return 0
@@ -339,13 +344,16 @@ def wiring_table_of(data: Mapping) -> Mapping | None:
 
 
 def load_wiring(path_or_text=None, sides: int | None = None, holes_per_side: int | None = None, *,
-                start_holes: int | None = None, allow_duplicates: bool = False) -> WiringConfig:
+                start_holes: int | None = None, allow_duplicates: bool = False,
+                partial: bool = False) -> WiringConfig:
     """Read and validate a wiring file (a path, TOML text, or an already-parsed dict).
 
     ``sides``/``holes_per_side``/``start_holes`` give the board geometry; when None they
     come from the file's ``[board]`` table (defaults 4, 18, 5). If both are given they
     must agree. Two holes on one LED or one sensor input is an error unless
-    ``allow_duplicates`` (``pegs hw-test`` loads that way, to report them).
+    ``allow_duplicates`` (``pegs hw-test`` loads that way, to report them). ``partial``
+    accepts fewer 74HC165 chips or MCP23017s than the board needs (bring-up: one chip or
+    one section at a time); the holes past them are simply not sensed.
     Raises ``WiringError`` listing every problem as ``"key: problem"``.
     """
     source, data = _read_source(path_or_text if path_or_text is not None else "")
@@ -372,7 +380,7 @@ def load_wiring(path_or_text=None, sides: int | None = None, holes_per_side: int
     board = BoardLayout(**geo)
 
     leds = _load_leds(c, board)
-    sensors = _load_sensors(c, board)
+    sensors = _load_sensors(c, board, partial)
     duplicates = _check_duplicates(c, leds, sensors, allow_duplicates)
     _check_pins(c, leds, sensors)
     if c.problems:
@@ -444,7 +452,7 @@ def _load_leds(c: _Checker, board: BoardLayout) -> LedConfig:
                      driver=driver, map=mapping)
 
 
-def _load_sensors(c: _Checker, board: BoardLayout) -> SensorConfig:
+def _load_sensors(c: _Checker, board: BoardLayout, partial: bool = False) -> SensorConfig:
     t = c.table("sensors")
     d = SensorConfig()
     backend = c.get(t, "backend", "sensors.backend", str, d.backend, lambda v: v in SENSOR_BACKENDS,
@@ -500,24 +508,30 @@ def _load_sensors(c: _Checker, board: BoardLayout) -> SensorConfig:
     else:
         order_list = _order(c, t, "sensors", board)
         if backend == "mcp23017":
+            usable = [16 * k + pin for k in range(len(addresses)) for pin in MCP23017_INPUT_PINS]
             limit = 16 * len(addresses)
-            why = f"an input 0-{limit - 1} (16 per MCP23017: chip x 16 + pin, GPA0-7 = 0-7, GPB0-7 = 8-15)"
+            why = (f"an input 0-{limit - 1} (chip x 16 + pin: GPA0-6 = 0-6, GPB0-6 = 8-14; GPA7 and GPB7, "
+                   f"7 and 15, are output-only on the MCP23017 and can't be used)")
+            mapping = {hole: usable[i] for i, hole in enumerate(order_list) if i < len(usable)}
+            mapping.update(_overrides(c, t, "sensors.map", board,
+                                      lambda v: 0 <= v < limit and v % 16 in MCP23017_INPUT_PINS, why))
+            if len(order_list) > len(usable) and not partial:
+                c.fail("sensors.mcp23017.addresses",
+                       f"{len(addresses)} MCP23017 ({len(usable)} inputs, 14 a chip) can't sense the "
+                       f"{len(order_list)} holes of {board.describe()} (8 per bus at most: use 74HC165 shift "
+                       f"registers instead; pegs hw-test accepts fewer chips for bring-up)")
         else:
             limit = 8 * chips if chips else 4096
             why = (f"a chain bit 0-{limit - 1} (chip x 8 + input, A = 0 ... H = 7)"
                    + (f" (sensors.shift_register.chips is {chips})" if chips else ""))
-        mapping = {hole: i for i, hole in enumerate(order_list) if i < limit}
-        mapping.update(_overrides(c, t, "sensors.map", board, lambda v: 0 <= v < limit, why))
-        if backend == "mcp23017" and len(order_list) > limit:
-            c.fail("sensors.mcp23017.addresses",
-                   f"{len(addresses)} MCP23017 ({limit} inputs) can't sense the {len(order_list)} holes "
-                   f"of {board.describe()} (8 per bus at most: use 74HC165 shift registers instead)")
-        if backend == "shift-register":
+            mapping = {hole: i for i, hole in enumerate(order_list) if i < limit}
+            mapping.update(_overrides(c, t, "sensors.map", board, lambda v: 0 <= v < limit, why))
             needed = math.ceil((max(mapping.values()) + 1) / 8)
-            if chips and chips < math.ceil(len(order_list) / 8):
+            if chips and chips < math.ceil(len(order_list) / 8) and not partial:
                 c.fail("sensors.shift_register.chips",
                        f"{chips} chips ({8 * chips} inputs) are too few for the {len(order_list)} holes "
-                       f"of {board.describe()}: {math.ceil(len(order_list) / 8)} needed")
+                       f"of {board.describe()}: {math.ceil(len(order_list) / 8)} needed (pegs hw-test "
+                       f"accepts a partial chain for bring-up)")
             chips = chips or needed
     sr = ShiftRegisterConfig(chips=chips, spi_hz=spi_hz, chain_check=chain_check, **sr_pins)
     return SensorConfig(backend=backend, debounce_ms=debounce, scan_hz=scan_hz, chatter_limit=chatter,

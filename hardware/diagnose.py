@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .leds import MODEL_PATHS, LedDriverError, read_pi_model
+from .sensors import SoftwareSPIFallback
 
 INSTALL = "sudo systemd/install.sh"
+GUIDE = "hardware/README.md, section Troubleshooting"
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,20 @@ def diagnose_sensor(exc: BaseException, wiring, *, dev: Path = Path("/dev"),
                 "switches", f"The reed switches can't be read: no permission to open {spi}.",
                 "Add the service user to the spi and gpio groups (sudo usermod -aG spi,gpio pegs), then "
                 "sudo systemctl restart pegs-companion.", detail)
+        if isinstance(exc, SoftwareSPIFallback):
+            cause = exc.cause
+            if "ermission" in cause:
+                fix = ("Add the service user to the spi and gpio groups (sudo usermod -aG spi,gpio pegs), "
+                       "then sudo systemctl restart pegs-companion.")
+            elif "module" in cause.lower():
+                fix = (f"Install the SPI library from apt (sudo apt install python3-lgpio python3-spidev) and "
+                       f"keep the virtual environment's --system-site-packages; {INSTALL} does both.")
+            else:
+                fix = (f"Check that nothing else holds SPI0 (ls -l {spi}; no other program or overlay on "
+                       f"GPIO8-11), then restart; {GUIDE} lists the usual causes.")
+            return HardwareProblem(
+                "switches", f"The reed switches can't be read: the hardware SPI can't be opened ({cause}), and "
+                f"the slow bit-banged fallback is not used.", fix, detail)
     if s.backend == "mcp23017":
         bus = dev / f"i2c-{s.mcp23017.bus}"
         if not bus.exists():
@@ -105,7 +121,7 @@ def diagnose_sensor(exc: BaseException, wiring, *, dev: Path = Path("/dev"),
             "Add the service user to the gpio group (sudo usermod -aG gpio pegs), then "
             "sudo systemctl restart pegs-companion.", detail)
     return HardwareProblem("switches", f"The reed switches can't be read ({detail}).",
-                           "Run pegs hw-test on the Pi to find the fault; hardware/README.md lists the usual ones.",
+                           f"Run pegs hw-test on the Pi to find the fault; {GUIDE} lists the usual ones.",
                            detail)
 
 
@@ -127,14 +143,21 @@ def diagnose_strip(exc: BaseException, wiring, *, dev: Path = Path("/dev"),
     if isinstance(exc, PermissionError):
         where = exc.filename or ("/dev/pio0" if "Raspberry Pi 5" in model else "/dev/mem")
         fix = ("Run the installer again for the /dev/pio0 udev rule, then reboot." if "Raspberry Pi 5" in model
-               else "PWM LEDs on GPIO18 need root: sudo systemd/install.sh --pwm-root (or wire the data line "
-                    "to GPIO10 and set wiring.leds.data_pin = 10).")
+               else f"On a Pi 1-4 the LEDs (PWM on GPIO18) need the service to run as root: run {INSTALL} "
+                    f"--pwm-root (the default on a Pi 1-4; it installs the run-as-root drop-in and "
+                    f"dtparam=audio=off), then reboot.")
         return HardwareProblem("LEDs", f"The LEDs can't be lit: permission denied on {where}.", fix, detail)
     if isinstance(exc, ImportError):
         return HardwareProblem("LEDs", f"The LEDs can't be lit: the {exc.name} module is missing.",
                                f"Run {INSTALL} again (it installs the LED driver).", detail)
+    if isinstance(exc, RuntimeError) and "sudo" in str(exc):   # Blinka: "NeoPixel support requires running with sudo"
+        return HardwareProblem(
+            "LEDs", "The LEDs can't be lit: on a Pi 1-4 the LED driver (rpi_ws281x, PWM on GPIO18) needs root.",
+            f"Run {INSTALL} --pwm-root (the default on a Pi 1-4): it runs the service as root with "
+            f"dtparam=audio=off; then reboot.",
+            detail)
     return HardwareProblem("LEDs", f"The LEDs can't be lit ({detail}).",
-                           "Run pegs hw-test on the Pi to find the fault; hardware/README.md lists the usual ones.",
+                           f"Run pegs hw-test on the Pi to find the fault; {GUIDE} lists the usual ones.",
                            detail)
 
 

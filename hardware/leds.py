@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -146,7 +147,9 @@ class LedDriverError(RuntimeError):
 
 
 MODEL_PATHS = ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model")
-WS281X_PINS = {18: "PWM0", 12: "PWM0", 21: "PCM", 10: "SPI0 MOSI"}
+# rpi_ws281x's pins here. Not GPIO10 (its SPI mode): SPI0 belongs to the 74HC165 chain, and
+# that mode also wants the bus to itself and a fixed core_freq. PWM and PCM need root (/dev/mem).
+WS281X_PINS = {18: "PWM0", 12: "PWM0", 21: "PCM"}
 
 
 def read_pi_model(paths: Iterable[str | Path] = MODEL_PATHS) -> str | None:
@@ -228,12 +231,15 @@ class NeoPixelStrip:
         pin = self.data_pin
         if pin not in WS281X_PINS:
             raise LedDriverError(
-                f"on {where} the strip's data line must be on GPIO18 (PWM, recommended), GPIO12, GPIO21 "
-                f"(PCM) or GPIO10 (SPI), not GPIO{pin}: move the wire and set leds.data_pin")
-        if pin != 10 and self.euid not in (0, None):
+                f"on {where} the strip's data line must be on GPIO18 (PWM, recommended), GPIO12 or GPIO21 "
+                f"(PCM), not GPIO{pin}: move the wire and set leds.data_pin (GPIO10, rpi_ws281x's SPI "
+                f"mode, is not supported: SPI0 reads the switch chain)")
+        if self.euid not in (0, None):
             raise LedDriverError(
-                f"the rpi_ws281x LED driver on GPIO{pin} ({WS281X_PINS[pin]}) needs root: run the service "
-                f"as root (sudo), or wire the data line to GPIO10, enable SPI and set leds.data_pin = 10")
+                f"the rpi_ws281x LED driver on GPIO{pin} ({WS281X_PINS[pin]}) needs root on a Pi 1-4 (it "
+                f"drives the pin by DMA through /dev/mem): the service runs as root after "
+                f"sudo systemd/install.sh (unless --no-pwm-root); for pegs hw-test stop the service and "
+                f"use sudo")
         try:
             import board
             import neopixel
@@ -282,6 +288,110 @@ class NeoPixelStrip:
                 if self._close is not None:
                     self._close()
                 self._write = None
+
+
+class BackgroundStrip:
+    """Writes frames to a slow strip from a thread of its own, off the switch-scan path.
+
+    Blinka's Pi 1-4 NeoPixel write sleeps about 1 ms per 100 bytes after each frame (9 ms for
+    280 LEDs), and a pulsing or blinking mark makes a new frame nearly every tick: written in
+    the scan loop that halves the scan rate. ``show()`` here only hands over the newest frame
+    and returns; the writer sends it, at most ``max_fps`` a second, skipping frames it had no
+    time for (only the newest matters) and frames equal to the last one written.
+
+    The first frame is written in the caller's thread, so a driver that can't load (not
+    installed, no root) fails where the board is opened and is diagnosed there. An error in
+    the writer thread is raised by the next ``show()``.
+    """
+
+    def __init__(self, sink: FrameSink, *, max_fps: float = 50.0, name: str = "led-writer"):
+        self.sink = sink
+        self.min_interval = 1.0 / max_fps
+        self.written = 0                # frames sent to the sink
+        self.skipped = 0                # frames replaced by a newer one before they were sent
+        self._cond = threading.Condition()
+        self._pending: list[RGB] | None = None
+        self._last: list[RGB] | None = None
+        self._error: BaseException | None = None
+        self._busy = False              # the writer is sending a frame now
+        self._closing = False
+        self._thread = None
+        self._name = name
+
+    @property
+    def count(self):
+        return getattr(self.sink, "count", None)
+
+    def show(self, pixels: list[RGB]) -> None:
+        pixels = list(pixels)
+        if self._thread is None:
+            self.sink.show(pixels)      # the driver opens here: its errors reach the caller
+            self._last = pixels
+            self.written += 1
+            self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
+            self._thread.start()
+            return
+        with self._cond:
+            if self._error is not None:
+                raise LedDriverError(f"the LED strip stopped: {self._error}") from self._error
+            if self._closing:
+                raise RuntimeError("the strip is closed")
+            if self._pending is not None:
+                self.skipped += 1
+            self._pending = pixels
+            self._cond.notify()
+
+    def flush(self, timeout: float = 2.0) -> bool:
+        """Wait until the newest frame has been written (tests, close)."""
+        end = time.monotonic() + timeout
+        with self._cond:
+            while (self._pending is not None or self._busy) and self._error is None and self._thread is not None:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def _run(self):
+        next_at = time.monotonic()
+        while True:
+            with self._cond:
+                while self._pending is None and not self._closing:
+                    self._cond.wait()
+                if self._pending is None:
+                    return
+            delay = next_at - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)           # the frame cap; a newer frame may replace the pending one meanwhile
+            with self._cond:
+                pixels, self._pending = self._pending, None
+                self._busy = True
+            try:
+                if pixels is not None and pixels != self._last:
+                    self.sink.show(pixels)
+                    self.written += 1
+                    self._last = pixels
+            except BaseException as exc:   # noqa: BLE001 - handed to the caller's next show()
+                with self._cond:
+                    self._error = exc
+                    self._busy = False
+                    self._cond.notify_all()
+                return
+            next_at = time.monotonic() + self.min_interval
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
+
+    def close(self):
+        if self._thread is not None:
+            self.flush()
+            with self._cond:
+                self._closing = True
+                self._cond.notify_all()
+            self._thread.join(timeout=2.0)
+        close = getattr(self.sink, "close", None)
+        if close:
+            close()
 
 
 # ---------------------------------------------------------------------------- the logic
@@ -442,8 +552,10 @@ class LedBoard:
 def open_strip(wiring, *, mock: bool = False, clock: Callable[[], float] = time.monotonic,
                model_paths: Iterable[str | Path] = MODEL_PATHS) -> FrameSink:
     """The wiring's strip: a ``MockStrip`` if ``mock`` or leds.driver = "mock", else a
-    ``NeoPixelStrip`` (which imports its library at the first frame)."""
+    ``NeoPixelStrip`` (which imports its library at the first frame) written from a
+    ``BackgroundStrip`` thread, so that LED writes never hold up the switch scan."""
     led = wiring.leds
     if mock or led.driver == "mock":
         return MockStrip(led.count, clock=clock, keep=1000)
-    return NeoPixelStrip(led.data_pin, led.count, led.pixel_order, driver=led.driver, model_paths=model_paths)
+    return BackgroundStrip(NeoPixelStrip(led.data_pin, led.count, led.pixel_order, driver=led.driver,
+                                         model_paths=model_paths))

@@ -38,7 +38,7 @@ class HC165ChainMock(MockSPIDevice):
     switch, 0 = low = closed by a magnet); n = chip * 8 + input (A = 0 ... H = 7)."""
 
     def __init__(self, chips: int, *, latch_pin=25, clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=8,
-                 ser_level: int = 0, pin_factory=None):
+                 ser_level: int = 1, pin_factory=None):
         super().__init__(clock_pin, mosi_pin, miso_pin, select_pin, pin_factory=pin_factory)
         self.chips = chips
         self.levels = [1] * (8 * chips)
@@ -88,14 +88,20 @@ class HC165ChainMock(MockSPIDevice):
 
 
 class FakeMcp23017Bus:
-    """An smbus2.SMBus stand-in with MCP23017s at ``addresses``; ``levels[(addr, pin)]``
-    is 0 while a magnet closes that switch. A chip in ``dead`` doesn't acknowledge."""
+    """An smbus2.SMBus stand-in with MCP23017s at ``addresses`` (IOCON.BANK = 0, sequential
+    reads); ``closed`` holds (address, pin) while a magnet closes that switch. A chip in
+    ``dead`` doesn't acknowledge; ``reset(addr)`` is a power glitch (registers back to their
+    power-on values: all inputs, pull-ups off)."""
+
+    POWER_ON = {0x00: 0xFF, 0x01: 0xFF, 0x0C: 0x00, 0x0D: 0x00, 0x14: 0x00, 0x15: 0x00}
 
     def __init__(self, addresses=(0x20,)):
-        self.regs = {a: {0x00: 0xFF, 0x01: 0xFF, 0x0C: 0x00, 0x0D: 0x00} for a in addresses}
+        self.regs = {a: dict(self.POWER_ON) for a in addresses}
         self.closed: set[tuple[int, int]] = set()
         self.dead: set[int] = set()
         self.reads = 0
+        self.reads_by_register: dict[int, int] = {}
+        self.writes: list[tuple[int, int, int]] = []
 
     def _chip(self, addr):
         if addr not in self.regs or addr in self.dead:
@@ -104,26 +110,37 @@ class FakeMcp23017Bus:
 
     def write_byte_data(self, addr, reg, value):
         self._chip(addr)[reg] = value & 0xFF
+        self.writes.append((addr, reg, value & 0xFF))
 
     def _port(self, addr, port):
         regs = self._chip(addr)
-        pull = regs[0x0C + port]
+        iodir, pull, olat = regs[0x00 + port], regs[0x0C + port], regs[0x14 + port]
         value = 0
         for j in range(8):
+            if not iodir >> j & 1:          # an output reads its latch
+                value |= (olat >> j & 1) << j
+                continue
             closed = (addr, port * 8 + j) in self.closed
             if not closed and pull >> j & 1:
                 value |= 1 << j
         return value
 
+    def _register(self, addr, reg):
+        if reg in (0x12, 0x13):
+            return self._port(addr, reg - 0x12)
+        return self._chip(addr).get(reg, 0)
+
     def read_i2c_block_data(self, addr, reg, length):
         self.reads += 1
-        if reg != 0x12 or length != 2:
-            raise NotImplementedError("the fake reads GPIOA and GPIOB only")
-        return [self._port(addr, 0), self._port(addr, 1)]
+        self.reads_by_register[reg] = self.reads_by_register.get(reg, 0) + 1
+        self._chip(addr)
+        if reg + length > 0x16:
+            raise NotImplementedError("the fake has registers 0x00-0x15 (IOCON.BANK = 0)")
+        return [self._register(addr, r) for r in range(reg, reg + length)]
 
     def reset(self, addr):
         """A power glitch: registers back to power-on values (pull-ups off)."""
-        self.regs[addr] = {0x00: 0xFF, 0x01: 0xFF, 0x0C: 0x00, 0x0D: 0x00}
+        self.regs[addr] = dict(self.POWER_ON)
 
     def close(self):
         pass

@@ -50,7 +50,8 @@ class SensorFault:
     kind: ``bounce`` (a switch moved and settled back: no event), ``chatter`` (a
     switch that won't settle), ``dead-chip`` (a chip's inputs all jumped to one
     level at once), ``chain`` (the shift-register chain check failed),
-    ``read-error`` (a bus or chip that doesn't answer), ``ignored`` (configured
+    ``read-error`` (a bus or chip that doesn't answer), ``reset`` (an MCP23017 that
+    lost its settings and was set up again), ``ignored`` (configured
     as known bad), ``unmapped`` (an input with no hole changed), ``recovered``
     (an earlier fault went away).
     """
@@ -376,9 +377,22 @@ class GpioReedSensor(ReedSensor):
         self._devices = []
 
 
+class SoftwareSPIFallback(RuntimeError):
+    """gpiozero couldn't open the hardware SPI on the SPI0 pins and would bit-bang them instead
+    (its SPISoftwareFallback warning): slow, and it hides the cause (SPI off, no permission,
+    no spidev/lgpio). ``cause`` is gpiozero's text of the original error."""
+
+    def __init__(self, cause: str):
+        self.cause = cause
+        super().__init__(f"the hardware SPI (/dev/spidev0.0) can't be opened ({cause}); gpiozero would fall "
+                         f"back to bit-banging the pins, far slower, so the chain is not read that way")
+
+
 def _hc165_chain_class():
+    import warnings
+
     from gpiozero import DigitalOutputDevice, SPIDevice
-    from gpiozero.exc import SPIError
+    from gpiozero.exc import SPIError, SPISoftwareFallback
 
     class HC165Chain(SPIDevice):
         """A daisy chain of 74HC165 parallel-in/serial-out shift registers on SPI.
@@ -393,9 +407,18 @@ def _hc165_chain_class():
         def __init__(self, chips: int, *, latch_pin: int, extra_bytes: int = 1, spi_hz: int = 1_000_000,
                      clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=8, pin_factory=None):
             self._latch = None
-            with _default_factory(pin_factory):
+            with _default_factory(pin_factory), warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", SPISoftwareFallback)
                 super().__init__(clock_pin=clock_pin, mosi_pin=mosi_pin, miso_pin=miso_pin,
                                  select_pin=select_pin, pin_factory=pin_factory)
+            fallback = [w for w in caught if issubclass(w.category, SPISoftwareFallback)]
+            for w in caught:
+                if w not in fallback:
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            if fallback:
+                self.close()
+                text = str(fallback[0].message)
+                raise SoftwareSPIFallback(text.split("error was: ", 1)[-1].rstrip(")") or text)
             try:
                 # gpiozero shares software SPI buses by pin numbers alone, whatever the factory:
                 # an unclosed chain from another (mock) factory would be read instead of ours
@@ -437,7 +460,7 @@ class ShiftRegisterReedSensor(ReedSensor):
 
     def __init__(self, hole_inputs: Mapping[str, int], chips: int, *, latch_pin: int = 25,
                  clock_pin: int = 11, miso_pin: int = 9, mosi_pin: int = 10, select_pin: int = 8,
-                 spi_hz: int = 1_000_000, chain_check: str = "low", pin_factory=None, **kw):
+                 spi_hz: int = 1_000_000, chain_check: str = "high", pin_factory=None, **kw):
         self.chips = chips
         self.chain_check = chain_check
         self._expect = {"low": 0x00, "high": 0xFF}.get(chain_check)
@@ -454,19 +477,39 @@ class ShiftRegisterReedSensor(ReedSensor):
         if self._expect is not None:
             tail = data[self.chips]
             if tail != self._expect:
-                k = self.chips
-                while k > 0 and data[k - 1] == tail:
-                    k -= 1
-                where = (f"; chips {k}-{self.chips - 1} read 0x{tail:02X} too, so the break is at one of "
-                         f"them or the wires into it (the chips before read other data)" if k < self.chips else
-                         f"; the break is at chip {self.chips - 1}'s QH/SER side or its wires")
-                raise SensorReadError(
-                    "chain", f"shift-register chain check failed: the byte after chip {self.chips - 1} read "
-                             f"0x{tail:02X}, expected 0x{self._expect:02X} (SER of the last chip tied "
-                             f"{self.chain_check}): a dead or missing chip, a loose CLK, SH/LD or QH wire, "
-                             f"or sensors.shift_register.chips is wrong{where}")
+                raise SensorReadError("chain", self._chain_message(data, tail))
         levels = int.from_bytes(bytes(data[:self.chips]), "little")
         return ~levels & self._full, {}
+
+    def _chain_message(self, data, tail) -> str:
+        """Where the chain is broken: the chips behind a break all read what the broken wire
+        reads (the check byte's value), so the first of the trailing run of such chips is the
+        first one lost. On an empty board (every input reads 0xFF) that is exact."""
+        k = self.chips
+        while k > 0 and data[k - 1] == tail:
+            k -= 1
+        last = self.chips - 1
+        if k == self.chips:
+            where = (f"every chip reads differently, so the break is after chip {last}: its SER (pin 10) is "
+                     f"not tied to {'3.3 V' if self.chain_check == 'high' else 'GND'}, or "
+                     f"sensors.shift_register.chips ({self.chips}) is more than the chips there are")
+        elif k == 0:
+            where = (f"chip 0 and every chip after it read 0x{tail:02X}: the break is at chip 0 - the MISO wire "
+                     f"(GPIO9, pin 21) to chip 0's QH (pin 9), or chip 0's 3.3 V, GND, CLK or SH/LD")
+        else:
+            good = "chip 0 reads" if k == 1 else f"chips 0-{k - 1} read"
+            lost = f"chip {k} reads" if k == last else f"chips {k}-{last} all read"
+            where = (f"{good} data, {lost} 0x{tail:02X}: the chain is broken "
+                     f"between chip {k - 1} and chip {k} - chip {k}'s QH (pin 9) to chip {k - 1}'s SER (pin 10), "
+                     f"or chip {k}'s 3.3 V, GND, CLK or SH/LD (with pegs on the board, chips "
+                     f"reading 0x{tail:02X} by chance may hide the exact place: take them off)")
+        return (f"shift-register chain check failed: the byte after chip {last} read 0x{tail:02X}, expected "
+                f"0x{self._expect:02X} (SER of the last chip tied {self.chain_check}); {where}")
+
+    def raw_bytes(self) -> list[int]:
+        """One fresh read of the chain: the bytes as clocked in (chip 0 first, then the check
+        byte), bit j = level of input j (1 = open). ``pegs hw-test --raw`` shows them."""
+        return list(self.chain.read())
 
     def close(self):
         if getattr(self, "chain", None) is not None:
@@ -475,13 +518,25 @@ class ShiftRegisterReedSensor(ReedSensor):
 
 
 # MCP23017 registers (IOCON.BANK = 0, the power-on default)
-IODIRA, IODIRB, GPPUA, GPPUB, GPIOA = 0x00, 0x01, 0x0C, 0x0D, 0x12
+IODIRA, IODIRB, GPPUA, GPPUB, GPIOA, OLATA = 0x00, 0x01, 0x0C, 0x0D, 0x12, 0x14
+# GPA0-6 and GPB0-6 are inputs with pull-ups. GPA7/GPB7 are output-only in Microchip's revised
+# datasheet (as inputs they can corrupt SDA), so they are made outputs (driving low, left unconnected).
+MCP_INPUTS = 0x7F
+# Written to OLATA/OLATB: bits 0-6 latch nothing on input pins, bit 7 = 0 keeps GPA7/GPB7 low.
+# A reset clears OLAT to 0x00, so reading it with the inputs (one 4-byte read, GPIOA..OLATB)
+# tells a chip that was reset while still answering: pull-ups off, inputs floating.
+MCP_MARK = 0x2A
 
 
 class Mcp23017ReedSensor(ReedSensor):
-    """Holes on MCP23017 I2C expanders (16 inputs each, up to 8 on a bus), internal
-    pull-ups on, reed switches to ground. ``smbus`` is an ``smbus2.SMBus``-like object;
-    by default ``smbus2.SMBus(bus)`` is opened here."""
+    """Holes on MCP23017 I2C expanders (14 inputs each: GPA0-6, GPB0-6; up to 8 on a bus),
+    internal pull-ups on, reed switches to ground. ``smbus`` is an ``smbus2.SMBus``-like
+    object; by default ``smbus2.SMBus(bus)`` is opened here.
+
+    A chip is set up (IODIR, GPPU, the OLAT mark) and its IODIR and GPPU read back; every
+    scan reads GPIOA, GPIOB and the OLAT mark in one transaction. A missing mark means the
+    chip was reset (a power glitch, a brown-out) and still answers, with its pull-ups off:
+    it is set up again, read again, and the reset is reported (kind ``reset``)."""
 
     chip_size = 16
 
@@ -497,24 +552,43 @@ class Mcp23017ReedSensor(ReedSensor):
         self.bus = smbus
         self.addresses = tuple(addresses)
         self._configured: set[int] = set()
+        self.resets = 0
         kw.setdefault("describe_input", lambda n: f"MCP23017 0x{self.addresses[n // 16]:02x} "
                                                   f"GP{'AB'[n % 16 // 8]}{n % 8} (input {n})")
         super().__init__(hole_inputs, input_count=16 * len(self.addresses), **kw)
+
+    def _configure(self, addr: int):
+        for reg, value in ((IODIRA, MCP_INPUTS), (IODIRB, MCP_INPUTS), (GPPUA, MCP_INPUTS), (GPPUB, MCP_INPUTS),
+                           (OLATA, MCP_MARK), (OLATA + 1, MCP_MARK)):
+            self.bus.write_byte_data(addr, reg, value)
+        iodir = self.bus.read_i2c_block_data(addr, IODIRA, 2)
+        gppu = self.bus.read_i2c_block_data(addr, GPPUA, 2)
+        if list(iodir) + list(gppu) != [MCP_INPUTS] * 4:
+            raise OSError(f"it doesn't keep its settings (IODIR read back {iodir[0]:02X} {iodir[1]:02X}, "
+                          f"GPPU {gppu[0]:02X} {gppu[1]:02X}, written 7F): a bad I2C wire or a wrong part")
 
     def _read(self):
         mask, failed = 0, {}
         for k, addr in enumerate(self.addresses):
             try:
-                if k not in self._configured:   # (again) after a power glitch reset it
-                    for reg in (IODIRA, IODIRB, GPPUA, GPPUB):
-                        self.bus.write_byte_data(addr, reg, 0xFF)
+                if k not in self._configured:
+                    self._configure(addr)
                     self._configured.add(k)
-                a, b = self.bus.read_i2c_block_data(addr, GPIOA, 2)
+                a, b, mark_a, mark_b = self.bus.read_i2c_block_data(addr, GPIOA, 4)
+                if (mark_a, mark_b) != (MCP_MARK, MCP_MARK):
+                    self._configured.discard(k)
+                    self.resets += 1
+                    self._notice("reset", f"MCP23017 0x{addr:02x} was reset (its settings were gone: a power "
+                                          f"glitch or a loose 3.3 V/RESET wire?); it was set up again",
+                                 self.clock(), chip=k)
+                    self._configure(addr)
+                    self._configured.add(k)
+                    a, b, _, _ = self.bus.read_i2c_block_data(addr, GPIOA, 4)
             except OSError as exc:
                 self._configured.discard(k)
                 failed[k] = f"MCP23017 0x{addr:02x} on I2C bus {self.bus_number} doesn't answer ({exc})"
                 continue
-            mask |= (~(a | b << 8) & 0xFFFF) << (16 * k)
+            mask |= (~(a | b << 8) & (MCP_INPUTS | MCP_INPUTS << 8)) << (16 * k)
         return mask, failed
 
     def close(self):

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install the Pegs and Jokers companion as a service on Raspberry Pi OS
-# (Bookworm, Lite or desktop; Pi 4 or Pi 5, older Pis and the Zero 2 W too).
+# (Bookworm or Trixie, Lite or desktop; Pi 4 or Pi 5, older Pis and the Zero 2 W too).
 #
-#   sudo systemd/install.sh [--camera] [--pwm-root] [--port 8000] [--hostname pegs]
+#   sudo systemd/install.sh [--camera] [--no-pwm-root] [--port 8000] [--hostname pegs]
 #   systemd/install.sh --dry-run          # show every step, change nothing
 #   systemd/install.sh --root DIR         # work on a fake root (tests)
 #
@@ -27,6 +27,8 @@ readonly MODULES_CONF=/etc/modules-load.d/$APP.conf
 readonly AVAHI_SERVICE=/etc/avahi/services/$APP.service
 readonly PEGS_LINK=/usr/local/bin/pegs
 readonly STAMP=$PREFIX/installed-from
+# Left by --no-pwm-root, so a later plain run keeps that choice instead of the Pi 1-4 default.
+readonly NO_PWM_ROOT_MARK=$PREFIX/no-pwm-root
 # The project's files that make the installed package (copied to $PREFIX/src).
 readonly PROJECT_FILES=(pyproject.toml README.md companion hardware vision web)
 
@@ -35,7 +37,8 @@ SOURCE=$(dirname "$SCRIPT_DIR")
 ROOT=""             # --root: prefix of every file path; commands are printed, not run
 DRY_RUN=0           # --dry-run: print every step, change nothing
 CAMERA=0            # --camera: picamera2 and OpenCV from apt
-PWM_ROOT=""         # --pwm-root / --no-pwm-root: install / remove the run-as-root drop-in
+PWM_ROOT=auto       # --pwm-root / --no-pwm-root: install / remove the run-as-root drop-in
+                    # (auto: yes on a Pi 1-4, whose LEDs need it; no elsewhere)
 PORT=""             # --port: the port in a new config.toml and in the mDNS advert
 HOST_NAME=pegs      # --hostname: the Pi's name on the network, NAME.local
 SET_HOSTNAME=1      # --keep-hostname: leave the hostname alone
@@ -48,6 +51,7 @@ REBOOT_WHY=()       # what needs a reboot to take effect
 RESTART=0           # the running service needs a restart
 PI_MODEL=""
 PI5=0
+OS_CODENAME=""
 
 usage() {
     cat <<EOF
@@ -65,9 +69,11 @@ Options:
   --source DIR       the project to install (default: $SOURCE)
   --camera           also install the camera stack from apt (python3-picamera2,
                      python3-opencv, python3-numpy)
-  --pwm-root         run the service as root: for a Pi 1-4 whose LEDs are on
-                     GPIO18 (PWM); installs pwm-root.conf and dtparam=audio=off
-  --no-pwm-root      remove that drop-in again (back to the '$SVC_USER' user)
+  --pwm-root         run the service as root (the default on a Pi 1-4: its LEDs
+                     on GPIO18 are driven by PWM DMA through /dev/mem, root only);
+                     installs pwm-root.conf and dtparam=audio=off
+  --no-pwm-root      run as the '$SVC_USER' user (removes that drop-in): on a Pi 1-4
+                     the LEDs then can't light (set wiring.leds.driver = "mock")
   --port N           port for a new config file and the mDNS advert
                      (default: the one in $CONF_FILE, else 8000)
   --hostname NAME    the Pi's hostname, reachable as NAME.local (default: pegs)
@@ -325,8 +331,23 @@ fi
 if [[ $PWM_ROOT == yes ]] && ((PI5)); then
     die "--pwm-root is for a Pi 1-4: the Pi 5 drives the LEDs through PIO, without root"
 fi
-codename=$(sed -n 's/^VERSION_CODENAME=//p' "$ROOT/etc/os-release" 2>/dev/null || true)
-[[ $codename == bookworm ]] || warn "made for Raspberry Pi OS Bookworm; this is '${codename:-unknown}'"
+if [[ $PWM_ROOT == auto ]]; then
+    if [[ -e $ROOT$NO_PWM_ROOT_MARK ]]; then
+        PWM_ROOT=no       # chosen with --no-pwm-root before
+    elif [[ $PI_MODEL == "Raspberry Pi"* ]] && ((!PI5)); then
+        PWM_ROOT=yes
+    else
+        PWM_ROOT=no
+    fi
+    PWM_CHOSEN=0
+else
+    PWM_CHOSEN=1
+fi
+OS_CODENAME=$(sed -n 's/^VERSION_CODENAME=//p' "$ROOT/etc/os-release" 2>/dev/null || true)
+case $OS_CODENAME in
+    bookworm | trixie) ;;
+    *) warn "made for Raspberry Pi OS Bookworm and Trixie; this is '${OS_CODENAME:-unknown}': installing as for Trixie" ;;
+esac
 # The port: --port, else the one in an existing config file, else 8000.
 conf_port=$(sed -n 's/^[[:space:]]*port[[:space:]]*=[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$ROOT$CONF_FILE" 2>/dev/null | head -n1 || true)
 if [[ -z $PORT ]]; then
@@ -335,7 +356,8 @@ elif [[ -n $conf_port && $conf_port != "$PORT" ]]; then
     warn "$CONF_FILE says port = $conf_port; it is never overwritten, so edit it to match --port $PORT"
 fi
 info "source: $SOURCE"
-info "extras: ${EXTRAS:-none}; port $PORT; camera: $( ((CAMERA)) && echo yes || echo no)"
+info "OS: ${OS_CODENAME:-unknown}; extras: ${EXTRAS:-none}; port $PORT; camera: $( ((CAMERA)) && echo yes || echo no)"
+info "service user: $( [[ $PWM_ROOT == yes ]] && echo "root (the LED driver, see below)" || echo "$SVC_USER")"
 [[ -n $ROOT ]] && info "fake root: $ROOT (commands are printed, not run)"
 ((DRY_RUN)) && info "dry run: nothing is changed"
 ok "ready"
@@ -343,14 +365,24 @@ ok "ready"
 # --- apt packages ---------------------------------------------------------------
 
 step apt-packages "Debian packages"
-# python3-venv: the venv; python3-dev and build-essential: pip builds RPi.GPIO,
-# rpi_ws281x and spidev from source where no wheel matches (64-bit OS);
-# python3-lgpio: gpiozero's pin library (from apt, reached through
-# --system-site-packages); avahi-daemon: the name pegs.local.
-packages=(python3-venv python3-dev build-essential python3-lgpio avahi-daemon)
-# Pi 5: RPi.GPIO can't drive its GPIO (RP1); rpi-lgpio is the drop-in
-# replacement for code that imports RPi.GPIO.
-((PI5)) && packages+=(python3-rpi-lgpio)
+# python3-venv: the venv; python3-dev and build-essential: pip builds rpi_ws281x
+# (the Pi 1-4 LED driver) from source where no wheel matches; avahi-daemon: the
+# name pegs.local. The GPIO libraries come from the OS, never from pip (RPi.GPIO's
+# sdist doesn't build on Trixie's Python 3.13), reached through the venv's
+# --system-site-packages: python3-lgpio (gpiozero's pin library, and its SPI for
+# the 74HC165 chain) and python3-spidev everywhere; RPi.GPIO's API from
+# python3-rpi.gpio on a Bookworm Pi 1-4, from python3-rpi-lgpio on a Trixie Pi 1-4
+# (it replaces python3-rpi.gpio: the two can't be installed together; apt swaps
+# them); on a Pi 5 neither (nothing here needs that API there; RPi.GPIO can't
+# drive the RP1).
+packages=(python3-venv python3-dev build-essential python3-lgpio python3-spidev avahi-daemon)
+if [[ $PI_MODEL == "Raspberry Pi"* ]] && ((!PI5)); then
+    if [[ $OS_CODENAME == bookworm ]]; then
+        packages+=(python3-rpi.gpio)
+    else
+        packages+=(python3-rpi-lgpio)
+    fi
+fi
 # The camera: picamera2 only comes from apt, and it is built against apt's
 # NumPy, so OpenCV and NumPy come from apt too (pip's opencv-python would pull
 # in a NumPy 2 that breaks picamera2).
@@ -420,22 +452,32 @@ else
     want=()
     grep -Eq '^[[:space:]]*dtparam=([^#]*,)?spi=on([,[:space:]]|$)' <<<"$text" || want+=("dtparam=spi=on")
     grep -Eq '^[[:space:]]*dtparam=([^#]*,)?i2c(_arm)?=on([,[:space:]]|$)' <<<"$text" || want+=("dtparam=i2c_arm=on")
+    edited=0
     if [[ $PWM_ROOT == yes ]]; then
+        # The LEDs' PWM on GPIO18 is the analog audio's PWM: both at once garble the LEDs.
+        # Raspberry Pi OS's own "dtparam=audio=on" is commented out, so no line says on.
+        if grep -Eq '^[[:space:]]*dtparam=([^#]*,)?audio=on([,[:space:]]|$)' <<<"$text"; then
+            text=$(sed -E 's/^([[:space:]]*dtparam=([^#]*,)?audio=on([,[:space:]].*)?)$/#\1   # pegs-companion: audio off for the LEDs/' <<<"$text")$'\n'
+            edited=1
+        fi
         grep -Eq '^[[:space:]]*dtparam=([^#]*,)?audio=off([,[:space:]]|$)' <<<"$text" || want+=("dtparam=audio=off")
     fi
-    if ((${#want[@]} == 0)); then
-        ok "$boot_config has SPI and I2C on"
+    if ((${#want[@]} == 0 && !edited)); then
+        ok "$boot_config has SPI and I2C on$( [[ $PWM_ROOT == yes ]] && echo ", audio off")"
     else
-        block=$'\n[all]\n# added by pegs-companion systemd/install.sh\n'
-        block+=$(printf '%s\n' "${want[@]}")$'\n'
+        block=""
+        if ((${#want[@]})); then
+            block=$'\n[all]\n# added by pegs-companion systemd/install.sh\n'
+            block+=$(printf '%s\n' "${want[@]}")$'\n'
+        fi
         [[ -z $text || $text == *$'\n' ]] || text+=$'\n'
         if ((!DRY_RUN)) && [[ ! -e $ROOT$boot_config.pegs-backup ]]; then
             info "backup: $ROOT$boot_config.pegs-backup"
             cp "$ROOT$boot_config" "$ROOT$boot_config.pegs-backup"
         fi
         write "$boot_config" - "$text$block"
-        REBOOT_WHY+=("${want[*]} in $boot_config")
-        changed "added ${want[*]} to $boot_config"
+        REBOOT_WHY+=("${want[*]:-audio off} in $boot_config")
+        changed "$( ((edited)) && printf 'commented out dtparam=audio=on; ')added ${want[*]:-nothing} to $boot_config"
     fi
     # raspi-config's do_i2c puts i2c-dev in /etc/modules; a file of our own does the same.
     if grep -qsx 'i2c-dev' "$ROOT/etc/modules" || [[ -f $ROOT$MODULES_CONF ]]; then
@@ -504,12 +546,11 @@ else
         tar -C "$SOURCE" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.egg-info' -cf - "${existing[@]}" |
             tar -C "$ROOT$PREFIX/src" -xf -
     fi
-    run "$VENV/bin/python" -m pip install --no-cache-dir "$PREFIX/src${EXTRAS:+[$EXTRAS]}"
-    if ((PI5)); then
-        # The pi extra pulls in RPi.GPIO, which fails on a Pi 5; without it the
-        # venv falls back to apt's rpi-lgpio (same RPi.GPIO API).
-        run "$VENV/bin/python" -m pip uninstall -y RPi.GPIO
+    if [[ ,$EXTRAS, == *,pi5,* ]]; then
+        info "the pi5 extra pins adafruit-blinka-raspberry-pi5-neopixel==1.0.0rc2: a release candidate,"
+        info "PyPI has no final release of the Pi 5 LED driver yet"
     fi
+    run "$VENV/bin/python" -m pip install --no-cache-dir "$PREFIX/src${EXTRAS:+[$EXTRAS]}"
     fake fake_pip_install
     write "$STAMP" 0644 "$want_stamp"$'\n'
     RESTART=1
@@ -637,6 +678,17 @@ fi
 # --- the service ----------------------------------------------------------------------
 
 step systemd-unit "$UNIT_DIR/$UNIT"
+if [[ $PWM_ROOT == yes ]]; then
+    info "runs as root (pwm-root.conf): on a Pi 1-4 the LED strip on GPIO18 is driven by"
+    info "PWM with DMA, which rpi_ws281x sets up through /dev/mem, and only root may map it."
+    info "The analog audio shares that PWM, so dtparam=audio=off is set too."
+    info "Without LEDs (or to keep the service unprivileged): --no-pwm-root, and"
+    info "wiring.leds.driver = \"mock\" in $CONF_FILE."
+elif ((PI5)); then
+    info "runs as user $SVC_USER: the Pi 5 drives the LEDs through the RP1's PIO (/dev/pio0), no root needed"
+elif [[ $PI_MODEL == "Raspberry Pi"* ]]; then
+    warn "runs as user $SVC_USER (--no-pwm-root): on a Pi 1-4 the LED strip can't light this way"
+fi
 unit_changed=0
 slurp "$SCRIPT_DIR/$UNIT"
 if ! same "$UNIT_DIR/$UNIT" "$TEXT"; then
@@ -650,6 +702,12 @@ if [[ $PWM_ROOT == yes ]] && ! same "$DROPIN_DIR/pwm-root.conf" "$TEXT"; then
 elif [[ $PWM_ROOT == no && -e $ROOT$DROPIN_DIR/pwm-root.conf ]]; then
     remove "$DROPIN_DIR/pwm-root.conf"
     unit_changed=1
+fi
+# remember an explicit --no-pwm-root (and forget it after --pwm-root)
+if ((PWM_CHOSEN)) && [[ $PWM_ROOT == no && ! -e $ROOT$NO_PWM_ROOT_MARK ]]; then
+    write "$NO_PWM_ROOT_MARK" 0644 $'# systemd/install.sh --no-pwm-root: the service runs as pegs, not root\n'
+elif ((PWM_CHOSEN)) && [[ $PWM_ROOT == yes && -e $ROOT$NO_PWM_ROOT_MARK ]]; then
+    remove "$NO_PWM_ROOT_MARK"
 fi
 if ((unit_changed)); then
     run systemctl daemon-reload
@@ -696,6 +754,10 @@ else
 fi
 if ((${#REBOOT_WHY[@]})); then
     ((DRY_RUN)) || printf 'Reboot once to apply: %s (sudo reboot)\n' "$(IFS=';'; printf '%s' "${REBOOT_WHY[*]}" | sed 's/;/; /g')"
+fi
+if [[ $PWM_ROOT == yes ]]; then
+    echo "The service runs as root: the LEDs of a Pi 1-4 need it (rpi_ws281x maps /dev/mem); audio=off."
+    echo "For pegs hw-test: sudo systemctl stop $APP, then sudo pegs hw-test (the service holds the pins)."
 fi
 if ((!DRY_RUN)) && [[ -n $ADMIN_CODE ]]; then
     echo "Settings page: http://$HOST_NAME.local:$PORT/settings - admin code $ADMIN_CODE (admin_code in $CONF_FILE)"

@@ -136,8 +136,8 @@ def main():
     print(*lines, sep="\n")
     s.close()
     wm = load_wiring('[sensors]\nbackend = "mcp23017"\n[sensors.mcp23017]\n'
-                     'addresses = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26]\n', 4, 18)
-    lines, s, b, _ = bench_scans(wm, n, rng, "scan, 112 holes on 7 x MCP23017 (fake bus)",
+                     'addresses = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27]\n', 4, 18)
+    lines, s, b, _ = bench_scans(wm, n, rng, "scan, 112 holes on 8 x MCP23017 (fake bus)",
                                  "two-byte block read per chip")
     print(*lines, sep="\n")
 
@@ -167,8 +167,8 @@ Bus time on the real hardware (arithmetic, not measured):
   writes, ~10 us) and one spidev ioctl (~50-100 us): under 0.5 ms a scan, so
   the bus allows ~2,000 scans/s; 100 Hz uses ~5 % of it.
 * MCP23017 at 400 kHz I2C: ~5 bytes (address, register, address, 2 data) of
-  9 bits plus start/stop = ~50 bits = 0.125 ms per chip; 7 chips (112 holes)
-  ~0.9 ms a scan (3.5 ms at 100 kHz).
+  9 bits plus start/stop = ~50 bits = 0.125 ms per chip; 8 chips (112 holes, 14 inputs each)
+  ~1 ms a scan (4 ms at 100 kHz).
 * WS2812 strip: 24 bits x 1.25 us = 30 us per LED; 280 LEDs = 8.4 ms per frame
   plus the 50-300 us reset gap: at most ~115 frames/s; the companion sends
   only changed frames, 30-50 a second while something blinks.""")

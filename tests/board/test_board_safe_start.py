@@ -58,7 +58,7 @@ def test_spi_without_permission_names_the_groups(pi):
 
 
 def test_i2c_off_and_an_expander_that_does_not_answer(pi):
-    w = wiring("mcp23017", mcp23017={"addresses": list(range(0x20, 0x27))})
+    w = wiring("mcp23017", mcp23017={"addresses": list(range(0x20, 0x28))})
     p = diagnose_sensor(FileNotFoundError(2, "No such file"), w, **pi())
     assert "I2C is off" in p.what and "/dev/i2c-1" in p.what and "do_i2c 0" in p.fix
     p = diagnose_sensor(OSError(errno.EREMOTEIO, "Remote I/O error"), w, **pi(devices=["i2c-1"]))

@@ -106,11 +106,33 @@ def test_gpio_backend_takes_pins_from_the_map():
     assert w.sensors.map == {"M0": 17, "M1": 27}
 
 
-def test_mcp23017_backend():
+def test_mcp23017_backend_uses_14_pins_a_chip():
+    """GPA7/GPB7 are output-only (Microchip's revised datasheet): 8 chips x 14 = 112 holes."""
     w = load_wiring('[sensors]\nbackend = "mcp23017"\n[sensors.mcp23017]\n'
-                    'addresses = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26]\n')
-    assert w.sensors.input_count == 112 and w.sensors.map["H5-s3"] == 111
+                    'addresses = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27]\n')
+    assert w.sensors.map["M6"] == 6 and w.sensors.map["M7"] == 8 and w.sensors.map["M14"] == 16
+    assert w.sensors.map["H5-s3"] == 16 * 7 + 14
+    assert not {n % 16 for n in w.sensors.map.values()} & {7, 15}
     assert w.sensors.describe_input(17) == "MCP23017 0x21 GPA1 (input 17)"
+    with pytest.raises(WiringError, match=r"sensors\.map\.M3: .*7 and 15, are output-only"):
+        load_wiring('[sensors]\nbackend = "mcp23017"\n[sensors.mcp23017]\n'
+                    'addresses = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27]\n[sensors.map]\n"M3" = 7\n')
+    with pytest.raises(WiringError, match=r"7 MCP23017 \(98 inputs, 14 a chip\) can't sense the 112 holes"):
+        load_wiring('[sensors]\nbackend = "mcp23017"\n[sensors.mcp23017]\n'
+                    'addresses = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26]\n')
+
+
+def test_partial_chain_or_expanders_for_bring_up():
+    """One chip (or one section) can be brought up alone: fewer chips than holes / 8 is an
+    error for the service, but accepted with partial=True (pegs hw-test); the rest is unsensed."""
+    text = "[sensors.shift_register]\nchips = 1\n"
+    with pytest.raises(WiringError, match="partial chain for bring-up"):
+        load_wiring(text)
+    w = load_wiring(text, partial=True)
+    assert w.sensors.shift_register.chips == 1
+    assert w.sensors.map == {f"M{n}": n for n in range(8)}
+    w = load_wiring('[sensors]\nbackend = "mcp23017"\n', partial=True)
+    assert len(w.sensors.map) == 14 and w.sensors.map["M13"] == 14
 
 
 def test_duplicates_allowed_for_the_diagnostic():

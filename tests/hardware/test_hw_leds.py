@@ -5,12 +5,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
 from hardware.config import load_wiring
 from hardware.devices import Hardware
-from hardware.leds import (BLINK, PULSE, ROLES, SLOW_BLINK, STEADY, LedBoard, LedDriverError, MockStrip,
+from hardware.leds import (BLINK, OFF, PULSE, ROLES, SLOW_BLINK, STEADY, BackgroundStrip, LedBoard,
+                           LedDriverError, MockStrip,
                            NeoPixelStrip, cap_current, choose_led_driver, estimate_current, open_strip,
                            pattern_level, pi_generation, read_pi_model)
 
@@ -243,33 +245,188 @@ def test_missing_pi5_driver_names_the_package(tmp_path, monkeypatch):
 
 def test_pi4_pwm_needs_root_and_a_capable_pin(tmp_path):
     pi4 = model_file(tmp_path, "Raspberry Pi 4 Model B Rev 1.4")
-    with pytest.raises(LedDriverError, match="needs root.*GPIO10"):
+    with pytest.raises(LedDriverError, match="needs root on a Pi 1-4") as err:
         NeoPixelStrip(18, 1, model_paths=pi4, euid=1000).show([RED])
+    assert "GPIO10" not in str(err.value) and "sudo" in str(err.value)
     with pytest.raises(LedDriverError, match="GPIO18 \\(PWM, recommended\\).*not GPIO17"):
         NeoPixelStrip(17, 1, model_paths=pi4, euid=0).show([RED])
 
 
-def test_pi4_driver_writes_through_neopixel(tmp_path, monkeypatch):
-    made = []
+def test_gpio10_is_no_longer_offered_for_the_leds(tmp_path):
+    """rpi_ws281x's SPI mode (GPIO10) needs SPI0 to itself, which the 74HC165 chain uses: the
+    "no root: move the data line to GPIO10" advice is gone, and the pin is refused."""
+    pi4 = model_file(tmp_path, "Raspberry Pi 4 Model B Rev 1.4")
+    with pytest.raises(LedDriverError, match="GPIO10, rpi_ws281x's SPI mode, is not supported"):
+        NeoPixelStrip(10, 1, model_paths=pi4, euid=1000).show([RED])
+    repo = Path(__file__).resolve().parents[2]
+    for path in ("hardware/leds.py", "hardware/diagnose.py", "systemd/pwm-root.conf", "systemd/README.md",
+                 "systemd/pegs-companion.service", "hardware/wiring.example.toml", "systemd/config.example.toml",
+                 "hardware/README.md"):
+        text = (repo / path).read_text()
+        assert "GPIO10 (SPI) works" not in text and "or wire the data line to GPIO10" not in text, path
+        assert "move the LED data wire to GPIO10" not in text and "GPIO10 over SPI does not" not in text, path
+        assert "GPIO10 (SPI) works without root" not in text and "12, 21 or 10" not in text, path
 
-    class FakeNeoPixel(list):
-        def __init__(self, pin, n, **kw):
-            super().__init__([(0, 0, 0)] * n)
-            self.pin, self.kw, self.shown = pin, kw, []
-            made.append(self)
 
-        def show(self):
-            self.shown.append(list(self))
+class FakeWs281x(types.ModuleType):
+    """The C extension ``_rpi_ws281x`` (rpi_ws281x's SWIG module): records every call."""
 
-    monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=FakeNeoPixel))
-    monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace(D10="D10", D18="D18"))
-    strip = NeoPixelStrip(10, 2, "GRB", model_paths=model_file(tmp_path, "Raspberry Pi 4 Model B"), euid=1000)
-    assert made == []                                  # nothing opened before the first frame
-    strip.show([RED, (0, 0, 9)])
-    (np,) = made
-    assert np.pin == "D10" and np.kw == dict(brightness=1.0, auto_write=False, pixel_order="GRB")
-    assert np.shown == [[RED, (0, 0, 9)]]
+    SUCCESS, STRIP_RGB = 0, 0x00100800
+
+    def __init__(self, init_result=0):
+        super().__init__("_rpi_ws281x")
+        self.calls = []
+        self.init_result = init_result
+        self.WS2811_SUCCESS, self.WS2811_STRIP_RGB, self.SK6812_STRIP_RGBW = 0, self.STRIP_RGB, 0x18100800
+        self.gpionum = {}
+        self.leds = {}
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+
+        def call(*args):
+            self.calls.append((name, *args))
+            if name == "new_ws2811_t":
+                return "strip"
+            if name == "ws2811_channel_get":
+                return f"channel{args[1]}"
+            if name == "ws2811_channel_t_gpionum_set":
+                self.gpionum[args[0]] = args[1]
+            if name == "ws2811_channel_t_gpionum_get":
+                return self.gpionum[args[0]]
+            if name == "ws2811_channel_t_strip_type_get":
+                return self.STRIP_RGB
+            if name == "ws2811_led_set":
+                self.leds[args[1]] = args[2]
+            if name == "ws2811_init":
+                return self.init_result
+            if name == "ws2811_get_return_t_str":
+                return "error"
+            return 0
+        return call
+
+
+@pytest.fixture
+def real_neopixel(monkeypatch):
+    """Adafruit's real ``neopixel`` and Blinka's pure-Python ``neopixel_write`` (platform
+    detection forced to a Pi 4, bcm283x's rpi_ws281x driver code), over a recording fake of
+    the C extension ``_rpi_ws281x`` and fakes of Blinka's pin layer (``board``, ``digitalio``,
+    ``microcontroller``: on a PC it would need libgpiod)."""
+    import importlib.util
+    if importlib.util.find_spec("neopixel") is None:
+        pytest.skip("needs adafruit-circuitpython-neopixel (the dev extra)")
+    before = set(sys.modules)
+    for name in [m for m in sys.modules if m in ("neopixel", "neopixel_write", "adafruit_pixelbuf")
+                 or m.startswith("adafruit_blinka")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setenv("BLINKA_FORCEBOARD", "RASPBERRY_PI_4B")
+    monkeypatch.setenv("BLINKA_FORCECHIP", "BCM2XXX")
+    ws = FakeWs281x()
+    monkeypatch.setitem(sys.modules, "_rpi_ws281x", ws)
+    pins = {n: types.SimpleNamespace(id=n) for n in (12, 18, 21)}
+    monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace(**{f"D{n}": p for n, p in pins.items()}))
+
+    class DigitalInOut:
+        def __init__(self, pin):
+            self._pin, self.direction = pin, None
+
+        def deinit(self):
+            pass
+    monkeypatch.setitem(sys.modules, "digitalio", types.SimpleNamespace(
+        DigitalInOut=DigitalInOut, Direction=types.SimpleNamespace(OUTPUT="output")))
+    monkeypatch.setitem(sys.modules, "microcontroller", types.SimpleNamespace(Pin=object))
+    import adafruit_blinka.agnostic as agnostic
+    # /proc/cpuinfo's Revision: a Pi 4B (c03114)
+    monkeypatch.setattr(agnostic.detector, "get_cpuinfo_field", lambda f: "c03114" if f == "Revision" else None)
+    yield ws
+    for name in set(sys.modules) - before:
+        sys.modules.pop(name, None)
+
+
+def test_pi4_driver_runs_the_real_neopixel_and_blinka_code(tmp_path, real_neopixel):
+    ws = real_neopixel
+    strip = NeoPixelStrip(18, 3, "GRB", model_paths=model_file(tmp_path, "Raspberry Pi 4 Model B"), euid=0)
+    strip.show([RED, (0, 0, 9), (1, 2, 3)])
+    import neopixel
+    assert neopixel.__file__.endswith("site-packages/neopixel.py")       # Adafruit's, not a stand-in
+    assert ("ws2811_channel_t_gpionum_set", "channel0", 18) in ws.calls   # PWM0 channel on GPIO18
+    assert ("ws2811_channel_t_count_set", "channel0", 3) in ws.calls
+    assert ("ws2811_t_freq_set", "strip", 800000) in ws.calls
+    # Blinka packs the wire-order bytes (G, R, B here) as 0xAABBCC for an RGB-typed channel
+    assert ws.leds == {0: 0x00FF00, 1: 0x000009, 2: 0x020103}
+    assert [c[0] for c in ws.calls].count("ws2811_render") == 1
+    strip.show([OFF, OFF, (255, 255, 255)])
+    assert ws.leds == {0: 0, 1: 0, 2: 0xFFFFFF}
+    assert [c[0] for c in ws.calls].count("ws2811_init") == 1             # one init, two renders
     assert strip.driver_used == "ws281x"
+
+
+def test_pi4_driver_without_root_fails_with_blinkas_sudo_message_diagnosed(tmp_path, real_neopixel):
+    """euid unknown (None) lets the real code run: ws2811_init's -5 is Blinka's "requires running
+    with sudo", which the diagnosis turns into what to do."""
+    from hardware.diagnose import diagnose_strip
+    real_neopixel.init_result = -5
+    strip = NeoPixelStrip(18, 2, model_paths=model_file(tmp_path, "Raspberry Pi 4 Model B"), euid=None)
+    with pytest.raises(RuntimeError, match="sudo") as err:
+        strip.show([RED, RED])
+    pi4 = model_file(tmp_path, "Raspberry Pi 4 Model B")
+    problem = diagnose_strip(err.value, load_wiring(""), dev=tmp_path, model_paths=pi4)
+    assert "needs root" in problem.what and "--pwm-root" in problem.fix and "GPIO10" not in problem.fix
+
+
+def test_led_writes_leave_the_scan_loop_at_once(tmp_path, real_neopixel):
+    """Blinka's Pi 1-4 write sleeps ~1 ms per 100 bytes: 9 ms a frame for 280 LEDs. Through the
+    BackgroundStrip the scan loop's show() returns at once; the newest frame still arrives."""
+    import time as _time
+    pi4 = model_file(tmp_path, "Raspberry Pi 4 Model B")
+    direct = NeoPixelStrip(18, 280, model_paths=pi4, euid=0)
+    frames = [[(i, 0, 0)] * 280 for i in range(12)]
+    t0 = _time.perf_counter()
+    for f in frames[:4]:
+        direct.show(f)
+    assert (_time.perf_counter() - t0) / 4 >= 0.008            # Blinka's sleep, in the caller
+    import neopixel_write
+    neopixel_write._neopixel.neopixel_cleanup()
+    strip = BackgroundStrip(NeoPixelStrip(18, 280, model_paths=pi4, euid=0), max_fps=50)
+    strip.show(frames[0])                                      # opens the driver, in the caller
+    took = []
+    for f in frames[1:]:
+        t0 = _time.perf_counter()
+        strip.show(f)
+        took.append(_time.perf_counter() - t0)
+    assert sorted(took)[len(took) // 2] < 0.004                # median hand-over, well under 9 ms
+    assert strip.flush()
+    assert real_neopixel.leds[279] == 11 << 8                  # the newest frame (red 11 -> G, R, B)
+    assert strip.written + strip.skipped == len(frames) and strip.skipped > 0
+    strip.close()
+
+
+def test_background_strip_sends_only_changed_frames_and_reports_errors():
+    class Sink:
+        count = 2
+
+        def __init__(self):
+            self.frames, self.fail = [], False
+
+        def show(self, pixels):
+            if self.fail:
+                raise OSError("DMA gone")
+            self.frames.append(list(pixels))
+    sink = Sink()
+    strip = BackgroundStrip(sink, max_fps=1000)
+    assert strip.count == 2
+    strip.show([RED, OFF])
+    strip.show([RED, OFF])                       # same again: not written
+    assert strip.flush() and sink.frames == [[RED, OFF]]
+    strip.show([OFF, RED])
+    assert strip.flush() and sink.frames[-1] == [OFF, RED]
+    sink.fail = True
+    strip.show([RED, RED])
+    strip.flush()
+    with pytest.raises(LedDriverError, match="the LED strip stopped: DMA gone"):
+        strip.show([OFF, OFF])
+    strip.close()
 
 
 def test_pi5_driver_writes_wire_order_bytes(tmp_path, monkeypatch):
@@ -290,7 +447,8 @@ def test_open_strip_chooses_lazily(wiring, tmp_path):
     assert isinstance(open_strip(wiring, mock=True), MockStrip)
     assert isinstance(open_strip(load_wiring('[leds]\ndriver = "mock"\n')), MockStrip)
     real = open_strip(wiring, model_paths=[tmp_path / "none"])
-    assert isinstance(real, NeoPixelStrip) and real._write is None    # nothing touched yet
+    assert isinstance(real, BackgroundStrip)                          # writes off the scan path
+    assert isinstance(real.sink, NeoPixelStrip) and real.sink._write is None   # nothing touched yet
 
 
 def test_hardware_facade_opens_devices_at_first_use(wiring, clock):

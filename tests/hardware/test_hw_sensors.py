@@ -161,7 +161,7 @@ def test_chain_bytes_come_out_msb_first_in_chain_order(chain):
     set_byte(mock, 0, 0xA5)
     set_byte(mock, 1, 0x3C)
     set_byte(mock, 2, 0x0F)
-    assert sensor.chain.read() == [0xA5, 0x3C, 0x0F, 0x00]   # + the chain-check byte (SER tied low)
+    assert sensor.chain.read() == [0xA5, 0x3C, 0x0F, 0xFF]   # + the chain-check byte (SER tied high)
     assert mock.loads == 1
     # bit j of chip k's byte is input j (A = 0 ... H = 7), chain bit k * 8 + j, low = closed
     assert sensor.snapshot(fresh=True) == {f"M{n}": not (0x0F3CA5 >> n & 1) for n in range(24)}
@@ -251,13 +251,14 @@ def test_one_peg_leaving_a_chip_empty_is_an_ordinary_event(board14, clock):
 
 def test_broken_chain_fails_the_check_byte_and_suppresses_everything(board14, clock):
     board, sensor = board14
-    board.fail_chip(5, level=1, breaks_chain=True)      # chip 5's QH stuck high: 5..13 and the check read 0xFF
+    board.fail_chip(5, level=0, breaks_chain=True)      # chip 5's QH stuck low: 5..13 and the check read 0x00
     board.place("M2")                                    # would be an event, but the read can't be trusted
     assert run(sensor, clock, 0.2) == []
     fault = sensor.active_faults[("chain",)]
     assert fault.kind == "chain"
-    assert "byte after chip 13 read 0xFF, expected 0x00" in fault.message
-    assert "chips 2-13 read 0xFF too" in fault.message  # chips 2-4 are empty, so it can't tell which
+    assert "byte after chip 13 read 0x00, expected 0xFF" in fault.message
+    # the board is empty but for M2, so the break is located exactly
+    assert "chips 5-13 all read 0x00: the chain is broken between chip 4 and chip 5" in fault.message
     assert set(sensor.unreliable_holes()) >= set(sensor.hole_inputs)
     board.repair_chip(5)
     assert [e.hole for e in run(sensor, clock, 0.05)] == ["M2"]
@@ -314,7 +315,8 @@ def mcp(clock):
 def test_mcp23017_sets_pullups_and_reads_both_ports(mcp, clock):
     bus, sensor = mcp
     assert sensor.snapshot() == {"M0": False, "M9": False, "M16": False, "M17": False}
-    assert bus.regs[0x21][0x0C] == bus.regs[0x21][0x0D] == 0xFF     # GPPUA/B: pull-ups on
+    assert bus.regs[0x21][0x0C] == bus.regs[0x21][0x0D] == 0x7F     # GPPUA/B: pull-ups on GP*0-6
+    assert bus.regs[0x21][0x00] == bus.regs[0x21][0x01] == 0x7F     # IODIR: GPA7/GPB7 outputs
     bus.closed.add((0x20, 9))                                         # GPB1 of the first chip
     bus.closed.add((0x21, 1))                                         # GPA1 of the second
     assert sorted(e.hole for e in run(sensor, clock, 0.05)) == ["M17", "M9"]
@@ -333,7 +335,7 @@ def test_mcp23017_chip_not_answering_holds_its_holes(mcp, clock):
     bus.reset(0x21)                                  # came back from a power glitch: pull-ups off
     events = run(sensor, clock, 0.1)
     assert [(e.hole, e.occupied) for e in events] == [("M16", True)]
-    assert bus.regs[0x21][0x0C] == 0xFF              # reconfigured
+    assert bus.regs[0x21][0x0C] == 0x7F              # reconfigured
     assert ("chip", 1) not in sensor.active_faults
 
 
@@ -352,7 +354,7 @@ def test_mcp23017_needs_smbus2_with_a_clear_message(monkeypatch):
 def test_mock_board_drives_every_backend_by_hole(factory, clock):
     for text in ("", '[sensors]\nbackend = "gpio"\n[sensors.map]\n"M0" = 5\n"M3" = 6\n',
                  '[sensors]\nbackend = "mcp23017"\n[sensors.mcp23017]\n'
-                 'addresses = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26]\n'):
+                 'addresses = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27]\n'):
         w = load_wiring(text)
         board = MockBoard(w, pin_factory=factory)
         sensor = board.open_sensor(clock=clock)
@@ -366,3 +368,85 @@ def test_mock_board_drives_every_backend_by_hole(factory, clock):
 
 def test_open_sensor_none_backend():
     assert open_sensor(load_wiring('[sensors]\nbackend = "none"\n')) is None
+
+
+# ------------------------------------------------------------------ issue 15: faults the chain reports
+
+def test_open_miso_or_unpowered_chain_is_a_fault_by_default(factory, clock):
+    """An open MISO wire (the Pi's pull-down) or an unpowered chain reads 0x00 everywhere. With
+    the last chip's SER tied low (the old default) that was "every hole full", no fault; the
+    default is now SER high, so the check byte 0x00 fails and nothing is believed."""
+    w = load_wiring("")
+    assert w.sensors.shift_register.chain_check == "high"
+    board = MockBoard(w, pin_factory=factory)
+    board.fail_chip(0, level=0)                 # every byte, the check byte too, reads 0x00
+    sensor = board.open_sensor(clock=clock)
+    try:
+        assert not any(sensor.snapshot(fresh=True).values())
+        fault = sensor.active_faults[("chain",)]
+        assert "expected 0xFF" in fault.message and "the break is at chip 0 - the MISO wire" in fault.message
+        assert sensor.unreliable_holes() >= set(w.sensors.map)
+    finally:
+        sensor.close()
+        board.close()
+
+
+def test_software_spi_fallback_is_an_error_not_a_slow_board(factory, monkeypatch, tmp_path):
+    """gpiozero warns SPISoftwareFallback and bit-bangs when /dev/spidev0.0 can't be opened;
+    the sensor refuses instead, naming the cause, and diagnose says what to do."""
+    import warnings
+
+    from gpiozero.exc import SPISoftwareFallback
+
+    from hardware.diagnose import diagnose_sensor
+    from hardware.sensors import SoftwareSPIFallback
+    real_spi = type(factory).spi
+
+    def spi_with_fallback(self, **kw):
+        warnings.warn(SPISoftwareFallback("failed to initialize hardware SPI, falling back to software "
+                                          "(error was: [Errno 13] Permission denied)"))
+        return real_spi(self, **kw)
+    monkeypatch.setattr(type(factory), "spi", spi_with_fallback)
+    w = load_wiring("")
+    with pytest.raises(SoftwareSPIFallback, match=r"Permission denied.*fall back to bit-banging") as err:
+        ShiftRegisterReedSensor(w.sensors.map, 14, pin_factory=factory)
+    assert err.value.cause == "[Errno 13] Permission denied"
+    assert factory.pin(11).function == "input"      # nothing left claimed: SCLK free again
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "dev/spidev0.0").touch()
+    (tmp_path / "model").write_text("Raspberry Pi 4 Model B Rev 1.5")
+    problem = diagnose_sensor(err.value, w, dev=tmp_path / "dev", model_paths=[tmp_path / "model"])
+    assert "the hardware SPI can't be opened ([Errno 13] Permission denied)" in problem.what
+    assert "usermod -aG spi,gpio pegs" in problem.fix
+
+
+def test_mcp23017_reset_while_answering_is_detected_and_set_up_again(clock):
+    """A chip that resets but still answers has no pull-ups: without the read-back it read
+    floating inputs for ever (it was only set up again after an OSError)."""
+    bus = FakeMcp23017Bus((0x20,))
+    faults = []
+    sensor = Mcp23017ReedSensor({"M0": 0, "M1": 1}, addresses=(0x20,), smbus=bus, clock=clock,
+                                on_fault=faults.append)
+    sensor.scan()
+    bus.reset(0x20)                                  # pull-ups off, inputs float (read 0 here: "closed")
+    assert run(sensor, clock, 0.1) == []
+    assert sensor.resets == 1 and bus.regs[0x20][0x0C] == 0x7F
+    assert bus.reads_by_register.get(0x0C, 0) == 2        # GPPU read back at each set-up, not every scan
+    assert [f.kind for f in faults] == ["reset"] and "0x20 was reset" in faults[0].message
+
+
+def test_mcp23017_that_does_not_keep_its_settings_is_a_read_error(clock):
+    class ForgetfulBus(FakeMcp23017Bus):
+        def write_byte_data(self, addr, reg, value):
+            pass                                    # writes never land (SDA loose, wrong part)
+    sensor = Mcp23017ReedSensor({"M0": 0}, addresses=(0x20,), smbus=ForgetfulBus((0x20,)), clock=clock)
+    sensor.scan()
+    fault = sensor.active_faults[("chip", 0)]
+    assert "doesn't keep its settings (IODIR read back FF FF, GPPU 00 00, written 7F)" in fault.message
+
+
+def test_mcp23017_pins_7_are_outputs_never_read_as_holes(clock):
+    bus = FakeMcp23017Bus((0x20,))
+    sensor = Mcp23017ReedSensor({"M0": 0}, addresses=(0x20,), smbus=bus, clock=clock)
+    sensor.scan()
+    assert sensor.raw_mask() == 0                     # GPA7/GPB7 (outputs, reading 0) are masked off

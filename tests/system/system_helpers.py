@@ -59,15 +59,20 @@ otg_mode=1
 """
 
 
-def make_fake_root(root: Path, model: str | None = PI4) -> Path:
-    """A freshly flashed Raspberry Pi OS Bookworm, as far as install.sh looks."""
+OS_RELEASE = {
+    "bookworm": 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_ID="12"\nVERSION_CODENAME=bookworm\nID=debian\n',
+    "trixie": 'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nVERSION_ID="13"\nVERSION_CODENAME=trixie\nID=debian\n',
+}
+
+
+def make_fake_root(root: Path, model: str | None = PI4, release: str = "bookworm") -> Path:
+    """A freshly flashed Raspberry Pi OS (Bookworm or Trixie), as far as install.sh looks."""
     (root / "etc").mkdir(parents=True)
     (root / "etc/passwd").write_text(
         "root:x:0:0:root:/root:/bin/bash\npi:x:1000:1000:,,,:/home/pi:/bin/bash\n")
     (root / "etc/group").write_text(
         "root:x:0:\nvideo:x:44:pi\ni2c:x:994:pi\nspi:x:995:pi\ngpio:x:997:pi\npi:x:1000:\n")
-    (root / "etc/os-release").write_text(
-        'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\nID=debian\n')
+    (root / "etc/os-release").write_text(OS_RELEASE[release])
     (root / "etc/hostname").write_text("raspberrypi\n")
     (root / "etc/hosts").write_text(
         "127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n"

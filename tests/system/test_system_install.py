@@ -79,7 +79,7 @@ def test_dry_run_prints_every_step_and_changes_nothing(fake_root, shims):
     for expected in [
         "would run: apt-get update",
         "would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "
-        "python3-venv python3-dev build-essential python3-lgpio avahi-daemon",
+        "python3-venv python3-dev build-essential python3-lgpio python3-spidev avahi-daemon python3-rpi.gpio",
         "would run: useradd --system --user-group --home-dir /var/lib/pegs-companion",
         "would run: usermod --append --groups gpio,spi,i2c,video pegs",
         "would run: python3 -m venv --system-site-packages /opt/pegs-companion/venv",
@@ -121,7 +121,8 @@ def test_fake_root_install_then_second_run_changes_nothing(fake_root, shims):
     assert (r / "etc/systemd/system/pegs-companion.service").read_bytes() == UNIT.read_bytes()
     assert os.readlink(r / "etc/systemd/system/multi-user.target.wants/pegs-companion.service") == \
         "/etc/systemd/system/pegs-companion.service"
-    assert not (r / "etc/systemd/system/pegs-companion.service.d").exists()
+    # a Pi 4: runs as root by default, for the LEDs (PWM on GPIO18)
+    assert (r / "etc/systemd/system/pegs-companion.service.d/pwm-root.conf").read_bytes() == DROPIN.read_bytes()
     assert os.readlink(r / "usr/local/bin/pegs") == "/opt/pegs-companion/venv/bin/pegs"
     assert (r / "opt/pegs-companion/src/pyproject.toml").is_file()
     assert (r / "opt/pegs-companion/src/web/cli.py").is_file()
@@ -130,10 +131,12 @@ def test_fake_root_install_then_second_run_changes_nothing(fake_root, shims):
     hosts = (r / "etc/hosts").read_text()
     assert "127.0.1.1\tpegs\n" in hosts and "raspberrypi" not in hosts and "127.0.0.1\tlocalhost" in hosts
     config_txt = (r / "boot/firmware/config.txt").read_text()
-    assert config_txt.startswith((r / "boot/firmware/config.txt.pegs-backup").read_text())
+    backup = (r / "boot/firmware/config.txt.pegs-backup").read_text()
+    # the stock audio=on line is commented out (PWM on GPIO18 is the LEDs'), the rest kept as it was
+    assert config_txt.startswith(backup.replace(
+        "\ndtparam=audio=on\n", "\n#dtparam=audio=on   # pegs-companion: audio off for the LEDs\n"))
     assert config_txt.endswith("[all]\n# added by pegs-companion systemd/install.sh\n"
-                               "dtparam=spi=on\ndtparam=i2c_arm=on\n")
-    assert "dtparam=audio=off" not in config_txt
+                               "dtparam=spi=on\ndtparam=i2c_arm=on\ndtparam=audio=off\n")
     assert (r / "etc/modules-load.d/pegs-companion.conf").read_text().endswith("\ni2c-dev\n")
     advert = (r / "etc/avahi/services/pegs-companion.service").read_text()
     assert "<type>_http._tcp</type>" in advert and "<port>8000</port>" in advert
@@ -166,15 +169,15 @@ def test_fake_root_install_then_second_run_changes_nothing(fake_root, shims):
     assert_no_commands_run(shims[1])
 
 
-def test_pi5_gets_pi5_extra_rpi_lgpio_and_udev_rule(tmp_path, shims):
+def test_pi5_gets_pi5_extra_and_udev_rule(tmp_path, shims):
     root = make_fake_root(tmp_path / "root", model=PI5)
     proc = install(root, shims=shims)
     assert_ok(proc)
     out = proc.stdout
     assert "extras: pi,pi5" in out
-    assert "python3-rpi-lgpio" in out
+    assert "python3-rpi-lgpio" not in out and "python3-rpi.gpio" not in out   # nothing needs them on a Pi 5
     assert "pip install --no-cache-dir /opt/pegs-companion/src[pi,pi5]" in out
-    assert "pip uninstall -y RPi.GPIO" in out
+    assert "uninstall" not in out
     rule = (root / "etc/udev/rules.d/99-pegs-companion-pio.rules").read_text()
     assert 'SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"' in rule
     assert "udevadm control --reload-rules" in out
