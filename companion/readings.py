@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-Reading = tuple[float, "int | None", float]
+Reading = tuple[float, int | None, float]   # (p_peg, side or None, p_side)
 
 EPS = 1e-3            # no single reading is ever certain: one bad hole costs at most ~7 nats
 DEFAULT_MARGIN = 3.0  # nats: the winner must be >= e^3 (about 20) times likelier than the next
