@@ -21,7 +21,7 @@ def test_the_board_the_camera_shows_wins_by_the_margin():
     after = {"M5": 0, "M7": 1, "S-s0-1": 0, "S-s0-2": 0}   # M3 -> M5
     other = {"M3": 0, "M9": 1, "S-s0-1": 0, "S-s0-2": 0}
     idx, scores = decide(perfect(after), [before, after, other])
-    assert idx == 1
+    assert idx == 1 and math.isclose(scores[1], score_board(perfect(after), after))
     assert scores[1] - max(scores[0], scores[2]) > DEFAULT_MARGIN   # two holes at 97 %: ~6.9 nats
 
 
