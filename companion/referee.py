@@ -741,10 +741,13 @@ class Referee:
         old_filled = canonical_holes(prev)
         plan = {h: "can-move" for h in d["empty"]}
         plan.update({h: "legal" for h in d["fill"]})
+        wanted = self._wanted()
+        self.plan_colours = {h: wanted[h] for h in d["fill"] if h in wanted}   # the peg each hole gets
         for side, n in d["start"].items():
             if n > 0:
                 for i in range(prev.start[side] + 1, prev.start[side] + n + 1):
                     plan[f"S-s{side}-{i}"] = "hit"
+                    self.plan_colours[f"S-s{side}-{i}"] = side
             else:
                 for i in range(prev.start[side], prev.start[side] + n, -1):
                     plan[f"S-s{side}-{i}"] = "can-move"

@@ -287,7 +287,7 @@ def test_leds_only_mode_shows_the_choices_then_the_move_made_on_the_phone(rigs):
     # the move to make by hand: the peg from the start area (slow blink) to the come-out hole
     assert ref.roles == {f"S-s{side}-5": "can-move", come_out: "legal"}
     rig.run(0.2)
-    assert rig.pixel(come_out) == rig.lit("legal")
+    assert rig.pixel(come_out) == rig.lit_side(side)   # in the colour of the peg it gets
 
 
 def test_a_computer_seat_waits_for_the_board_to_show_the_last_move(rigs):

@@ -175,7 +175,8 @@ def test_leds_only_shows_the_choices_and_the_move_made():
     tb.update()
     side = play.move.steps[0][0]
     dest = hole_id(tb.game.position.geo, side, play.move.steps[0][2])
-    assert tb.ref.leds(tb.t)[dest] == "legal"          # the move shown until the next card
+    assert tb.ref.leds(tb.t)[dest] == "legal"          # the move shown until the next card ...
+    assert tb.ref.led_colours() == {dest: side}         # ... the hole in the colour of the peg it gets
 
 
 def test_a_board_that_sees_colours_refuses_pegs_of_the_wrong_colour():
