@@ -144,6 +144,7 @@ class Referee:
         self.plan: dict[str, str] = {}      # hole -> LED role wanted now
         self.plan_colours: dict[str, int] = {}   # hole -> the side whose peg it wants (its LED's colour)
         self.seen: dict[str, int] | None = None  # track hole -> side, on a board that sees colours
+        self.seen_start: dict[str, int] = {}     # start hole -> side of another side's peg standing there
         self.readings: dict | None = None        # camera: hole -> (p_peg, side, p_side), latest stable frame
         self.doubtful: list[str] = []            # camera: the holes it could not read surely, when it asks
         self.scores: list[float] = []            # camera: the last decision's scores (for the benchmark)
@@ -226,9 +227,10 @@ class Referee:
         """What a board that sees colours holds now ({hole: side}: the simulated board, whose
         pegs are placed by colour). A wrong colour is then a difference like any other."""
         seen = {h: s for h, s in colours.items() if not h.startswith("S-")}
-        if seen == self.seen:
+        foreign = {h: s for h, s in colours.items() if h.startswith("S-") and s != side_of_hole(h)}
+        if seen == self.seen and foreign == self.seen_start:
             return
-        self.seen = seen
+        self.seen, self.seen_start = seen, foreign
         self.changed = True
         if self.game is None:
             return
@@ -419,9 +421,9 @@ class Referee:
         return colours_of_pegs(self.pos, self.game.expected_pegs)
 
     def _present(self) -> dict:
-        """{track hole: side} of the pegs known to stand on the board now: what a board that sees
+        """{hole: side} of the pegs known to stand on the board now: what a board that sees
         colours sees, else what stood there when the board last showed the game."""
-        return self.seen if self.seen is not None else self.board_colours
+        return {**self.seen, **self.seen_start} if self.seen is not None else self.board_colours
 
     def _recolour(self, observed: Occupancy, wanted: dict) -> dict:
         """{hole: the side it wants} where a peg of another colour stands (boards that see colours)."""
@@ -431,8 +433,10 @@ class Referee:
             return {h: wanted[h] for h in sorted(observed.track & self.expected.track)
                     if h in wanted and h in self.readings and self.readings[h][1] is not None
                     and self.readings[h][1] != wanted[h] and self.readings[h][2] >= self.SURE}
-        return {h: wanted[h] for h in sorted(observed.track & self.expected.track)
-                if h in self.seen and h in wanted and self.seen[h] != wanted[h]}
+        out = {h: wanted[h] for h in sorted(observed.track & self.expected.track)
+               if h in self.seen and h in wanted and self.seen[h] != wanted[h]}
+        out.update({h: side_of_hole(h) for h in sorted(self.seen_start)})   # a peg in another's start area
+        return out
 
     def _follow(self, now: float) -> None:
         """Start following the chosen card on the board."""

@@ -508,3 +508,24 @@ def test_a_move_made_with_another_sides_peg_is_refused_on_the_simulated_board(ri
     rig.place(f"S-s{b}-5", b)
     rig.settle()
     assert rig.table.version > version and g.history[-1]["move"].text(g.position.geo) == f"{card[:-1]} {a}:S-{come_out}"
+
+
+def test_a_peg_in_another_sides_start_area_is_a_difference_on_the_simulated_board(rigs):
+    rig = rigs("simulation", seed=0)
+    ref = rig.ref
+    a, b = rig.game.seat_side[0], rig.game.seat_side[1]
+    rig.lift(f"S-s{a}-5")
+    rig.lift(f"S-s{b}-5")
+    rig.place(f"S-s{a}-5", b)                 # the counts are right, the colours are not
+    rig.place(f"S-s{b}-5", a)
+    rig.run(0.1)
+    assert ref.state == "restore" and not rig.hub.may_act(rig.table)
+    assert (f"take {rig.colour(b)}'s peg out of {rig.colour(a)}'s start area and put {rig.colour(a)}'s peg "
+            f"there") in ref.fix_text
+    assert ref.public()["leds"][f"S-s{a}-5"]["want"] == rig.colour(a)
+    for side in (a, b):
+        rig.lift(f"S-s{side}-5")
+    rig.place(f"S-s{a}-5", a)
+    rig.place(f"S-s{b}-5", b)
+    rig.run(0.1)
+    assert ref.state in ("ready", "waiting")
