@@ -68,23 +68,25 @@
 
   const sideSeat = () => Object.fromEntries(view.seat_sides.map((side, seat) => [side, seat]));
 
+  /* Bring the page to the server's state: the view, and this seat's plays when it acts.
+     Plays are loaded whenever they are missing or older than the view, not only when
+     the version moves: after this phone's own doubt or penalty the answer to /act
+     already carries the new view (and the live stream's version is marked seen), yet
+     the same phone may act again (a penalty peg to choose, its turn). */
+  let again = false;
   async function refresh() {
-    if (loading) return loading;
+    if (loading) { again = true; return loading; }
     loading = (async () => {
       try {
-        const v = await api(`/api/games/${gid}/me`);
-        const changed = !view || v.version !== view.version;
-        view = v;
-        conn.seen(v.version);
-        if (changed) {
-          plays = null;
-          sel = null;
-          if (view.actor === view.seat && view.status === "playing") {
-            try { plays = await api(`/api/games/${gid}/plays`); } catch (e) { plays = null; }
-            if (plays && plays.version !== view.version) { loading = null; return refresh(); }
-          }
-        }
-        render();
+        do {
+          again = false;
+          const v = await api(`/api/games/${gid}/me`);
+          if (!view || v.version !== view.version) { plays = null; sel = null; }
+          view = v;
+          conn.seen(v.version);
+          await loadPlays();
+          render();
+        } while (again);
       } catch (e) {
         if (e.status === 403) showLost(e.message);
       } finally {
@@ -92,6 +94,22 @@
       }
     })();
     return loading;
+  }
+
+  let playsRetry = null;
+  async function loadPlays() {
+    if (!(view.actor === view.seat && view.status === "playing")) { plays = null; return; }
+    if (plays && plays.version === view.version) return;
+    plays = null;
+    let p;
+    try { p = await api(`/api/games/${gid}/plays`); } catch (e) {
+      // no connection, or the game moved on meanwhile: try again shortly
+      clearTimeout(playsRetry);
+      playsRetry = setTimeout(refresh, 1500);
+      return;
+    }
+    if (p.version === view.version) plays = p;
+    else again = true;   // the game moved on between the two requests
   }
 
   function showLost(message) {
@@ -441,6 +459,7 @@
       conn.seen(view.version);
       say("");
       render();
+      refresh();   // this phone may act again at once (a penalty to choose, its turn): load its plays
     } catch (e) {
       if (e.status === 409) { say(e.message, "info"); view = null; await refresh(); }
       else say(e.body && e.body.rule ? `${e.message} (rule ${e.body.rule})` : e.message, "error");
