@@ -634,7 +634,22 @@ class TableService:
             return {"gid": table.gid, "version": table.version, "status": table.status,
                     "seats": seats, "rules": table.game.rules.to_json(),
                     "draw": table.setup.get("draw"), "dealer": table.game.dealer,
-                    "history": len(table.game.history), "turn": table.game.turn}
+                    "history": len(table.game.history), "turn": table.game.turn,
+                    "undo": self._undo_preview(table)}
+
+    @staticmethod
+    def _undo_preview(table: Table) -> dict | None:
+        """What Undo would take back (for the host's "are you sure?"): the last move, and
+        the computer's moves after it when people play too (host_action's undo)."""
+        humans = any(not s.bot for s in table.seats)
+        span = []
+        for entry in reversed(table.game.history):
+            span.append(entry)
+            if not humans or not table.seats[entry["seat"]].bot:
+                break
+        if not span:
+            return None
+        return {"moves": len(span), "who": table.name_of(span[-1]["seat"])}
 
     def record(self, table: Table, token: str | None) -> dict:
         """The finished game's record (companion.game format), for `pegs replay`."""

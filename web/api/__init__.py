@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.rules import DESCRIPTIONS, PRESETS, RULINGS, differences
 
 from ..errors import ApiError
+from ..netinfo import is_loopback
 from ..util import (HOST_COOKIE, SEAT_COOKIE, base_url, host_token, json_body, seat_token,
                     service, set_secret_cookie)
 
@@ -101,7 +103,10 @@ def join():
 @bp.get("/games/<gid>/host")
 def host_info(gid):
     svc = service()
-    return jsonify(svc.host_info(svc.get(gid), host_token(gid), base_url()))
+    base = base_url()
+    info = svc.host_info(svc.get(gid), host_token(gid), base)
+    info["local_only"] = is_loopback(urlsplit(base).netloc)   # phones can't open these links
+    return jsonify(info)
 
 
 @bp.post("/games/<gid>/host/<action>")

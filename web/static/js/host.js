@@ -34,6 +34,7 @@
     $("undo").disabled = !info.history || info.status === "ended";
     $("end").disabled = info.status === "ended";
     $("export").hidden = open;
+    $("local-only").hidden = !info.local_only;
     const list = $("seat-list");
     list.replaceChildren(...info.seats.map(seatCard));
     if (info.draw) {
@@ -99,7 +100,13 @@
     }
   }
 
-  $("undo").addEventListener("click", () => post("undo"));
+  // Undo changes the game for everyone: ask first, saying what goes back
+  $("undo").addEventListener("click", () => {
+    const u = info && info.undo;
+    if (!u) return;
+    const more = u.moves > 1 ? ` and the computer's ${u.moves - 1} move${u.moves > 2 ? "s" : ""} after it` : "";
+    if (confirm(`Undo ${u.who}'s last move${more}? Everyone's phone goes back to before it.`)) post("undo");
+  });
   $("pause").addEventListener("click", () => post(info.status === "paused" ? "resume" : "pause"));
   $("end").addEventListener("click", () => { if (confirm("End this game for everyone?")) post("end"); });
 
