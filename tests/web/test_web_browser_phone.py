@@ -166,3 +166,84 @@ def test_bluffing_doubts_and_penalties_never_freeze_a_phone(live_app, browser):
     assert not stuck, f"a phone stayed on a loading or empty choice for > {STUCK} s: {stuck}"
     # the game went through what froze phones before: doubts, penalties, the same phone again
     assert doubts >= 10 and penalties >= 4 and own_again >= 4, (doubts, penalties, own_again, elapsed)
+
+
+# ------------------------------------------------------------------ 14.6 / 14.7 / 14.8: the host decides
+@pytest.fixture
+def live_bots():
+    app = make_app(BOT_DELAY=0.05)
+    srv = LiveServer(app)
+    yield srv
+    srv.close()
+
+
+def test_seat_to_the_computer_asked_back_a_fresh_phone_asks_and_undo_asks_first(live_bots, browser):
+    live = live_bots
+    ARTIFACTS.mkdir(exist_ok=True)
+    svc = live.app.extensions["pegs"]
+    host_ctx, host, host_errors = phone(browser)
+    r = host_ctx.request.post(live.url + "/api/games", headers=H, data={
+        "preset": "basic", "players": 4, "teams": 2, "names": ["Ann", "Ben", "Cy", "Di"],
+        "bots": [None, "greedy", "greedy", "greedy"]})
+    gid = r.json()["gid"]
+    table = svc.get(gid)
+    host.goto(f"{live.url}/host/{gid}")
+    ann_ctx, ann, ann_errors = seated_phones(browser, live, gid, [0])[0]
+    requests = []
+    ann.on("request", lambda req: requests.append(req.url))
+
+    # 14.6: the host gives Ann's seat to the computer: her phone says so and stops asking
+    host.locator('.seat-card[data-seat="0"] [data-action="bot"]').tap()
+    expect(ann.locator("#noseat h1")).to_have_text("The host gave your seat to the computer", timeout=3000)
+    expect(ann.locator("#banner")).not_to_have_text("Your turn")
+    ann.screenshot(path=str(ARTIFACTS / "phone-seat-to-computer.png"))
+    with table.cond:
+        v0 = table.version
+    n0 = len(requests)
+    time.sleep(2.0)
+    with table.cond:
+        moved = table.version - v0
+    assert moved >= 5, moved   # the computer plays on ...
+    assert requests[n0:] == []  # ... and the phone asks nothing meanwhile
+
+    # she asks for it back; the host gives it with one tap
+    ann.locator("#ask-back").tap()
+    expect(ann.locator("#noseat h1")).to_have_text("Waiting for the host")
+    box = host.locator('.seat-card[data-seat="0"] .seat-request')
+    expect(box).to_be_visible(timeout=3000)
+    host.screenshot(path=str(ARTIFACTS / "host-seat-request.png"), full_page=True)
+    box.locator('[data-action="approve"]').tap()
+    expect(ann.locator("#noseat")).to_be_hidden(timeout=3000)
+    expect(ann.locator("#hand button.pcard").first).to_be_visible()
+
+    # 14.7: a fresh phone re-scans Ann's link: it asks, the host approves, it plays
+    new_ctx, new, new_errors = phone(browser)
+    new.goto(f"{live.url}/j/{svc.join_code(table, 0)}")
+    expect(new.locator(".warn")).to_have_text("Another phone has this seat already.")
+    new.screenshot(path=str(ARTIFACTS / "join-taken.png"))
+    new.locator("#ask-seat").tap()
+    new.wait_for_url(f"**/seat/{gid}")
+    expect(new.locator("#noseat h1")).to_have_text("Waiting for the host")
+    new.screenshot(path=str(ARTIFACTS / "phone-waiting-for-host.png"))
+    assert table.seats[0].token_hash is not None and table.seats[0].request_hash is not None  # not silently
+    box.locator('[data-action="approve"]').tap()
+    expect(new.locator("#hand button.pcard").first).to_be_visible(timeout=5000)
+    expect(new.locator("#noseat")).to_be_hidden()
+    expect(ann.locator("#noseat h1")).to_have_text("Your seat is on another phone", timeout=3000)
+
+    # 14.8: Undo asks first; "Cancel" changes nothing
+    with table.cond:
+        assert table.cond.wait_for(lambda: table.game.actor == 0 and table.game.history, 5)
+    expect(host.locator("#undo")).to_be_enabled()
+    asked = []
+    host.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    host.locator("#undo").tap()
+    host.wait_for_timeout(300)
+    assert asked and asked[0].startswith("Undo ") and table.undos == 0, asked
+    host.once("dialog", lambda d: d.accept())
+    host.locator("#undo").tap()
+    expect(host.locator("#host-msg")).to_contain_text("Undone")
+    assert table.undos >= 1
+    for ctx, errors in ((host_ctx, host_errors), (ann_ctx, ann_errors), (new_ctx, new_errors)):
+        ctx.close()
+        assert not errors, errors

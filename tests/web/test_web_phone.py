@@ -62,3 +62,119 @@ def test_undo_preview_names_the_move_and_the_computer_moves_after_it(app, client
     assert info["undo"] == {"moves": 4, "who": "Ann (Red)"}
     r = client.post(f"/api/games/{gid}/host/undo", json={"version": info["version"]}, headers=H)
     assert r.get_json()["undone"] == info["undo"]["moves"]
+
+
+# ------------------------------------------------------------------ 14.6 / 14.7: seats asked for
+def host_post(client, gid, action, **body):
+    info = client.get(f"/api/games/{gid}/host").get_json()
+    if action in ("approve", "refuse") and "request" not in body and body.get("seat", 9) < len(info["seats"]):
+        body["request"] = info["seats"][body["seat"]]["request"]
+    return client.post(f"/api/games/{gid}/host/{action}", json={"version": info["version"], **body}, headers=H)
+
+
+def test_a_seat_given_to_the_computer_says_so_and_can_be_asked_back(app, client):
+    gid = new_table(client)
+    phones = join_all(app, gid, seats=[0, 1])
+    assert host_post(client, gid, "bot", seat=0, bot="greedy").status_code == 200
+    r = phones[0].get(f"/api/games/{gid}/me")
+    body = r.get_json()
+    assert r.status_code == 403 and body["code"] == "seat_computer" and body["seat"] == 0
+    assert body["error"] == "the host gave your seat to the computer"
+    # the phone asks; nothing changes until the host taps
+    r = phones[0].post(f"/api/games/{gid}/seat-request", json={}, headers=H)
+    assert r.status_code == 200 and "Set-Cookie" not in r.headers   # it keeps its own token
+    assert phones[0].get(f"/api/games/{gid}/me").get_json()["code"] == "seat_requested"
+    info = client.get(f"/api/games/{gid}/host").get_json()
+    assert [bool(s["request"]) for s in info["seats"]] == [True, False, False, False]
+    assert info["seats"][0]["bot"] == "greedy"
+    assert host_post(client, gid, "approve", seat=0).status_code == 200
+    assert phones[0].get(f"/api/games/{gid}/me").status_code == 200
+    info = client.get(f"/api/games/{gid}/host").get_json()
+    assert info["seats"][0]["bot"] is None and info["seats"][0]["joined"] and info["seats"][0]["request"] is None
+    assert host_post(client, gid, "approve", seat=0).status_code == 409   # nothing asked now
+
+
+def test_a_fresh_phone_asks_for_a_taken_seat_and_the_host_decides(app, client):
+    gid = new_table(client)
+    svc = app.extensions["pegs"]
+    old = join_all(app, gid, seats=[1])[1]
+    code = svc.join_code(svc.get(gid), 1)
+    fresh = app.test_client()
+    page = fresh.get(f"/j/{code}").data
+    assert b"Another phone has this seat already" in page and b'id="ask-seat"' in page
+    r = fresh.post(f"/api/games/{gid}/seat-request", json={"code": code.lower()}, headers=H)
+    assert r.status_code == 200 and "pj_s_" in r.headers["Set-Cookie"]
+    assert fresh.get(f"/api/games/{gid}/me").get_json()["code"] == "seat_requested"
+    assert b"You asked the host for this seat" in fresh.get(f"/j/{code}").data
+    assert old.get(f"/api/games/{gid}/me").status_code == 200      # not silently moved
+    assert host_post(client, gid, "refuse", seat=1).status_code == 200
+    assert fresh.get(f"/api/games/{gid}/me").get_json()["code"] == "seat_refused"
+    assert fresh.post(f"/api/games/{gid}/seat-request", json={}, headers=H).status_code == 200
+    assert host_post(client, gid, "approve", seat=1).status_code == 200
+    assert fresh.get(f"/api/games/{gid}/me").get_json()["seat"] == 1
+    body = old.get(f"/api/games/{gid}/me").get_json()
+    assert body["code"] == "seat_moved" and "moved Bob's seat to another phone" in body["error"]
+    assert b"This phone has this seat" in fresh.get(f"/j/{code}").data
+
+
+def test_seat_requests_that_make_no_sense_are_refused(app, client):
+    gid = new_table(client)
+    svc = app.extensions["pegs"]
+    table = svc.get(gid)
+    phones = join_all(app, gid, seats=[0])
+    free = svc.join_code(table, 2)
+    r = app.test_client().post(f"/api/games/{gid}/seat-request", json={"code": free}, headers=H)
+    assert r.status_code == 409 and "free" in r.get_json()["error"]
+    r = phones[0].post(f"/api/games/{gid}/seat-request", json={"code": svc.join_code(table, 0)}, headers=H)
+    assert r.status_code == 409 and "already holds" in r.get_json()["error"]
+    for body, status in (({"code": "NOPE1234"}, 404), ({"code": 7}, 400), ({}, 403)):
+        assert app.test_client().post(f"/api/games/{gid}/seat-request", json=body, headers=H).status_code == status
+    assert host_post(client, gid, "approve", seat=9).status_code == 400
+    assert app.test_client().post(f"/api/games/{gid}/host/approve", json={"version": table.version, "seat": 0},
+                                  headers=H).status_code == 403   # only the host approves
+    # the host approves the phone it saw asking, not one that asked a moment later
+    code0 = svc.join_code(table, 0)
+    assert app.test_client().post(f"/api/games/{gid}/seat-request", json={"code": code0}, headers=H).status_code == 200
+    seen = client.get(f"/api/games/{gid}/host").get_json()["seats"][0]["request"]
+    assert app.test_client().post(f"/api/games/{gid}/seat-request", json={"code": code0}, headers=H).status_code == 200
+    r = host_post(client, gid, "approve", seat=0, request=seen)
+    assert r.status_code == 409 and "since" in r.get_json()["error"]
+    assert phones[0].get(f"/api/games/{gid}/me").status_code == 200
+    # seat actions don't go stale while the game moves on
+    r = client.post(f"/api/games/{gid}/host/refuse", json={"version": 0, "seat": 0,
+                    "request": client.get(f"/api/games/{gid}/host").get_json()["seats"][0]["request"]}, headers=H)
+    assert r.status_code == 200
+
+
+def test_a_seat_request_and_its_answer_survive_a_restart(tmp_path):
+    from web import create_app
+    from web.store import Store
+    from web.tables import TableService
+    secret = b"k" * 32
+    app = create_app({"BOT_DELAY": 0.0, "SECRET": secret}, store=Store(tmp_path / "g.sqlite3"))
+    client = app.test_client()
+    gid = new_table(client)
+    svc = app.extensions["pegs"]
+    old = join_all(app, gid, seats=[0])[0]
+    fresh = app.test_client()
+    assert fresh.post(f"/api/games/{gid}/seat-request", json={"code": svc.join_code(svc.get(gid), 0)},
+                      headers=H).status_code == 200
+    hashes = (svc.get(gid).seats[0].token_hash, svc.get(gid).seats[0].request_hash)
+    host_token = client.get_cookie(f"pj_h_{gid}").value
+    old_token = old.get_cookie(f"pj_s_{gid}").value
+    svc.close()
+    again = TableService(Store(tmp_path / "g.sqlite3"), secret)
+    try:
+        table = again.get(gid)
+        s = table.seats[0]
+        assert (s.token_hash, s.request_hash) == hashes and s.request_hash is not None
+        again.host_action(table, host_token, "approve", {"seat": 0, "request": hashes[1][:12]})
+    finally:
+        again.close()
+    again = TableService(Store(tmp_path / "g.sqlite3"), secret)
+    try:
+        table = again.get(gid)
+        assert table.seats[0].token_hash == hashes[1] and table.seats[0].request_hash is None
+        assert table.lost_seat(old_token) == (0, "moved")
+    finally:
+        again.close()

@@ -100,6 +100,19 @@ def join():
     return resp
 
 
+@bp.post("/games/<gid>/seat-request")
+def seat_request(gid):
+    """A phone asks the host for a seat: `{"code"}` (the seat's join code, scanned again
+    on a fresh phone) or `{}` (the seat this phone held until the host gave it away)."""
+    svc = service()
+    table = svc.get(gid)
+    seat, token = svc.request_seat(table, seat_token(gid), json_body().get("code"))
+    resp = jsonify({"ok": True, "seat": seat, "url": f"/seat/{gid}"})
+    if token:
+        set_secret_cookie(resp, SEAT_COOKIE.format(gid), token)
+    return resp
+
+
 @bp.get("/games/<gid>/host")
 def host_info(gid):
     svc = service()
@@ -112,7 +125,7 @@ def host_info(gid):
 @bp.post("/games/<gid>/host/<action>")
 def host_action(gid, action):
     svc = service()
-    if action not in ("undo", "pause", "resume", "end", "reseat", "bot"):
+    if action not in ("undo", "pause", "resume", "end", "reseat", "bot", "approve", "refuse"):
         raise ApiError(404, f"unknown host action {action!r}")
     return jsonify(svc.host_action(svc.get(gid), host_token(gid), action, json_body()))
 

@@ -36,7 +36,8 @@ const PJ = (() => {
 
   /* Live updates: server-sent events carry the version; on a new one (or on
      waking up, or every 20 s as a safety net) call refresh(). With a board, "board"
-     events say its state changed (a peg lifted, the LEDs, a message): onBoard(). */
+     events say its state changed (a peg lifted, the LEDs, a message): onBoard().
+     stop() ends it all (a phone that lost its seat must not keep asking); start() again. */
   function live(gid, refresh, connEl, onBoard) {
     let client = sessionStorage.getItem("pj-client");
     if (!client) {
@@ -45,13 +46,14 @@ const PJ = (() => {
       client = Array.from(a, (b) => b.toString(16).padStart(2, "0")).join("");
       sessionStorage.setItem("pj-client", client);
     }
-    let es = null, known = -1, retryTimer = null;
+    let es = null, known = -1, retryTimer = null, ticker = null, on = false;
     const setConn = (ok) => {
       if (!connEl) return;
-      connEl.textContent = ok ? "live" : "reconnecting…";
-      connEl.classList.toggle("ok", ok);
+      connEl.textContent = ok === null ? "stopped" : ok ? "live" : "reconnecting…";
+      connEl.classList.toggle("ok", ok === true);
     };
     const open = () => {
+      if (!on) return;
       if (es) es.close();
       es = new EventSource(`/api/games/${gid}/events?client=${client}`);
       es.addEventListener("version", (ev) => {
@@ -63,22 +65,38 @@ const PJ = (() => {
       es.onopen = () => setConn(true);
       es.onerror = () => {
         setConn(false);
-        if (es.readyState === EventSource.CLOSED) {
+        if (es && es.readyState === EventSource.CLOSED) {
           clearTimeout(retryTimer);
           retryTimer = setTimeout(open, 2000);
         }
       };
     };
     document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible") {
+      if (on && document.visibilityState === "visible") {
         refresh(null);
         if (!es || es.readyState === EventSource.CLOSED) open();
       }
     });
-    window.addEventListener("online", () => { refresh(null); open(); });
-    setInterval(() => { if (document.visibilityState === "visible") refresh(null); }, 20000);
-    open();
-    return { seen(v) { if (v > known) known = v; } };
+    window.addEventListener("online", () => { if (on) { refresh(null); open(); } });
+    const handle = {
+      seen(v) { if (v > known) known = v; },
+      start() {
+        if (on) return;
+        on = true;
+        ticker = setInterval(() => { if (document.visibilityState === "visible") refresh(null); }, 20000);
+        open();
+      },
+      stop() {
+        on = false;
+        clearInterval(ticker);
+        clearTimeout(retryTimer);
+        if (es) { es.close(); es = null; }
+        setConn(null);
+      },
+      get running() { return on; },
+    };
+    handle.start();
+    return handle;
   }
 
   /* Keep the screen on while it is this phone's turn (Screen Wake Lock API, where available). */

@@ -27,7 +27,9 @@
   const STATUS = { playing: "The game is on.", paused: "Paused: phones can't play until you resume.", over: "The game is over.", ended: "You ended the game." };
 
   function render() {
-    $("status-line").textContent = `${STATUS[info.status]} Turn ${info.turn}, ${info.history} moves made.`;
+    const asking = info.seats.filter((s) => s.request).map((s) => s.name);
+    $("status-line").textContent = `${STATUS[info.status]} Turn ${info.turn}, ${info.history} moves made.` +
+      (asking.length ? ` A phone asks for ${asking.join(" and ")}'s seat: see below.` : "");
     const open = info.status === "playing" || info.status === "paused";
     $("pause").textContent = info.status === "paused" ? "Resume" : "Pause";
     $("pause").disabled = !open;
@@ -72,6 +74,7 @@
       link.dataset.code = s.code;
       box.append(link);
     }
+    if (s.request) box.append(requestBox(s));
     const row = el("div", "row");
     if (!s.bot) {
       const b = el("button", "button small-b", s.joined ? "Move to another phone" : "New code");
@@ -85,6 +88,24 @@
     bb.dataset.action = "bot";
     bb.addEventListener("click", () => post("bot", { seat: s.seat, bot: s.bot ? null : "greedy" }));
     row.append(bb);
+    box.append(row);
+    return box;
+  }
+
+  /* A phone asks for this seat: the host gives it with one tap, or refuses (never silently). */
+  function requestBox(s) {
+    const box = el("div", "seat-request");
+    box.setAttribute("role", "alert");
+    box.append(el("p", "warn", `A phone asks for ${s.name}'s seat.`),
+      el("p", "small", `Give it only if ${s.name} is asking from the phone in their hand: anyone who saw the QR code could ask.${s.joined ? " The phone that has the seat now loses it." : ""}`));
+    const row = el("div", "row");
+    const yes = el("button", "button primary small-b", "Give the seat to that phone");
+    yes.dataset.action = "approve";
+    yes.addEventListener("click", () => post("approve", { seat: s.seat, request: s.request }));
+    const no = el("button", "button small-b", "Refuse");
+    no.dataset.action = "refuse";
+    no.addEventListener("click", () => post("refuse", { seat: s.seat, request: s.request }));
+    row.append(yes, no);
     box.append(row);
     return box;
   }

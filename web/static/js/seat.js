@@ -81,6 +81,8 @@
         do {
           again = false;
           const v = await api(`/api/games/${gid}/me`);
+          if (v.seat !== boot.seat) { location.reload(); return; }   // given a seat: draw its board
+          seatBack();
           if (!view || v.version !== view.version) { plays = null; sel = null; }
           view = v;
           conn.seen(v.version);
@@ -88,7 +90,7 @@
           render();
         } while (again);
       } catch (e) {
-        if (e.status === 403) showLost(e.message);
+        if (e.status === 403) showLost(e);
       } finally {
         loading = null;
       }
@@ -112,16 +114,64 @@
     else again = true;   // the game moved on between the two requests
   }
 
-  function showLost(message) {
+  /* This phone holds no seat (any more): say why, offer to ask the host for it, and
+     stop asking the server (only a phone waiting for the host's answer keeps listening). */
+  const LOST = {
+    seat_computer: ["The host gave your seat to the computer", "Ask for my seat back"],
+    seat_moved: ["Your seat is on another phone", "Ask for my seat back"],
+    seat_refused: ["The host did not give you the seat", "Ask again"],
+    seat_requested: ["Waiting for the host", null],
+    no_seat: ["No seat on this phone", null],
+  };
+
+  function showLost(e) {
+    const code = (e.body && e.body.code) in LOST ? e.body.code : "no_seat";
+    const [title, ask] = LOST[code];
     let o = $("noseat");
     if (!o) {
       o = el("div", "overlay");
       o.id = "noseat";
       document.body.append(o);
     }
-    o.replaceChildren(el("div"));
-    o.firstChild.append(el("h1", null, "No seat on this phone"), el("p", null, message));
+    o.hidden = false;
+    o.dataset.code = code;
+    const box = el("div");
+    const said = code === "seat_computer"
+      ? `The computer plays ${e.body.name}'s pegs now. To play again yourself, ask the host for your seat back.`
+      : e.message.charAt(0).toUpperCase() + e.message.slice(1) + ".";
+    box.append(el("h1", null, title), el("p", null, said));
+    if (code === "seat_requested") box.append(el("p", "muted", "This page changes by itself once the host has answered."));
+    if (ask) {
+      const b = el("button", "button primary big", ask);
+      b.id = "ask-back";
+      b.addEventListener("click", async () => {
+        b.disabled = true;
+        try {
+          await api(`/api/games/${gid}/seat-request`, {});
+          if (conn) conn.start();
+          refresh();
+        } catch (err) {
+          b.disabled = false;
+          box.append(el("p", "msg error", err.message));
+        }
+      });
+      box.append(b);
+    }
+    o.replaceChildren(box);
+    view = null;
+    plays = null;
+    sel = null;
+    document.body.classList.remove("my-turn");
+    $("banner").className = "banner";
+    $("banner").textContent = title;
     PJ.wake.set(false);
+    if (conn && code !== "seat_requested") conn.stop();
+    else if (conn) conn.start();
+  }
+
+  function seatBack() {
+    const o = $("noseat");
+    if (o) o.hidden = true;
   }
 
   function say(text, kind = "info") {
@@ -489,8 +539,7 @@
     render();
   });
 
-  if (boot.seat === null) return;
   const conn = PJ.live(gid, () => { refresh(); refreshBoard(); }, $("conn"), (mirror || bb.control) ? refreshBoard : null);
-  refresh();
+  refresh();   // without a seat: learns why (and stops listening unless the host is asked)
   refreshBoard();
 })();
