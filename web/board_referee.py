@@ -1026,6 +1026,16 @@ class BoardHub:
                                               "The board is not in use."),
                     "leds": {}, "candidates": [], "fix": [], "hits": []}
 
+    def chosen(self, table, seat: int, version: int) -> dict | None:
+        """The card `seat` chose on its phone that the board follows now ({card, rank}), or
+        None: for that seat's own phone only, so that a reload shows the same choice."""
+        with self.lock:
+            ref = self.referee
+            c = ref.choice if ref is not None and ref.table is table else None
+            if c is None or c["seat"] != seat or c["version"] != version:
+                return None
+            return {"card": c["card"], "rank": c["rank"]}
+
     def choose(self, table, token, data) -> dict:
         """The acting seat's phone chose a card (or went back: card null)."""
         if not isinstance(data, dict):

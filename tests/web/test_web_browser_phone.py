@@ -247,3 +247,89 @@ def test_seat_to_the_computer_asked_back_a_fresh_phone_asks_and_undo_asks_first(
     for ctx, errors in ((host_ctx, host_errors), (ann_ctx, ann_errors), (new_ctx, new_errors)):
         ctx.close()
         assert not errors, errors
+
+
+# ------------------------------------------------------------------ 14.3 / 14.10: a board follows the card
+COME_OUT = ("A", "K")
+
+
+@pytest.fixture
+def live_sim():
+    """The app as `pegs serve --board simulation` builds it (the runner thread, a real clock)."""
+    from web import create_app
+    from web.board_referee import make_hub
+    from web.store import Store
+    from web.tables import TableService
+    svc = TableService(Store(":memory:"), b"k" * 32, bot_delay=0.2)
+    app = create_app({"BOT_DELAY": 0.2, "HEARTBEAT": 1.0}, service=svc, board=make_hub(svc, "simulation"))
+    srv = LiveServer(app, threads=24)
+    yield srv
+    srv.close()
+
+
+def sim_table(svc, bots, preset="basic"):
+    """A table whose first player (seat 0) holds a card that brings a peg out."""
+    for _ in range(100):
+        table, _ = svc.create({"preset": preset, "players": 4, "teams": 2,
+                               "names": ["Ann", "Ben", "Cy", "Di"], "bots": bots})
+        g = table.game
+        card = next((c for c in g.hands[0] if PJrank(c) in COME_OUT), None)
+        if g.actor == 0 and card:
+            return table, card
+    raise AssertionError("no deal with a come-out card for seat 0")
+
+
+def PJrank(card):
+    return "JK" if card == "JK" else card[:-1]
+
+
+def in_view(page, selector):
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+
+
+def test_reload_mid_turn_shows_the_chosen_card_and_the_hand_stays_in_view(live_sim, browser):
+    live = live_sim
+    ARTIFACTS.mkdir(exist_ok=True)
+    svc = live.app.extensions["pegs"]
+    hub = live.app.extensions["pegs_board"]
+    # Bluffing Joker: the declare row makes the page longest
+    table, card = sim_table(svc, [None, "greedy", "greedy", "greedy"], preset="bluffing_joker")
+    gid = table.gid
+    ctx, page, errors = seated_phones(browser, live, gid, [0])[0]
+    page.locator(f'#hand button.pcard[aria-label="{PJ_words(card)}"]').first.tap()
+    expect(page.locator("#prompt")).to_have_text(re.compile("^Move the peg on the board"))
+    expect(page.locator("#boardbox")).to_be_visible()
+    assert hub.chosen(table, 0, table.version) == {"card": card, "rank": PJrank(card)}
+    page.screenshot(path=str(ARTIFACTS / "phone-card-chosen-board.png"))
+    hand_in_view = in_view(page, "#hand")   # 14.10: the hand stays in view (asserted after the reload too)
+    prompt = page.locator("#prompt").inner_text()
+    msg = page.locator("#board-msg").inner_text()
+
+    # 14.3: a reload shows what the server has: the card chosen, the board following it, the words
+    page.reload()
+    expect(page.locator("#hand button.pcard.selected")).to_have_count(1)
+    expect(page.locator("#hand button.pcard.selected")).to_have_attribute("aria-label", PJ_words(card))
+    expect(page.locator("#prompt")).to_have_text(prompt)
+    expect(page.locator("#boardbox")).to_be_visible()
+    expect(page.locator("#board-msg")).to_have_text(msg)
+    assert hand_in_view and in_view(page, "#hand"), page.locator("#hand").bounding_box()
+    # Back still lets go of the card, on the board too
+    page.locator("#cancel").tap()
+    expect(page.locator("#hand button.pcard.selected")).to_have_count(0)
+    expect(page.locator("#prompt")).to_have_text("Tap a card to play.")
+    for _ in range(20):
+        if hub.chosen(table, 0, table.version) is None:
+            break
+        time.sleep(0.05)
+    assert hub.chosen(table, 0, table.version) is None
+    ctx.close()
+    assert not errors, errors
+
+
+def PJ_words(card):
+    suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    words = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+    if card == "JK":
+        return "Joker"
+    return f"{words.get(card[:-1], card[:-1])} of {suits[card[-1]]}"

@@ -58,7 +58,12 @@ def create_game():
 @bp.get("/games/<gid>/me")
 def seat_view(gid):
     svc = service()
-    return jsonify(svc.seat_view(svc.get(gid), seat_token(gid)))
+    table = svc.get(gid)
+    view = svc.seat_view(table, seat_token(gid))
+    hub = current_app.extensions.get("pegs_board")
+    if hub is not None:   # the card this seat chose and the board follows (private to this phone)
+        view["chosen"] = hub.chosen(table, view["seat"], view["version"])
+    return jsonify(view)
 
 
 @bp.get("/games/<gid>/table")

@@ -83,7 +83,11 @@
           const v = await api(`/api/games/${gid}/me`);
           if (v.seat !== boot.seat) { location.reload(); return; }   // given a seat: draw its board
           seatBack();
-          if (!view || v.version !== view.version) { plays = null; sel = null; }
+          if (!view || v.version !== view.version) {
+            plays = null;
+            // the card the board follows (after a reload): show it chosen, as the server has it
+            sel = v.chosen && v.phase === "play" ? { card: v.chosen.card, rank: v.chosen.rank, steps: [], from: null, onBoard: !!bb.senses } : null;
+          }
           view = v;
           conn.seen(v.version);
           await loadPlays();
