@@ -32,8 +32,7 @@ def browser():
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
             "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--no-first-run", "--disable-sync",
-            "--autoplay-policy=no-user-gesture-required"])
+            "--disable-component-update", "--no-first-run", "--disable-sync"])
         yield b
         b.close()
 
@@ -333,3 +332,37 @@ def PJ_words(card):
     if card == "JK":
         return "Joker"
     return f"{words.get(card[:-1], card[:-1])} of {suits[card[-1]]}"
+
+
+# ------------------------------------------------------------------ 14.11: the screen stays on
+NO_WAKE_LOCK = "delete Navigator.prototype.wakeLock;"   # as on plain http, where it isn't offered
+
+
+@pytest.mark.parametrize("api", ["absent", "offered"])
+def test_the_acting_phone_keeps_its_screen_on(live, browser, api):
+    svc = live.app.extensions["pegs"]
+    gid = create(live)
+    table = svc.get(gid)
+    actor = table.game.actor
+    ctx, page, errors = phone(browser)
+    if api == "absent":
+        ctx.add_init_script(NO_WAKE_LOCK)
+    page.goto(f"{live.url}/j/{svc.join_code(table, actor)}")
+    page.locator("#take-seat").tap()
+    page.wait_for_url(f"**/seat/{gid}")
+    expect(page.locator("#banner.go")).to_be_visible()
+    html = page.locator("html")
+    if api == "absent":   # the fallback: a tiny muted looping video, served from here
+        expect(html).to_have_attribute("data-awake", "video", timeout=3000)
+    else:                 # the Screen Wake Lock where granted, else the video
+        expect(html).to_have_attribute("data-awake", re.compile("^(lock|video)$"), timeout=3000)
+    # the turn passes: the screen may sleep again
+    with table.cond:
+        g = table.game
+        play = next(iter(g.legal_plays()))
+        version = table.version
+    svc.act_as(table, actor, {"version": version, "move": play.move.text(table.geo), "card": play.card})
+    expect(page.locator("#banner.go")).to_have_count(0, timeout=3000)
+    expect(html).to_have_attribute("data-awake", "off", timeout=3000)
+    ctx.close()
+    assert not errors, errors

@@ -99,22 +99,74 @@ const PJ = (() => {
     return handle;
   }
 
-  /* Keep the screen on while it is this phone's turn (Screen Wake Lock API, where available). */
+  /* Keep the screen on while it is this phone's turn. The Screen Wake Lock API where
+     offered (only in secure contexts: not on plain http on the LAN) and granted; else the
+     fallback NoSleep.js made well known: a tiny muted inline video playing in a loop
+     (served from /static/media, its media taken from NoSleep.js, MIT). Where the browser
+     won't start it without a tap, the next tap on the page starts it.
+     <html data-awake="lock|video|off"> says which holds the screen now. */
   const wake = (() => {
-    let lock = null, want = false;
+    let lock = null, want = false, video = null, armed = false;
+    const mark = () => {
+      document.documentElement.dataset.awake = lock ? "lock" : video && !video.paused ? "video" : "off";
+    };
+    const makeVideo = () => {
+      const v = document.createElement("video");
+      v.muted = true;
+      v.setAttribute("muted", "");
+      v.setAttribute("playsinline", "");
+      v.setAttribute("loop", "");
+      v.setAttribute("title", "keeps the screen on during your turn");
+      for (const [ext, type] of [["webm", "video/webm"], ["mp4", "video/mp4"]]) {
+        const src = document.createElement("source");
+        src.src = `/static/media/keep-awake.${ext}`;
+        src.type = type;
+        v.append(src);
+      }
+      // the mp4 is longer than it need be: keep to its first half second (as NoSleep.js)
+      v.addEventListener("timeupdate", () => { if (v.duration > 1 && v.currentTime > 0.5) v.currentTime = Math.random() * 0.5; });
+      v.addEventListener("playing", mark);
+      v.addEventListener("pause", mark);
+      return v;
+    };
+    const armTap = () => {
+      if (armed) return;
+      armed = true;
+      document.addEventListener("pointerdown", () => { armed = false; playVideo(); }, { once: true, capture: true });
+    };
+    function playVideo() {
+      if (!want || document.visibilityState !== "visible") return;
+      if (!video) video = makeVideo();
+      if (!video.paused) return;
+      const p = video.play();
+      if (p) p.catch(armTap);
+    }
     const acquire = async () => {
-      if (!want || lock || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
-      try {
-        lock = await navigator.wakeLock.request("screen");
-        lock.addEventListener("release", () => { lock = null; });
-      } catch (e) { lock = null; }
+      if (!want || document.visibilityState !== "visible") return;
+      if (lock) return;
+      if ("wakeLock" in navigator) {
+        try {
+          const got = await navigator.wakeLock.request("screen");
+          if (!want) { got.release().catch(() => {}); return; }   // the turn ended meanwhile
+          lock = got;
+          lock.addEventListener("release", () => { lock = null; mark(); });
+          if (video) video.pause();
+          mark();
+          return;
+        } catch (e) { lock = null; }   // refused (battery saver, a policy): the video then
+      }
+      playVideo();
     };
     document.addEventListener("visibilitychange", acquire);
     return {
       set(on) {
         want = on;
         if (on) acquire();
-        else if (lock) { lock.release().catch(() => {}); lock = null; }
+        else {
+          if (lock) { lock.release().catch(() => {}); lock = null; }
+          if (video) video.pause();
+          mark();
+        }
       },
     };
   })();
