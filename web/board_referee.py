@@ -213,7 +213,8 @@ class BoardReferee:
     are called with the hub's lock held."""
 
     FLASH = 1.0          # seconds the pegs of a move taken from the board flash white
-    SYNC_DELAY = 0.6     # simulation: seconds before the pegs of a move made elsewhere start moving
+    SYNC_DELAY = 0.2     # simulation: seconds before the pegs of a move made elsewhere start moving
+                         # (the phones draw those lights as catch-up; longer only made the board lag)
 
     def __init__(self, hub: "BoardHub", table, hw, virtual: VirtualBoard | None = None):
         self.hub = hub

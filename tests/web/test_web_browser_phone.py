@@ -326,6 +326,35 @@ def test_reload_mid_turn_shows_the_chosen_card_and_the_hand_stays_in_view(live_s
     assert not errors, errors
 
 
+def test_the_next_phone_shows_the_board_catching_up_as_catch_up(live_sim, browser):
+    live = live_sim
+    svc = live.app.extensions["pegs"]
+    hub = live.app.extensions["pegs_board"]
+    table, card = sim_table(svc, [None, None, "greedy", "greedy"])
+    phones = seated_phones(browser, live, table.gid, [1])
+    ctx, ben, errors = phones[1]
+    for _ in range(200):
+        if hub.referee is not None and hub.referee.table is table and hub.state(table)["state"] == "ready":
+            break
+        time.sleep(0.02)
+    hub.referee.SYNC_DELAY = 3.0   # hold the catch-up long enough to look at it
+    with table.cond:
+        play = next(p for p in table.game.legal_plays() if p.card == card)
+        version = table.version
+    svc.act_as(table, 0, {"version": version, "move": play.move.text(table.geo), "card": card})
+    expect(ben.locator("#banner.go")).to_be_visible()
+    expect(ben.locator("svg.board.catch-up")).to_have_count(1, timeout=2000)
+    expect(ben.locator("#boardbox.catchup")).to_be_visible()
+    expect(ben.locator("#board-msg")).to_contain_text("catching up")
+    assert ben.locator("#leds .led").count() >= 1
+    ben.screenshot(path=str(ARTIFACTS / "phone-board-catching-up.png"))
+    # once the board shows the move: no catch-up marks, and Ben's own choices are his
+    expect(ben.locator("svg.board.catch-up")).to_have_count(0, timeout=6000)
+    expect(ben.locator("#boardbox.catchup")).to_have_count(0)
+    ctx.close()
+    assert not errors, errors
+
+
 def PJ_words(card):
     suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
     words = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}

@@ -178,3 +178,43 @@ def test_a_seat_request_and_its_answer_survive_a_restart(tmp_path):
         assert table.lost_seat(old_token) == (0, "moved")
     finally:
         again.close()
+
+
+# ------------------------------------------------------------------ 14.10: the board catches up at once
+def test_the_simulated_board_catches_up_with_a_phone_move_without_lag():
+    import time
+
+    from web import create_app
+    from web.board_referee import make_hub
+    from web.store import Store
+    from web.tables import TableService
+    svc = TableService(Store(":memory:"), b"k" * 32, bot_delay=0.0)
+    hub = make_hub(svc, "simulation")
+    app = create_app({"BOT_DELAY": 0.0}, service=svc, board=hub)
+    try:
+        for _ in range(100):   # a deal where the first player can bring a peg out
+            table, _ = svc.create({"preset": "basic", "players": 4, "teams": 2,
+                                   "names": ["Ann", "Ben", "Cy", "Di"]})
+            g = table.game
+            play = next((p for p in g.legal_plays() if p.move.rank in ("A", "K")), None)
+            if play is not None:
+                break
+        t0 = time.monotonic()
+        while hub.state(table)["state"] != "ready" and time.monotonic() - t0 < 5:
+            time.sleep(0.01)
+        t0 = time.monotonic()
+        svc.act_as(table, g.actor, {"version": table.version, "move": play.move.text(table.geo), "card": play.card})
+        states = set()
+        while time.monotonic() - t0 < 5:
+            st = hub.state(table)
+            states.add(st["state"])
+            if st["state"] == "ready" and st["version"] == table.version:
+                break
+            time.sleep(0.005)
+        took = time.monotonic() - t0
+        assert "sync" in states
+        # one peg out of start: 2 switch changes. It took >= 0.75 s when the board waited 0.6 s first.
+        assert took < 0.7, took
+    finally:
+        svc.close()
+        app.extensions["pegs"].close()

@@ -19,14 +19,34 @@
   const mirror = bb.mode !== "none" ? new LedMirror(board) : null;
   let bstate = null;
 
+  /* One board request at a time, and one more if events came meanwhile: answers that
+     overtake each other would show an older board last. */
+  let bloading = false, bagain = false;
   async function refreshBoard() {
     if (!mirror && !bb.control) return;
-    let st;
-    try { st = await api(`/api/games/${gid}/board`); } catch (e) { return; }
-    if (st.mode !== bb.mode) { location.reload(); return; }   // the board was started, or its mode changed
-    if (!mirror) return;
-    bstate = st;
-    if (view) { renderBoardBox(); mirror.render(bstate.attached ? bstate.leds : {}); }
+    if (bloading) { bagain = true; return; }
+    bloading = true;
+    try {
+      do {
+        bagain = false;
+        let st;
+        try { st = await api(`/api/games/${gid}/board`); } catch (e) { return; }
+        if (st.mode !== bb.mode) { location.reload(); return; }   // the board was started, or its mode changed
+        if (!mirror) return;
+        bstate = st;
+        if (view) { renderBoardBox(); showLeds(); }
+      } while (bagain);
+    } finally {
+      bloading = false;
+    }
+  }
+
+  /* The board's lights; while it catches up with a move made elsewhere they are drawn as
+     catch-up (faint, dashed, still), not as the lights of this phone's own move. */
+  function showLeds() {
+    const st = bstate;
+    board.svg.classList.toggle("catch-up", !!(st && st.attached && st.state === "sync"));
+    mirror.render(st && st.attached ? st.leds : {});
   }
 
   /* Tell the referee which card this phone chose (null: none): the board follows it. */
@@ -51,10 +71,14 @@
       (myTurn && ["wrong", "ambiguous", "hit"].includes(st.state)));
     box.hidden = !show;
     $("manual").hidden = !following;
+    // the simulated board moves its pegs by itself: nothing for anyone to do but wait a moment
+    const catchUp = !!show && st.state === "sync" && bb.mode === "simulation";
+    box.classList.toggle("catchup", catchUp);
     if (!show) return;
     box.classList.toggle("wrong", st.state === "wrong" || st.state === "fault");
-    $("board-msg").textContent = st.message || "";
-    $("board-fix").replaceChildren(...(st.fix || []).map((f) => el("li", null, f)));
+    $("board-msg").textContent = catchUp
+      ? "The board is catching up with the last move: its pegs move by themselves." : st.message || "";
+    $("board-fix").replaceChildren(...(catchUp ? [] : st.fix || []).map((f) => el("li", null, f)));
     const cands = $("board-cands");
     cands.replaceChildren();
     if (following && st.state === "ambiguous") {
@@ -202,7 +226,7 @@
     renderAction(myTurn);
     renderHand(myTurn);
     renderBoardBox();
-    if (mirror && bstate) mirror.render(bstate.attached ? bstate.leds : {});
+    if (mirror && bstate) showLeds();
   }
 
   function bannerText(myTurn) {

@@ -71,7 +71,10 @@
     const box = $("referee");
     box.hidden = false;
     box.dataset.state = st.state;
-    $("ref-title").textContent = STATE_TITLES[st.state] || "The board";
+    // a move made elsewhere, replayed by the simulated board: catch-up, not a move to make
+    const catchUp = st.state === "sync" && bb.mode === "simulation";
+    $("ref-title").textContent = catchUp ? "Catching up" : STATE_TITLES[st.state] || "The board";
+    board.svg.classList.toggle("catch-up", !!(st.attached && st.state === "sync"));
     $("ref-msg").textContent = st.message || "";
     $("ref-fix").replaceChildren(...(st.fix || []).map((f) => el("li", null, f)));
     $("ref-cands").replaceChildren(...(st.candidates || []).map((c) => el("li", null, `${c.move} — ${c.words}`)));
