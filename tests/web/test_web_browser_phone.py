@@ -363,8 +363,19 @@ def test_the_acting_phone_keeps_its_screen_on(live, browser, api):
     page.wait_for_url(f"**/seat/{gid}")
     expect(page.locator("#banner.go")).to_be_visible()
     html = page.locator("html")
-    if api == "absent":   # the fallback: a tiny muted looping video, served from here
+    if api == "absent":   # the fallback: a video looping, served from here
         expect(html).to_have_attribute("data-awake", "video", timeout=3000)
+        # Blink keeps the screen on for a silent video only if it covers > 20 % of the view,
+        # >= 75 % of it on screen: the video spans the view, all but transparent, behind the page
+        box = page.locator("#keep-awake").bounding_box()
+        assert box["width"] * box["height"] >= 0.9 * PHONE["width"] * PHONE["height"], box
+        assert box["x"] >= -1 and box["y"] >= -1, box
+        expect(page.locator("#keep-awake")).not_to_have_attribute("loop", "")
+        # ... and never in the way of a tap
+        page.locator("#hand button.pcard").first.tap()
+        expect(page.locator("#hand button.pcard.selected")).to_have_count(1)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "phone-turn-screen-on.png"))
     else:                 # the Screen Wake Lock where granted, else the video
         expect(html).to_have_attribute("data-awake", re.compile("^(lock|video)$"), timeout=3000)
     # the turn passes: the screen may sleep again

@@ -101,32 +101,45 @@ const PJ = (() => {
 
   /* Keep the screen on while it is this phone's turn. The Screen Wake Lock API where
      offered (only in secure contexts: not on plain http on the LAN) and granted; else the
-     fallback NoSleep.js made well known: a tiny muted inline video playing in a loop
-     (served from /static/media, its media taken from NoSleep.js, MIT). Where the browser
-     won't start it without a tap, the next tap on the page starts it.
+     fallback NoSleep.js made well known, a video playing, whose media (a tiny clip with
+     a silent sound track) are NoSleep.js's (MIT), served from /static/media. Each engine
+     grants the screen to a playing video on its own terms: Blink (VideoWakeLock) only to
+     one that is audible or covers over 20 % of the view, at least 75 % on screen, so the
+     video is full-screen at 1 % opacity behind the page; Gecko only to one with a sound
+     track; WebKit only to an unmuted one without the loop attribute, so it loops by
+     seeking and plays unmuted there (the track is silent). Where the browser won't start
+     it without a tap, the next tap on the page starts it.
      <html data-awake="lock|video|off"> says which holds the screen now. */
   const wake = (() => {
     let lock = null, want = false, video = null, armed = false;
+    const ua = navigator.userAgent;
+    const webkit = /iP(hone|ad|od)/.test(ua) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1) ||
+      (/Safari\//.test(ua) && !/Chrom(e|ium)|Edg|Firefox|Android/.test(ua));
     const mark = () => {
       document.documentElement.dataset.awake = lock ? "lock" : video && !video.paused ? "video" : "off";
     };
     const makeVideo = () => {
       const v = document.createElement("video");
-      v.muted = true;
-      v.setAttribute("muted", "");
+      v.id = "keep-awake";
+      v.className = "keep-awake";
+      v.muted = !webkit;
+      if (!webkit) v.setAttribute("muted", "");
       v.setAttribute("playsinline", "");
-      v.setAttribute("loop", "");
-      v.setAttribute("title", "keeps the screen on during your turn");
+      v.setAttribute("aria-hidden", "true");
+      v.tabIndex = -1;
       for (const [ext, type] of [["webm", "video/webm"], ["mp4", "video/mp4"]]) {
         const src = document.createElement("source");
         src.src = `/static/media/keep-awake.${ext}`;
         src.type = type;
         v.append(src);
       }
-      // the mp4 is longer than it need be: keep to its first half second (as NoSleep.js)
+      // loop by seeking (a looping element doesn't hold the screen on WebKit); the mp4 is
+      // longer than need be: keep to its first half second, as NoSleep.js does
       v.addEventListener("timeupdate", () => { if (v.duration > 1 && v.currentTime > 0.5) v.currentTime = Math.random() * 0.5; });
+      v.addEventListener("ended", () => { v.currentTime = 0; if (want) v.play().catch(armTap); });
       v.addEventListener("playing", mark);
       v.addEventListener("pause", mark);
+      document.body.append(v);
       return v;
     };
     const armTap = () => {
