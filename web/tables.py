@@ -54,6 +54,7 @@ LOST_WORDS = {
     "computer": "the host gave your seat to the computer",
     "moved": "the host moved {name}'s seat to another phone",
     "refused": "the host did not give this phone {name}'s seat",
+    "superseded": "another phone asked for {name}'s seat after this one did",
 }
 
 
@@ -91,7 +92,7 @@ class Table:
         self.seats = [Seat(s["name"], s["colour"], s.get("bot")) for s in setup["seats"]]
         self.host_hashes: set[str] = set()
         # phones that held (or asked for) a seat and no longer may: token hash -> (seat, why),
-        # why = "computer" | "moved" | "refused"; so such a phone is told what happened
+        # why = "computer" | "moved" | "refused" | "superseded"; so such a phone is told what happened
         self.former: dict[str, tuple[int, str]] = {}
         self.plays_cache = None  # (version, payload)
         labels = _labels([s.name for s in self.seats])
@@ -157,8 +158,11 @@ class Table:
             self.former.pop(data["hash"], None)
             seat.token_hash, seat.request_hash = data["hash"], None
         elif kind == "request":   # a phone asks the host for a seat (it approves: "claim")
+            seat = self.seats[data["seat"]]
+            if seat.request_hash not in (None, data["hash"]):   # the host answers the latest
+                self.former[seat.request_hash] = (data["seat"], "superseded")
             self.former.pop(data["hash"], None)
-            self.seats[data["seat"]].request_hash = data["hash"]
+            seat.request_hash = data["hash"]
         elif kind == "refuse":
             seat = self.seats[data["seat"]]
             if seat.request_hash is not None:
@@ -183,7 +187,7 @@ class Table:
 
     def lost_seat(self, token: str | None):
         """(seat, why) for a phone that held or asked for a seat here and holds none now:
-        why = "requested" (waiting for the host), "computer", "moved" or "refused"."""
+        why = "requested" (waiting for the host), or as in `former`."""
         if not token:
             return None
         h = token_hash(token)
@@ -428,7 +432,8 @@ class TableService:
         ("approve"), never silently, since anyone may have seen the QR code.
         Returns (seat, the new token for this phone's cookie or None to keep its own)."""
         with table.cond:
-            self._check_open(table)
+            if table.status in ("ended", "over"):   # a paused game is a good time to sort seats out
+                raise ApiError(409, "the game is over")
             held = table.seat_of_token(token)
             if held is not None:
                 raise ApiError(409, f"this phone already holds {table.name_of(held)}'s seat")

@@ -134,16 +134,24 @@ def test_seat_requests_that_make_no_sense_are_refused(app, client):
                                   headers=H).status_code == 403   # only the host approves
     # the host approves the phone it saw asking, not one that asked a moment later
     code0 = svc.join_code(table, 0)
-    assert app.test_client().post(f"/api/games/{gid}/seat-request", json={"code": code0}, headers=H).status_code == 200
+    first = app.test_client()
+    assert first.post(f"/api/games/{gid}/seat-request", json={"code": code0}, headers=H).status_code == 200
     seen = client.get(f"/api/games/{gid}/host").get_json()["seats"][0]["request"]
     assert app.test_client().post(f"/api/games/{gid}/seat-request", json={"code": code0}, headers=H).status_code == 200
     r = host_post(client, gid, "approve", seat=0, request=seen)
     assert r.status_code == 409 and "since" in r.get_json()["error"]
+    assert first.get(f"/api/games/{gid}/me").get_json()["code"] == "seat_superseded"
     assert phones[0].get(f"/api/games/{gid}/me").status_code == 200
     # seat actions don't go stale while the game moves on
     r = client.post(f"/api/games/{gid}/host/refuse", json={"version": 0, "seat": 0,
                     "request": client.get(f"/api/games/{gid}/host").get_json()["seats"][0]["request"]}, headers=H)
     assert r.status_code == 200
+    # while the game is paused seats can still be sorted out; once it has ended, not
+    assert host_post(client, gid, "pause").status_code == 200
+    assert first.post(f"/api/games/{gid}/seat-request", json={}, headers=H).status_code == 200
+    assert host_post(client, gid, "end").status_code == 200
+    r = first.post(f"/api/games/{gid}/seat-request", json={"code": code0}, headers=H)
+    assert r.status_code == 409
 
 
 def test_a_seat_request_and_its_answer_survive_a_restart(tmp_path):

@@ -148,6 +148,7 @@
     seat_computer: ["The host gave your seat to the computer", "Ask for my seat back"],
     seat_moved: ["Your seat is on another phone", "Ask for my seat back"],
     seat_refused: ["The host did not give you the seat", "Ask again"],
+    seat_superseded: ["Another phone asked after you", "Ask again"],
     seat_requested: ["Waiting for the host", null],
     no_seat: ["No seat on this phone", null],
   };
