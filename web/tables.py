@@ -150,6 +150,8 @@ class Table:
         elif kind == "invite":
             seat = self.seats[data["seat"]]
             self._drop_holder(data["seat"], "moved")
+            if seat.request_hash is not None:   # a new QR code instead of the phone that asked
+                self.former[seat.request_hash] = (data["seat"], "refused")
             seat.gen, seat.token_hash, seat.request_hash = data["gen"], None, None
         elif kind == "claim":
             seat = self.seats[data["seat"]]
