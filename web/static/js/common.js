@@ -301,6 +301,14 @@ const PJ = (() => {
     box.append(ul);
   }
 
+  /* The simulated board replaying a move made elsewhere (a phone, the computer): its
+     pegs are on their way by themselves, so there is nothing to do but wait a moment.
+     (Once they have stopped, a board still not matching the game is a job for people.) */
+  const CATCH_UP_WORDS = "The board is catching up with the last move: its pegs move by themselves.";
+  function catchingUp(st, mode) {
+    return !!(st && st.attached && mode === "simulation" && st.state === "sync" && st.board && st.board.busy);
+  }
+
   /* A safe start's report (BoardControl.status()): what failed and how to fix it. */
   function boardProblemsInto(box, list, status) {
     const problems = (status && status.problems) || [];
@@ -313,5 +321,6 @@ const PJ = (() => {
   }
 
   return { boot, api, ApiError, live, wake, cardEl, cardText, cardWords, rankOf, el, chip, seatName,
-           holeId, holeWords, logLine, pilesInto, countingInto, boardProblemsInto, TEAM_NAMES };
+           holeId, holeWords, logLine, pilesInto, countingInto, boardProblemsInto, TEAM_NAMES,
+           CATCH_UP_WORDS, catchingUp };
 })();

@@ -72,12 +72,11 @@
     box.hidden = !show;
     $("manual").hidden = !following;
     // the simulated board moves its pegs by itself: nothing for anyone to do but wait a moment
-    const catchUp = !!show && st.state === "sync" && bb.mode === "simulation";
+    const catchUp = !!show && PJ.catchingUp(st, bb.mode);
     box.classList.toggle("catchup", catchUp);
     if (!show) return;
     box.classList.toggle("wrong", st.state === "wrong" || st.state === "fault");
-    $("board-msg").textContent = catchUp
-      ? "The board is catching up with the last move: its pegs move by themselves." : st.message || "";
+    $("board-msg").textContent = catchUp ? PJ.CATCH_UP_WORDS : st.message || "";
     $("board-fix").replaceChildren(...(catchUp ? [] : st.fix || []).map((f) => el("li", null, f)));
     const cands = $("board-cands");
     cands.replaceChildren();
