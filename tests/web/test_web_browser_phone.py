@@ -45,21 +45,9 @@ def seated_phones(browser, live, gid, seats):
 
 
 def create(live, **body):
-    import json
-    import urllib.request
+    """A new table (no host page needed): its id."""
     data = {"preset": "basic", "players": 4, "teams": 2, "names": ["Ann", "Ben", "Cy", "Di"], **body}
-    req = urllib.request.Request(live.url + "/api/games", data=json.dumps(data).encode(),
-                                 headers={**H, "Content-Type": "application/json"})
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read())["gid"]
-
-
-@pytest.fixture
-def live_app():
-    app = make_app()
-    srv = LiveServer(app)
-    yield srv
-    srv.close()
+    return live.app.extensions["pegs"].create(data)[0].gid
 
 
 # ------------------------------------------------------------------ 14.1: no frozen phone
@@ -102,8 +90,7 @@ def play_bluffing_turn(page, rng):
     page.locator("#confirm").tap()
 
 
-def test_bluffing_doubts_and_penalties_never_freeze_a_phone(live_app, browser):
-    live = live_app
+def test_bluffing_doubts_and_penalties_never_freeze_a_phone(live, browser):
     gid = create(live, preset="bluffing_joker")
     svc = live.app.extensions["pegs"]
     table = svc.get(gid)
