@@ -42,6 +42,27 @@ def test_host_page_links_follow_the_listening_address(lan, bind, link, local_onl
         app.extensions["pegs"].close()
 
 
+def test_pegs_serve_on_loopback_links_to_the_address_it_listens_on(tmp_path):
+    """The real server (`python -m web --host 127.0.0.1`): its join links stay on 127.0.0.1,
+    and the console says phones can't reach it."""
+    import signal
+
+    from conftest import Phone
+    from test_web_durability import Server, free_port
+    srv = Server(tmp_path / "data", free_port())
+    srv.start()
+    try:
+        host = Phone(srv.port)
+        gid = host.post("/api/games", {"preset": "basic", "players": 2, "names": ["A", "B"]})[1]["gid"]
+        info = host.get(f"/api/games/{gid}/host")[1]
+        assert info["seats"][0]["link"].startswith(f"http://127.0.0.1:{srv.port}/j/"), info["seats"][0]["link"]
+        assert info["local_only"] is True
+    finally:
+        srv.proc.send_signal(signal.SIGTERM)
+        srv.proc.wait(10)
+    assert "phones can't reach it" in srv.proc.stdout.read()
+
+
 # ------------------------------------------------------------------ 14.8: undo says what it takes back
 def test_undo_preview_names_the_move_and_the_computer_moves_after_it(app, client):
     gid = new_table(client, bots=[None, "greedy", "greedy", "greedy"])
