@@ -261,12 +261,13 @@
         if (plays.bluffing || c.moves.length || plays.discard) playable.add(c.card);
       }
     }
+    let marked = false;
     view.hand.forEach((card) => {
       const b = cardEl(card, { button: true });
       const active = myTurn && view.phase === "play" && playable.has(card);
       b.disabled = !(myTurn && view.phase === "play");
       if (myTurn && view.phase === "play" && !active) b.classList.add("dim");
-      if (sel && sel.card === card) b.classList.add("selected");
+      if (sel && sel.card === card && !marked) { b.classList.add("selected"); marked = true; }   // one copy of a double
       b.addEventListener("click", () => pickCard(card));
       hand.append(b);
     });
