@@ -24,6 +24,7 @@ DEFAULTS = {
     "HEARTBEAT": 15.0,        # seconds between SSE keep-alive comments
     "MAX_STREAMS": 40,        # open SSE streams at most (waitress threads are finite)
     "PUBLIC_URL": None,       # e.g. "http://192.168.4.1:8000/" for the join links
+    "BIND_HOST": None,        # the address the server listens on (None: not known; see web.netinfo)
     "PORT": None,             # the port the server listens on (for the join links)
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "CSRF_HEADER": "X-Pegs-Request",

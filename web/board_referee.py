@@ -210,7 +210,8 @@ class BoardReferee:
     takes), a computer seat's go-ahead, the pages' wake-up. All methods are called with the
     hub's lock held."""
 
-    SYNC_DELAY = 0.6     # simulation: seconds before the pegs of a move made elsewhere start moving
+    SYNC_DELAY = 0.2     # simulation: seconds before the pegs of a move made elsewhere start moving
+                         # (the phones draw those lights as catch-up; longer only made the board lag)
 
     def __init__(self, hub: "BoardHub", table, hw, virtual: VirtualBoard | None = None):
         self.hub = hub
@@ -640,6 +641,16 @@ class BoardHub:
                     "message": self.error or ("The board is following another table." if other else
                                               "The board is not in use."),
                     "leds": {}, "candidates": [], "fix": [], "hits": []}
+
+    def chosen(self, table, seat: int, version: int) -> dict | None:
+        """The card `seat` chose on its phone that the board follows now ({card, rank}), or
+        None: for that seat's own phone only, so that a reload shows the same choice."""
+        with self.lock:
+            ref = self.referee
+            c = ref.choice if ref is not None and ref.table is table else None
+            if c is None or c["seat"] != seat or c["version"] != version:
+                return None
+            return {"card": c["card"], "rank": c["rank"]}
 
     def choose(self, table, token, data) -> dict:
         """The acting seat's phone chose a card (or went back: card null)."""

@@ -38,3 +38,24 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
+
+
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def phone_host(request_host: str, bind_host: str | None) -> str:
+    """The host[:port] to put in the links phones open, from the request's Host header
+    and the address the server listens on (`bind_host`; None if not known).
+
+    A page opened on the companion itself (localhost) gets the LAN address in its links
+    only when the server listens on every interface: with ``--host 127.0.0.1`` nothing
+    else answers, so the links keep the address the request came in on."""
+    if not is_loopback(request_host):
+        return request_host
+    if bind_host is not None and bind_host.strip("[]") not in WILDCARDS:
+        return request_host
+    ip = lan_ip()
+    if not ip:
+        return request_host
+    port = request_host.rsplit(":", 1)[1] if ":" in request_host and not request_host.endswith("]") else None
+    return f"{ip}:{port}" if port else ip

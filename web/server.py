@@ -7,7 +7,7 @@ import sys
 from waitress.server import create_server
 
 from .main import build_app
-from .netinfo import lan_ip
+from .netinfo import is_loopback, lan_ip
 
 
 BOARD_WORDS = {
@@ -23,7 +23,7 @@ BOARD_WORDS = {
 def run(conf: dict) -> int:
     board = conf.get("board") or {"mode": "none"}
     app = build_app({"DATA_DIR": conf["data_dir"], "BOT_DELAY": conf["bot_delay"],
-                     "PUBLIC_URL": conf["public_url"], "MAX_STREAMS": max(8, conf["threads"] - 8),
+                     "PUBLIC_URL": conf["public_url"], "BIND_HOST": conf["host"], "MAX_STREAMS": max(8, conf["threads"] - 8),
                      "BOARD_MODE": board["mode"], "SETTLE_SECONDS": board.get("settle_seconds", 0.8),
                      "WIRING": conf.get("wiring") or board.get("wiring"), "CONFIG_PATH": conf.get("config_path"),
                      "WIRING_FILE": board.get("wiring"), "ADMIN_CODE": conf.get("admin_code"),
@@ -52,6 +52,9 @@ def run(conf: dict) -> int:
     print("Pegs and Jokers companion is running. Open on the phones (same Wi-Fi):", flush=True)
     for u in urls:
         print(f"  {u}", flush=True)
+    if not conf["public_url"] and is_loopback(conf["host"]):
+        print(f"  (it listens on {conf['host']} only: phones can't reach it; use --host 0.0.0.0 "
+              "to serve them)", flush=True)
     print(BOARD_WORDS.get(board["mode"], "").format(**{**board, "wiring": conf.get("wiring_source")}), flush=True)
     if control is not None and control.problems:
         print("The board did not start, so the phones are the board for now:", flush=True)

@@ -46,18 +46,31 @@ CODE_LEN = 8
 MAX_NAME = 24
 
 
+SEAT_ACTIONS = ("reseat", "bot", "approve", "refuse")
+REQUEST_ID = 12   # hex digits of a request's token hash that name it to the host's page
+LOST_WORDS = {
+    "requested": "you asked the host for {name}'s seat: waiting for the host to give it to this "
+                 "phone (on the host's page)",
+    "computer": "the host gave your seat to the computer",
+    "moved": "the host moved {name}'s seat to another phone",
+    "refused": "the host did not give this phone {name}'s seat",
+    "superseded": "another phone asked for {name}'s seat after this one did",
+}
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Seat:
-    __slots__ = ("name", "colour", "bot", "gen", "token_hash", "bot_obj")
+    __slots__ = ("name", "colour", "bot", "gen", "token_hash", "bot_obj", "request_hash")
 
     def __init__(self, name, colour, bot=None):
         self.name, self.colour, self.bot = name, colour, bot
         self.gen = 1            # invitation generation: the join code changes with it
         self.token_hash = None  # sha256 of the phone's seat token, once claimed
         self.bot_obj = None
+        self.request_hash = None  # a phone asking the host for this seat (its token's hash)
 
 
 class Table:
@@ -78,6 +91,9 @@ class Table:
         self.undos = 0
         self.seats = [Seat(s["name"], s["colour"], s.get("bot")) for s in setup["seats"]]
         self.host_hashes: set[str] = set()
+        # phones that held (or asked for) a seat and no longer may: token hash -> (seat, why),
+        # why = "computer" | "moved" | "refused" | "superseded"; so such a phone is told what happened
+        self.former: dict[str, tuple[int, str]] = {}
         self.plays_cache = None  # (version, payload)
         labels = _labels([s.name for s in self.seats])
         self.public_seats_base = [
@@ -133,18 +149,54 @@ class Table:
             self.ended = True
         elif kind == "invite":
             seat = self.seats[data["seat"]]
-            seat.gen, seat.token_hash = data["gen"], None
+            self._drop_holder(data["seat"], "moved")
+            if seat.request_hash is not None:   # a new QR code instead of the phone that asked
+                self.former[seat.request_hash] = (data["seat"], "refused")
+            seat.gen, seat.token_hash, seat.request_hash = data["gen"], None, None
         elif kind == "claim":
-            self.seats[data["seat"]].token_hash = data["hash"]
+            seat = self.seats[data["seat"]]
+            if seat.token_hash != data["hash"]:
+                self._drop_holder(data["seat"], "moved")
+            self.former.pop(data["hash"], None)
+            seat.token_hash, seat.request_hash = data["hash"], None
+        elif kind == "request":   # a phone asks the host for a seat (it approves: "claim")
+            seat = self.seats[data["seat"]]
+            if seat.request_hash not in (None, data["hash"]):   # the host answers the latest
+                self.former[seat.request_hash] = (data["seat"], "superseded")
+            self.former.pop(data["hash"], None)
+            seat.request_hash = data["hash"]
+        elif kind == "refuse":
+            seat = self.seats[data["seat"]]
+            if seat.request_hash is not None:
+                self.former[seat.request_hash] = (data["seat"], "refused")
+            seat.request_hash = None
         elif kind == "host":
             self.host_hashes.add(data["hash"])
         elif kind == "bot":
             seat = self.seats[data["seat"]]
             seat.bot, seat.bot_obj = data["bot"], None
             if data["bot"]:
+                self._drop_holder(data["seat"], "computer")
                 seat.token_hash = None
         elif kind != "shuffle":
             raise ValueError(f"unknown event kind {kind!r}")
+
+    def _drop_holder(self, seat: int, why: str) -> None:
+        """The phone holding `seat` loses it; remember why, to tell that phone."""
+        h = self.seats[seat].token_hash
+        if h is not None:
+            self.former[h] = (seat, why)
+
+    def lost_seat(self, token: str | None):
+        """(seat, why) for a phone that held or asked for a seat here and holds none now:
+        why = "requested" (waiting for the host), or as in `former`."""
+        if not token:
+            return None
+        h = token_hash(token)
+        for i, s in enumerate(self.seats):
+            if s.request_hash is not None and hmac.compare_digest(s.request_hash, h):
+                return i, "requested"
+        return self.former.get(h)
 
 
 def _labels(names: list[str]) -> list[str]:
@@ -363,9 +415,58 @@ class TableService:
     def seat_for(self, table: Table, token: str | None) -> int:
         seat = table.seat_of_token(token)
         if seat is None:
+            lost = table.lost_seat(token)
+            if lost is not None:
+                i, why = lost
+                name = table.seats[i].name
+                if why == "computer" and not table.seats[i].bot:
+                    why = "moved"
+                raise ApiError(403, LOST_WORDS[why].format(name=name), code=f"seat_{why}", seat=i,
+                               name=table.name_of(i))
             raise ApiError(403, "this phone does not hold a seat at this table: scan your "
                            "seat's QR code, or ask the host for a new one", code="no_seat")
         return seat
+
+    def request_seat(self, table: Table, token: str | None, code) -> tuple[int, str | None]:
+        """A phone asks the host for a seat: one it held (its token says which) or the one
+        whose join code it scanned while another phone (or the computer) has it. Logged,
+        so the host's page shows it after a restart too; the host approves with a tap
+        ("approve"), never silently, since anyone may have seen the QR code.
+        Returns (seat, the new token for this phone's cookie or None to keep its own)."""
+        with table.cond:
+            if table.status in ("ended", "over"):   # a paused game is a good time to sort seats out
+                raise ApiError(409, "the game is over")
+            held = table.seat_of_token(token)
+            if held is not None:
+                raise ApiError(409, f"this phone already holds {table.name_of(held)}'s seat")
+            lost = table.lost_seat(token)
+            new_token = None
+            if code is not None:
+                if not isinstance(code, str) or not code.strip():
+                    raise ApiError(400, "\"code\": the seat's join code, as in its link")
+                found = self.find_code(code.strip().upper())
+                if found is None or found[0] is not table:
+                    raise ApiError(404, "this join code is not (or no longer) valid: ask the host for "
+                                   "the seat's current QR code")
+                seat = found[1]
+            elif lost is not None:
+                seat = lost[0]
+            else:
+                raise ApiError(403, "this phone held no seat here: scan your seat's QR code",
+                               code="no_seat")
+            s = table.seats[seat]
+            if not s.bot and s.token_hash is None:
+                raise ApiError(409, "this seat is free: take it with its join link")
+            if lost is not None and lost[0] == seat:
+                h = token_hash(token)
+            else:
+                new_token = secrets.token_urlsafe(32)
+                h = token_hash(new_token)
+            if s.request_hash != h:
+                event = ("request", {"seat": seat, "hash": h, "at": time.time()})
+                table.apply(*event)
+                self._commit(table, [event])
+            return seat, new_token
 
     def require_host(self, table: Table, token: str | None) -> None:
         if not table.is_host(token):
@@ -566,7 +667,8 @@ class TableService:
             raise ApiError(400, "send a JSON object with the state \"version\"")
         with table.cond:
             self.require_host(table, token)
-            self._check_version(table, data.get("version"))
+            if action not in SEAT_ACTIONS:   # these act on who holds a seat, not on the game:
+                self._check_version(table, data.get("version"))   # bots playing on don't stale them
             g = table.game
             if action == "undo":
                 if table.ended:
@@ -601,6 +703,20 @@ class TableService:
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
                 raise ApiError(400, f"\"seat\" must be a seat number 0-{len(table.seats) - 1}")
             s = table.seats[seat]
+            if action in ("approve", "refuse"):
+                if s.request_hash is None:
+                    raise ApiError(409, f"no phone is asking for {s.name}'s seat now")
+                if data.get("request") != s.request_hash[:REQUEST_ID]:
+                    raise ApiError(409, f"another phone has asked for {s.name}'s seat since: look again")
+                if action == "refuse":
+                    events = [("refuse", {"seat": seat})]
+                else:
+                    events = [("bot", {"seat": seat, "bot": None})] if s.bot else []
+                    events.append(("claim", {"seat": seat, "hash": s.request_hash, "gen": s.gen}))
+                for event in events:
+                    table.apply(*event)
+                self._commit(table, events)
+                return {"ok": True, "version": table.version}
             if action == "reseat":
                 if s.bot:
                     raise ApiError(409, "the computer plays this seat; give it back to a person first")
@@ -630,11 +746,27 @@ class TableService:
             for i, s in enumerate(table.public_seats()):
                 code = self.join_code(table, i)
                 link = f"{base_url}j/{code}"
-                seats.append({**s, "code": code, "link": link, "qr": qr_svg(link)})
+                seats.append({**s, "code": code, "link": link, "qr": qr_svg(link),
+                              "request": (table.seats[i].request_hash or "")[:REQUEST_ID] or None})
             return {"gid": table.gid, "version": table.version, "status": table.status,
                     "seats": seats, "rules": table.game.rules.to_json(),
                     "draw": table.setup.get("draw"), "dealer": table.game.dealer,
-                    "history": len(table.game.history), "turn": table.game.turn}
+                    "history": len(table.game.history), "turn": table.game.turn,
+                    "undo": self._undo_preview(table)}
+
+    @staticmethod
+    def _undo_preview(table: Table) -> dict | None:
+        """What Undo would take back (for the host's "are you sure?"): the last move, and
+        the computer's moves after it when people play too (host_action's undo)."""
+        humans = any(not s.bot for s in table.seats)
+        span = []
+        for entry in reversed(table.game.history):
+            span.append(entry)
+            if not humans or not table.seats[entry["seat"]].bot:
+                break
+        if not span:
+            return None
+        return {"moves": len(span), "who": table.name_of(span[-1]["seat"])}
 
     def record(self, table: Table, token: str | None) -> dict:
         """The finished game's record (companion.game format), for `pegs replay`."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import current_app, request
 
 from .errors import ApiError
-from .netinfo import is_loopback, lan_ip
+from .netinfo import phone_host
 
 SEAT_COOKIE = "pj_s_{}"
 HOST_COOKIE = "pj_h_{}"
@@ -39,14 +39,9 @@ def set_secret_cookie(resp, name: str, value: str) -> None:
 
 
 def base_url() -> str:
-    """The address phones should use: PUBLIC_URL, else this request's, with the LAN IP for localhost."""
+    """The address phones should use: PUBLIC_URL, else this request's, with the LAN IP
+    for localhost when the server listens on every interface (BIND_HOST)."""
     public = current_app.config.get("PUBLIC_URL")
     if public:
         return public.rstrip("/") + "/"
-    host = request.host
-    if is_loopback(host):
-        ip = lan_ip()
-        if ip:
-            port = host.rsplit(":", 1)[1] if ":" in host and not host.endswith("]") else None
-            host = f"{ip}:{port}" if port else ip
-    return f"{request.scheme}://{host}/"
+    return f"{request.scheme}://{phone_host(request.host, current_app.config.get('BIND_HOST'))}/"

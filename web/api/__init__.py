@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.rules import DESCRIPTIONS, PRESETS, RULINGS, differences
 
 from ..errors import ApiError
+from ..netinfo import is_loopback
 from ..util import (HOST_COOKIE, SEAT_COOKIE, base_url, host_token, json_body, seat_token,
                     service, set_secret_cookie)
 
@@ -56,7 +58,12 @@ def create_game():
 @bp.get("/games/<gid>/me")
 def seat_view(gid):
     svc = service()
-    return jsonify(svc.seat_view(svc.get(gid), seat_token(gid)))
+    table = svc.get(gid)
+    view = svc.seat_view(table, seat_token(gid))
+    hub = current_app.extensions.get("pegs_board")
+    if hub is not None:   # the card this seat chose and the board follows (private to this phone)
+        view["chosen"] = hub.chosen(table, view["seat"], view["version"])
+    return jsonify(view)
 
 
 @bp.get("/games/<gid>/table")
@@ -98,16 +105,32 @@ def join():
     return resp
 
 
+@bp.post("/games/<gid>/seat-request")
+def seat_request(gid):
+    """A phone asks the host for a seat: `{"code"}` (the seat's join code, scanned again
+    on a fresh phone) or `{}` (the seat this phone held until the host gave it away)."""
+    svc = service()
+    table = svc.get(gid)
+    seat, token = svc.request_seat(table, seat_token(gid), json_body().get("code"))
+    resp = jsonify({"ok": True, "seat": seat, "url": f"/seat/{gid}"})
+    if token:
+        set_secret_cookie(resp, SEAT_COOKIE.format(gid), token)
+    return resp
+
+
 @bp.get("/games/<gid>/host")
 def host_info(gid):
     svc = service()
-    return jsonify(svc.host_info(svc.get(gid), host_token(gid), base_url()))
+    base = base_url()
+    info = svc.host_info(svc.get(gid), host_token(gid), base)
+    info["local_only"] = is_loopback(urlsplit(base).netloc)   # phones can't open these links
+    return jsonify(info)
 
 
 @bp.post("/games/<gid>/host/<action>")
 def host_action(gid, action):
     svc = service()
-    if action not in ("undo", "pause", "resume", "end", "reseat", "bot"):
+    if action not in ("undo", "pause", "resume", "end", "reseat", "bot", "approve", "refuse"):
         raise ApiError(404, f"unknown host action {action!r}")
     return jsonify(svc.host_action(svc.get(gid), host_token(gid), action, json_body()))
 

@@ -17,8 +17,13 @@ def join_page(code):
         return render_template("seat/join.html", found=None, code=code), 404
     table, seat = found
     s = table.public_seats()[seat]
+    token = seat_token(table.gid)
+    with table.cond:
+        mine = table.seat_of_token(token) == seat
+        lost = table.lost_seat(token)
+    asked = lost is not None and lost == (seat, "requested")
     return render_template("seat/join.html", found=True, code=code.strip().upper(), seat=s,
-                           gid=table.gid, taken=s["joined"], bot=s["bot"])
+                           gid=table.gid, taken=s["joined"], bot=s["bot"], mine=mine, asked=asked)
 
 
 @bp.get("/seat/<gid>")

@@ -36,7 +36,8 @@ const PJ = (() => {
 
   /* Live updates: server-sent events carry the version; on a new one (or on
      waking up, or every 20 s as a safety net) call refresh(). With a board, "board"
-     events say its state changed (a peg lifted, the LEDs, a message): onBoard(). */
+     events say its state changed (a peg lifted, the LEDs, a message): onBoard().
+     stop() ends it all (a phone that lost its seat must not keep asking); start() again. */
   function live(gid, refresh, connEl, onBoard) {
     let client = sessionStorage.getItem("pj-client");
     if (!client) {
@@ -45,13 +46,14 @@ const PJ = (() => {
       client = Array.from(a, (b) => b.toString(16).padStart(2, "0")).join("");
       sessionStorage.setItem("pj-client", client);
     }
-    let es = null, known = -1, retryTimer = null;
+    let es = null, known = -1, retryTimer = null, ticker = null, on = false;
     const setConn = (ok) => {
       if (!connEl) return;
-      connEl.textContent = ok ? "live" : "reconnecting…";
-      connEl.classList.toggle("ok", ok);
+      connEl.textContent = ok === null ? "stopped" : ok ? "live" : "reconnecting…";
+      connEl.classList.toggle("ok", ok === true);
     };
     const open = () => {
+      if (!on) return;
       if (es) es.close();
       es = new EventSource(`/api/games/${gid}/events?client=${client}`);
       es.addEventListener("version", (ev) => {
@@ -63,40 +65,121 @@ const PJ = (() => {
       es.onopen = () => setConn(true);
       es.onerror = () => {
         setConn(false);
-        if (es.readyState === EventSource.CLOSED) {
+        if (es && es.readyState === EventSource.CLOSED) {
           clearTimeout(retryTimer);
           retryTimer = setTimeout(open, 2000);
         }
       };
     };
     document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible") {
+      if (on && document.visibilityState === "visible") {
         refresh(null);
         if (!es || es.readyState === EventSource.CLOSED) open();
       }
     });
-    window.addEventListener("online", () => { refresh(null); open(); });
-    setInterval(() => { if (document.visibilityState === "visible") refresh(null); }, 20000);
-    open();
-    return { seen(v) { if (v > known) known = v; } };
+    window.addEventListener("online", () => { if (on) { refresh(null); open(); } });
+    const handle = {
+      seen(v) { if (v > known) known = v; },
+      start() {
+        if (on) return;
+        on = true;
+        ticker = setInterval(() => { if (document.visibilityState === "visible") refresh(null); }, 20000);
+        open();
+      },
+      stop() {
+        on = false;
+        clearInterval(ticker);
+        clearTimeout(retryTimer);
+        if (es) { es.close(); es = null; }
+        setConn(null);
+      },
+      get running() { return on; },
+    };
+    handle.start();
+    return handle;
   }
 
-  /* Keep the screen on while it is this phone's turn (Screen Wake Lock API, where available). */
+  /* Keep the screen on while it is this phone's turn. The Screen Wake Lock API where
+     offered (only in secure contexts: not on plain http on the LAN) and granted; else the
+     fallback NoSleep.js made well known, a video playing, whose media (a tiny clip with
+     a silent sound track) are NoSleep.js's (MIT), served from /static/media. Each engine
+     grants the screen to a playing video on its own terms: Blink (VideoWakeLock) only to
+     one that is audible or covers over 20 % of the view, at least 75 % on screen, so the
+     video is full-screen at 1 % opacity behind the page; Gecko only to one with a sound
+     track; WebKit only to an unmuted one without the loop attribute, so it loops by
+     seeking and plays unmuted there (the track is silent). Where the browser won't start
+     it without a tap, the next tap on the page starts it.
+     <html data-awake="lock|video|off"> says which holds the screen now. */
   const wake = (() => {
-    let lock = null, want = false;
+    let lock = null, want = false, video = null, armed = false;
+    const ua = navigator.userAgent;
+    const webkit = /iP(hone|ad|od)/.test(ua) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1) ||
+      (/Safari\//.test(ua) && !/Chrom(e|ium)|Edg|Firefox|Android/.test(ua));
+    const mark = () => {
+      document.documentElement.dataset.awake = lock ? "lock" : video && !video.paused ? "video" : "off";
+    };
+    const makeVideo = () => {
+      const v = document.createElement("video");
+      v.id = "keep-awake";
+      v.className = "keep-awake";
+      v.muted = !webkit;
+      if (!webkit) v.setAttribute("muted", "");
+      v.setAttribute("playsinline", "");
+      v.setAttribute("aria-hidden", "true");
+      v.tabIndex = -1;
+      for (const [ext, type] of [["webm", "video/webm"], ["mp4", "video/mp4"]]) {
+        const src = document.createElement("source");
+        src.src = `/static/media/keep-awake.${ext}`;
+        src.type = type;
+        v.append(src);
+      }
+      // loop by seeking (a looping element doesn't hold the screen on WebKit); the mp4 is
+      // longer than need be: keep to its first half second, as NoSleep.js does
+      v.addEventListener("timeupdate", () => { if (v.duration > 1 && v.currentTime > 0.5) v.currentTime = Math.random() * 0.5; });
+      v.addEventListener("ended", () => { v.currentTime = 0; if (want) v.play().catch(armTap); });
+      v.addEventListener("playing", mark);
+      v.addEventListener("pause", mark);
+      document.body.append(v);
+      return v;
+    };
+    const armTap = () => {
+      if (armed) return;
+      armed = true;
+      document.addEventListener("pointerdown", () => { armed = false; playVideo(); }, { once: true, capture: true });
+    };
+    function playVideo() {
+      if (!want || document.visibilityState !== "visible") return;
+      if (!video) video = makeVideo();
+      if (!video.paused) return;
+      const p = video.play();
+      if (p) p.catch(armTap);
+    }
     const acquire = async () => {
-      if (!want || lock || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
-      try {
-        lock = await navigator.wakeLock.request("screen");
-        lock.addEventListener("release", () => { lock = null; });
-      } catch (e) { lock = null; }
+      if (!want || document.visibilityState !== "visible") return;
+      if (lock) return;
+      if ("wakeLock" in navigator) {
+        try {
+          const got = await navigator.wakeLock.request("screen");
+          if (!want) { got.release().catch(() => {}); return; }   // the turn ended meanwhile
+          lock = got;
+          lock.addEventListener("release", () => { lock = null; mark(); });
+          if (video) video.pause();
+          mark();
+          return;
+        } catch (e) { lock = null; }   // refused (battery saver, a policy): the video then
+      }
+      playVideo();
     };
     document.addEventListener("visibilitychange", acquire);
     return {
       set(on) {
         want = on;
         if (on) acquire();
-        else if (lock) { lock.release().catch(() => {}); lock = null; }
+        else {
+          if (lock) { lock.release().catch(() => {}); lock = null; }
+          if (video) video.pause();
+          mark();
+        }
       },
     };
   })();
@@ -218,6 +301,14 @@ const PJ = (() => {
     box.append(ul);
   }
 
+  /* The simulated board replaying a move made elsewhere (a phone, the computer): its
+     pegs are on their way by themselves, so there is nothing to do but wait a moment.
+     (Once they have stopped, a board still not matching the game is a job for people.) */
+  const CATCH_UP_WORDS = "The board is catching up with the last move: its pegs move by themselves.";
+  function catchingUp(st, mode) {
+    return !!(st && st.attached && mode === "simulation" && st.state === "sync" && st.board && st.board.busy);
+  }
+
   /* A safe start's report (BoardControl.status()): what failed and how to fix it. */
   function boardProblemsInto(box, list, status) {
     const problems = (status && status.problems) || [];
@@ -230,5 +321,6 @@ const PJ = (() => {
   }
 
   return { boot, api, ApiError, live, wake, cardEl, cardText, cardWords, rankOf, el, chip, seatName,
-           holeId, holeWords, logLine, pilesInto, countingInto, boardProblemsInto, TEAM_NAMES };
+           holeId, holeWords, logLine, pilesInto, countingInto, boardProblemsInto, TEAM_NAMES,
+           CATCH_UP_WORDS, catchingUp };
 })();

@@ -27,13 +27,16 @@
   const STATUS = { playing: "The game is on.", paused: "Paused: phones can't play until you resume.", over: "The game is over.", ended: "You ended the game." };
 
   function render() {
-    $("status-line").textContent = `${STATUS[info.status]} Turn ${info.turn}, ${info.history} moves made.`;
+    const asking = info.seats.filter((s) => s.request).map((s) => s.name);
+    $("status-line").textContent = `${STATUS[info.status]} Turn ${info.turn}, ${info.history} moves made.` +
+      (asking.length ? ` A phone asks for ${asking.join(" and ")}'s seat: see below.` : "");
     const open = info.status === "playing" || info.status === "paused";
     $("pause").textContent = info.status === "paused" ? "Resume" : "Pause";
     $("pause").disabled = !open;
     $("undo").disabled = !info.history || info.status === "ended";
     $("end").disabled = info.status === "ended";
     $("export").hidden = open;
+    $("local-only").hidden = !info.local_only;
     const list = $("seat-list");
     list.replaceChildren(...info.seats.map(seatCard));
     if (info.draw) {
@@ -71,6 +74,7 @@
       link.dataset.code = s.code;
       box.append(link);
     }
+    if (s.request) box.append(requestBox(s));
     const row = el("div", "row");
     if (!s.bot) {
       const b = el("button", "button small-b", s.joined ? "Move to another phone" : "New code");
@@ -88,6 +92,24 @@
     return box;
   }
 
+  /* A phone asks for this seat: the host gives it with one tap, or refuses (never silently). */
+  function requestBox(s) {
+    const box = el("div", "seat-request");
+    box.setAttribute("role", "alert");
+    box.append(el("p", "warn", `A phone asks for ${s.name}'s seat.`),
+      el("p", "small", `Give it only if ${s.name} is asking from the phone in their hand: anyone who saw the QR code could ask.${s.joined ? " The phone that has the seat now loses it." : ""}`));
+    const row = el("div", "row");
+    const yes = el("button", "button primary small-b", "Give the seat to that phone");
+    yes.dataset.action = "approve";
+    yes.addEventListener("click", () => post("approve", { seat: s.seat, request: s.request }));
+    const no = el("button", "button small-b", "Refuse");
+    no.dataset.action = "refuse";
+    no.addEventListener("click", () => post("refuse", { seat: s.seat, request: s.request }));
+    row.append(yes, no);
+    box.append(row);
+    return box;
+  }
+
   async function post(action, extra = {}) {
     try {
       const r = await api(`/api/games/${gid}/host/${action}`, { version: info.version, ...extra });
@@ -99,7 +121,13 @@
     }
   }
 
-  $("undo").addEventListener("click", () => post("undo"));
+  // Undo changes the game for everyone: ask first, saying what goes back
+  $("undo").addEventListener("click", () => {
+    const u = info && info.undo;
+    if (!u) return;
+    const more = u.moves > 1 ? ` and the computer's ${u.moves - 1} move${u.moves > 2 ? "s" : ""} after it` : "";
+    if (confirm(`Undo ${u.who}'s last move${more}? Everyone's phone goes back to before it.`)) post("undo");
+  });
   $("pause").addEventListener("click", () => post(info.status === "paused" ? "resume" : "pause"));
   $("end").addEventListener("click", () => { if (confirm("End this game for everyone?")) post("end"); });
 

@@ -19,14 +19,34 @@
   const mirror = bb.mode !== "none" ? new LedMirror(board) : null;
   let bstate = null;
 
+  /* One board request at a time, and one more if events came meanwhile: answers that
+     overtake each other would show an older board last. */
+  let bloading = false, bagain = false;
   async function refreshBoard() {
     if (!mirror && !bb.control) return;
-    let st;
-    try { st = await api(`/api/games/${gid}/board`); } catch (e) { return; }
-    if (st.mode !== bb.mode) { location.reload(); return; }   // the board was started, or its mode changed
-    if (!mirror) return;
-    bstate = st;
-    if (view) { renderBoardBox(); mirror.render(bstate.attached ? bstate.leds : {}); }
+    if (bloading) { bagain = true; return; }
+    bloading = true;
+    try {
+      do {
+        bagain = false;
+        let st;
+        try { st = await api(`/api/games/${gid}/board`); } catch (e) { return; }
+        if (st.mode !== bb.mode) { location.reload(); return; }   // the board was started, or its mode changed
+        if (!mirror) return;
+        bstate = st;
+        if (view) { renderBoardBox(); showLeds(); }
+      } while (bagain);
+    } finally {
+      bloading = false;
+    }
+  }
+
+  /* The board's lights; while it catches up with a move made elsewhere they are drawn as
+     catch-up (faint, dashed, still), not as the lights of this phone's own move. */
+  function showLeds() {
+    const st = bstate;
+    board.svg.classList.toggle("catch-up", !!(st && st.attached && st.state === "sync"));
+    mirror.render(st && st.attached ? st.leds : {});
   }
 
   /* Tell the referee which card this phone chose (null: none): the board follows it. */
@@ -53,10 +73,13 @@
       (myTurn && ["wrong", "ambiguous", "hit"].includes(st.state)));
     box.hidden = !show;
     $("manual").hidden = !following;
+    // the simulated board moves its pegs by itself: nothing for anyone to do but wait a moment
+    const catchUp = !!show && PJ.catchingUp(st, bb.mode);
+    box.classList.toggle("catchup", catchUp);
     if (!show) return;
     box.classList.toggle("wrong", st.state === "wrong" || st.state === "fault");
-    $("board-msg").textContent = st.message || "";
-    $("board-fix").replaceChildren(...(st.fix || []).map((f) => el("li", null, f)));
+    $("board-msg").textContent = catchUp ? PJ.CATCH_UP_WORDS : st.message || "";
+    $("board-fix").replaceChildren(...(catchUp ? [] : st.fix || []).map((f) => el("li", null, f)));
     const cands = $("board-cands");
     cands.replaceChildren();
     if (following && st.state === "ambiguous") {
@@ -78,25 +101,33 @@
 
   const sideSeat = () => Object.fromEntries(view.seat_sides.map((side, seat) => [side, seat]));
 
+  /* Bring the page to the server's state: the view, and this seat's plays when it acts.
+     Plays are loaded whenever they are missing or older than the view, not only when
+     the version moves: after this phone's own doubt or penalty the answer to /act
+     already carries the new view (and the live stream's version is marked seen), yet
+     the same phone may act again (a penalty peg to choose, its turn). */
+  let again = false;
   async function refresh() {
-    if (loading) return loading;
+    if (loading) { again = true; return loading; }
     loading = (async () => {
       try {
-        const v = await api(`/api/games/${gid}/me`);
-        const changed = !view || v.version !== view.version;
-        view = v;
-        conn.seen(v.version);
-        if (changed) {
-          plays = null;
-          sel = null;
-          if (view.actor === view.seat && view.status === "playing") {
-            try { plays = await api(`/api/games/${gid}/plays`); } catch (e) { plays = null; }
-            if (plays && plays.version !== view.version) { loading = null; return refresh(); }
+        do {
+          again = false;
+          const v = await api(`/api/games/${gid}/me`);
+          if (v.seat !== boot.seat) { location.reload(); return; }   // given a seat: draw its board
+          seatBack();
+          if (!view || v.version !== view.version) {
+            plays = null;
+            // the card the board follows (after a reload): show it chosen, as the server has it
+            sel = v.chosen && v.phase === "play" ? { card: v.chosen.card, rank: v.chosen.rank, steps: [], from: null, onBoard: !!bb.senses } : null;
           }
-        }
-        render();
+          view = v;
+          conn.seen(v.version);
+          await loadPlays();
+          render();
+        } while (again);
       } catch (e) {
-        if (e.status === 403) showLost(e.message);
+        if (e.status === 403) showLost(e);
       } finally {
         loading = null;
       }
@@ -104,16 +135,81 @@
     return loading;
   }
 
-  function showLost(message) {
+  let playsRetry = null;
+  async function loadPlays() {
+    if (!(view.actor === view.seat && view.status === "playing")) { plays = null; return; }
+    if (plays && plays.version === view.version) return;
+    plays = null;
+    let p;
+    try { p = await api(`/api/games/${gid}/plays`); } catch (e) {
+      // no connection, or the game moved on meanwhile: try again shortly
+      clearTimeout(playsRetry);
+      playsRetry = setTimeout(refresh, 1500);
+      return;
+    }
+    if (p.version === view.version) plays = p;
+    else again = true;   // the game moved on between the two requests
+  }
+
+  /* This phone holds no seat (any more): say why, offer to ask the host for it, and
+     stop asking the server (only a phone waiting for the host's answer keeps listening). */
+  const LOST = {
+    seat_computer: ["The host gave your seat to the computer", "Ask for my seat back"],
+    seat_moved: ["Your seat is on another phone", "Ask for my seat back"],
+    seat_refused: ["The host did not give you the seat", "Ask again"],
+    seat_superseded: ["Another phone asked after you", "Ask again"],
+    seat_requested: ["Waiting for the host", null],
+    no_seat: ["No seat on this phone", null],
+  };
+
+  function showLost(e) {
+    const code = (e.body && e.body.code) in LOST ? e.body.code : "no_seat";
+    const [title, ask] = LOST[code];
     let o = $("noseat");
     if (!o) {
       o = el("div", "overlay");
       o.id = "noseat";
       document.body.append(o);
     }
-    o.replaceChildren(el("div"));
-    o.firstChild.append(el("h1", null, "No seat on this phone"), el("p", null, message));
+    o.hidden = false;
+    o.dataset.code = code;
+    const box = el("div");
+    const said = code === "seat_computer"
+      ? `The computer plays ${e.body.name}'s pegs now. To play again yourself, ask the host for your seat back.`
+      : e.message.charAt(0).toUpperCase() + e.message.slice(1) + ".";
+    box.append(el("h1", null, title), el("p", null, said));
+    if (code === "seat_requested") box.append(el("p", "muted", "This page changes by itself once the host has answered."));
+    if (ask) {
+      const b = el("button", "button primary big", ask);
+      b.id = "ask-back";
+      b.addEventListener("click", async () => {
+        b.disabled = true;
+        try {
+          await api(`/api/games/${gid}/seat-request`, {});
+          if (conn) conn.start();
+          refresh();
+        } catch (err) {
+          b.disabled = false;
+          box.append(el("p", "msg error", err.message));
+        }
+      });
+      box.append(b);
+    }
+    o.replaceChildren(box);
+    view = null;
+    plays = null;
+    sel = null;
+    document.body.classList.remove("my-turn");
+    $("banner").className = "banner";
+    $("banner").textContent = title;
     PJ.wake.set(false);
+    if (conn && code !== "seat_requested") conn.stop();
+    else if (conn) conn.start();
+  }
+
+  function seatBack() {
+    const o = $("noseat");
+    if (o) o.hidden = true;
   }
 
   function say(text, kind = "info") {
@@ -140,7 +236,7 @@
     renderAction(myTurn);
     renderHand(myTurn);
     renderBoardBox();
-    if (mirror && bstate) mirror.render(bstate.attached ? bstate.leds : {});
+    if (mirror && bstate) showLeds();
   }
 
   function bannerText(myTurn) {
@@ -175,12 +271,13 @@
         if (plays.bluffing || c.moves.length || plays.discard) playable.add(c.card);
       }
     }
+    let marked = false;
     view.hand.forEach((card) => {
       const b = cardEl(card, { button: true });
       const active = myTurn && view.phase === "play" && playable.has(card);
       b.disabled = !(myTurn && view.phase === "play");
       if (myTurn && view.phase === "play" && !active) b.classList.add("dim");
-      if (sel && sel.card === card) b.classList.add("selected");
+      if (sel && sel.card === card && !marked) { b.classList.add("selected"); marked = true; }   // one copy of a double
       b.addEventListener("click", () => pickCard(card));
       hand.append(b);
     });
@@ -452,6 +549,7 @@
       conn.seen(view.version);
       say("");
       render();
+      refresh();   // this phone may act again at once (a penalty to choose, its turn): load its plays
     } catch (e) {
       if (e.status === 409) { say(e.message, "info"); view = null; await refresh(); }
       else say(e.body && e.body.rule ? `${e.message} (rule ${e.body.rule})` : e.message, "error");
@@ -481,8 +579,7 @@
     render();
   });
 
-  if (boot.seat === null) return;
   const conn = PJ.live(gid, () => { refresh(); refreshBoard(); }, $("conn"), (mirror || bb.control) ? refreshBoard : null);
-  refresh();
+  refresh();   // without a seat: learns why (and stops listening unless the host is asked)
   refreshBoard();
 })();

@@ -71,16 +71,19 @@
     const box = $("referee");
     box.hidden = false;
     box.dataset.state = st.state;
-    $("ref-title").textContent = STATE_TITLES[st.state] || "The board";
-    $("ref-msg").textContent = st.message || "";
-    $("ref-fix").replaceChildren(...(st.fix || []).map((f) => el("li", null, f)));
+    // a move made elsewhere, replayed by the simulated board: catch-up, not a move to make
+    const catchUp = PJ.catchingUp(st, bb.mode);
+    $("ref-title").textContent = catchUp ? "Catching up" : STATE_TITLES[st.state] || "The board";
+    board.svg.classList.toggle("catch-up", !!(st.attached && st.state === "sync"));
+    $("ref-msg").textContent = catchUp ? PJ.CATCH_UP_WORDS : st.message || "";
+    $("ref-fix").replaceChildren(...(catchUp ? [] : st.fix || []).map((f) => el("li", null, f)));
     $("ref-cands").replaceChildren(...(st.candidates || []).map((c) => el("li", null, `${c.move} — ${c.words}`)));
     mirror.render(st.attached ? st.leds : {});
     const sim = vb && st.attached;
     $("vtray-box").hidden = !sim;
     if (sim) vb.render(st);
     else drawPosition();
-    $("ref-sync").hidden = !(sim && ["sync", "restore", "setup", "wrong"].includes(st.state));
+    $("ref-sync").hidden = catchUp || !(sim && ["sync", "restore", "setup", "wrong"].includes(st.state));
     $("ref-attach").hidden = st.attached || bb.mode === "none";
     if (view) renderBanner();
   }
