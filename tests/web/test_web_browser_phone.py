@@ -269,6 +269,9 @@ def test_reload_mid_turn_shows_the_chosen_card_and_the_hand_stays_in_view(live_s
     gid = table.gid
     ctx, page, errors = seated_phones(browser, live, gid, [0])[0]
     page.locator(f'#hand button.pcard[aria-label="{card_words(card)}"]').first.tap()
+    # 13.1: the public board follows a Bluffing Joker card only once a rank is declared
+    assert hub.chosen(table, 0, table.version) is None
+    page.locator('#declare button.rank[aria-label$="(the real card)"]').first.tap()
     expect(page.locator("#prompt")).to_have_text(re.compile("^Move the peg on the board"))
     expect(page.locator("#boardbox")).to_be_visible()
     assert hub.chosen(table, 0, table.version) == {"card": card, "rank": rank_of(card)}
