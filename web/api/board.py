@@ -9,7 +9,11 @@
 * ``POST /api/games/<gid>/board/place``  ... and put down (``{"hole", "side"}``): both go
   to the emulated reed switches, the same path real switches take;
 * ``POST /api/games/<gid>/board/sync``   simulation: move the pegs to match the game;
-* ``POST /api/games/<gid>/board/attach`` give the board to this table (when it is free).
+* ``POST /api/games/<gid>/board/attach`` give the board to this table (when it is free);
+* ``POST /api/games/<gid>/board/release`` the host (or the admin) lets the board go.
+
+Who may call each: `web.access` (the acting seat, the host or a paired display
+drive the board; the admin may attach or release).
 
 Nothing here is private: the chosen card is never shown, only the rank it moves as.
 """
@@ -17,12 +21,20 @@ from __future__ import annotations
 
 from flask import current_app, jsonify
 
+from ..access import Body, Int, Opt, Str, body, route
 from ..errors import ApiError
-from ..util import json_body, seat_token, service
+from ..util import seat_token, service
 from . import bp
 
 NO_BOARD = {"mode": "none", "attached": False, "state": "off", "leds": {}, "candidates": [], "fix": [],
             "hits": [], "message": ""}
+# Who may touch the board: the table admitted these devices (issue 13 point 3).
+DRIVERS = {"acting_seat", "host", "display"}
+HOLE = Str(16, r"[A-Za-z0-9-]+", "a hole of this board, e.g. M12, H3-s2, S-s2-1")
+CARD = Body({"version": Int(0), "card": Opt(Str(3)), "rank": Opt(Str(2))}, required=("version",))
+LIFT = Body({"hole": HOLE}, required=("hole",))
+PLACE = Body({"hole": HOLE, "side": Int(0, 9)}, required=("hole", "side"))
+EMPTY = Body({})
 
 
 def board_hub(required: bool = True):
@@ -32,7 +44,8 @@ def board_hub(required: bool = True):
     return hub
 
 
-@bp.get("/games/<gid>/board")
+@route(bp, "GET", "/games/<gid>/board", who={"anyone"},
+       reveals="the board's public state: LEDs, message, candidates, pegs; never the chosen card")
 def board_state(gid):
     table = service().get(gid)
     hub = board_hub(required=False)
@@ -43,31 +56,40 @@ def board_state(gid):
     return jsonify(body)
 
 
-@bp.post("/games/<gid>/board/card")
+@route(bp, "POST", "/games/<gid>/board/card", who={"acting_seat"}, body=CARD,
+       reveals="the board's public state")
 def board_card(gid):
     table = service().get(gid)
-    return jsonify(board_hub().choose(table, seat_token(gid), json_body()))
+    return jsonify(board_hub().choose(table, seat_token(gid), body()))
 
 
-@bp.post("/games/<gid>/board/lift")
+@route(bp, "POST", "/games/<gid>/board/lift", who=DRIVERS, body=LIFT, reveals="the board's public state")
 def board_lift(gid):
     table = service().get(gid)
-    return jsonify(board_hub().lift(table, json_body()))
+    return jsonify(board_hub().lift(table, body()))
 
 
-@bp.post("/games/<gid>/board/place")
+@route(bp, "POST", "/games/<gid>/board/place", who=DRIVERS, body=PLACE, reveals="the board's public state")
 def board_place(gid):
     table = service().get(gid)
-    return jsonify(board_hub().place(table, json_body()))
+    return jsonify(board_hub().place(table, body()))
 
 
-@bp.post("/games/<gid>/board/sync")
+@route(bp, "POST", "/games/<gid>/board/sync", who=DRIVERS, body=EMPTY, reveals="the board's public state")
 def board_sync(gid):
     table = service().get(gid)
     return jsonify(board_hub().sync(table))
 
 
-@bp.post("/games/<gid>/board/attach")
+@route(bp, "POST", "/games/<gid>/board/attach", who={"host", "display", "admin"}, body=EMPTY,
+       reveals="the board's public state (refused while another game in play holds the board)")
 def board_attach(gid):
     table = service().get(gid)
     return jsonify(board_hub().attach(table))
+
+
+@route(bp, "POST", "/games/<gid>/board/release", who={"host", "admin"}, body=EMPTY,
+       reveals="the board's public state: this table lets the board go")
+def board_release(gid):
+    table = service().get(gid)
+    return jsonify(board_hub().release(table))

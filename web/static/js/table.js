@@ -14,9 +14,10 @@
     const seat = view.seats[view.seat_sides.indexOf(Number(side))];
     return { hex: seat.colour.hex, ink: seat.colour.ink, key: seat.colour.key, name: seat.colour.name, label: seat.label };
   };
+  // an unpaired screen shows the simulated board read-only (the server refuses its moves anyway)
   const vb = bb.mode === "simulation" ? new VirtualBoard(board, $("vtray"), gid, look, (st, err) => {
     if (st) { bstate = st; renderReferee(); } else if (err) $("ref-msg").textContent = err;
-  }) : null;
+  }, !boot.admitted) : null;
   let bstate = null, bloading = false, bagain = false;
   // a board control (web/board_control.py): after a safe start, what failed; a new mode reloads the page
   const watchBoard = !!mirror || !!bb.control;
@@ -80,8 +81,8 @@
     $("vtray-box").hidden = !sim;
     if (sim) vb.render(st);
     else drawPosition();
-    $("ref-sync").hidden = !(sim && ["sync", "restore", "setup", "wrong"].includes(st.state));
-    $("ref-attach").hidden = st.attached || bb.mode === "none";
+    $("ref-sync").hidden = !(boot.admitted && sim && ["sync", "restore", "setup", "wrong"].includes(st.state));
+    $("ref-attach").hidden = !boot.admitted || st.attached || bb.mode === "none";
     if (view) renderBanner();
   }
 
