@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from conftest import H, make_app, new_table
-from web.access import REGISTRY, ROLES, Failures
 
 ROOT = Path(__file__).resolve().parents[2]
 LAN = {"REMOTE_ADDR": "192.168.1.50"}
@@ -26,6 +25,7 @@ def lan_client(app, addr="192.168.1.50"):
 
 # ------------------------------------------------------------------ one declaration per route
 def test_every_route_declares_who_may_call_it_and_what_it_reveals(app):
+    from web.access import ROLES
     rules = [r for r in app.url_map.iter_rules()]
     assert len(rules) > 30
     missing = [r.rule for r in rules if not hasattr(app.view_functions[r.endpoint], "access")]
@@ -149,7 +149,12 @@ def test_oversize_bodies_are_413(client):
 def admin_app():
     a = make_app(ADMIN_CODE="open-sesame", SECRET=b"s" * 32)
     clock = [1000.0]
-    a.extensions["pegs_admin_failures"] = Failures(limit=5, decay=60.0, clock=lambda: clock[0])
+    try:
+        from web.access import Failures
+    except ImportError:       # the code before issue 13: nothing to inject (these tests then fail)
+        Failures = None
+    if Failures is not None:
+        a.extensions["pegs_admin_failures"] = Failures(limit=5, decay=60.0, clock=lambda: clock[0])
     yield a, clock
     a.extensions["pegs"].close()
 
