@@ -28,8 +28,9 @@ from . import bp
 
 NO_BOARD = {"mode": "none", "attached": False, "state": "off", "leds": {}, "candidates": [], "fix": [],
             "hits": [], "message": ""}
-# Who may touch the board: the table admitted these devices (issue 13 point 3).
-DRIVERS = {"acting_seat", "host", "display"}
+# Who may touch the board: the table admitted these devices (issue 13 point 3); the admin
+# includes the companion's own screen (loopback), the natural table display on a Pi with a TV.
+DRIVERS = {"acting_seat", "host", "display", "admin"}
 HOLE = Str(16, r"[A-Za-z0-9-]+", "a hole of this board, e.g. M12, H3-s2, S-s2-1")
 CARD = Body({"version": Int(0), "card": Opt(Str(3)), "rank": Opt(Str(2))}, required=("version",))
 LIFT = Body({"hole": HOLE}, required=("hole",))

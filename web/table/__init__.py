@@ -11,13 +11,13 @@ bp = Blueprint("table", __name__, template_folder="templates")
 
 
 @route(bp, "GET", "/table/<gid>", who={"anyone"},
-       reveals="the public view; the simulated board moves only on a paired display or the host's phone")
+       reveals="the public view; its simulated board moves only for the acting seat, the host, a paired display or the admin")
 def table_page(gid):
     table = service().get(gid)
     bottom = request.args.get("bottom", "0")
     side = int(bottom) if bottom.isascii() and bottom.isdigit() and int(bottom) < table.geo.sides else 0
     boot = {"gid": gid, "board": board_boot(),
-            "admitted": bool(g.roles & {"host", "display", "acting_seat"})}
+            "admitted": bool(g.roles & {"host", "display", "acting_seat", "admin"})}
     return render_template("table/table.html", gid=gid, board=render_svg(table, side), boot=boot,
                            problems=(boot["board"]["control"] or {}).get("problems", []),
                            admitted=boot["admitted"])
