@@ -78,7 +78,7 @@
     $("ref-cands").replaceChildren(...(st.candidates || []).map((c) => el("li", null, `${c.move} — ${c.words}`)));
     mirror.render(st.attached ? st.leds : {});
     const sim = vb && st.attached;
-    $("vtray-box").hidden = !sim;
+    $("vtray-box").hidden = !sim || !boot.admitted;
     if (sim) vb.render(st);
     else drawPosition();
     $("ref-sync").hidden = !(boot.admitted && sim && ["sync", "restore", "setup", "wrong"].includes(st.state));
