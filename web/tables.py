@@ -595,18 +595,17 @@ class TableService:
 
     def pair_display(self, table: Table) -> str:
         """A new display token for this table (its hash logged, like a seat's)."""
-        token = secrets.token_urlsafe(32)
-        with table.cond:
-            table.display_hashes.add(token_hash(token))
-            self._commit(table, [("display", {"hash": token_hash(token)})])
-        return token
+        return self._new_token(table, "display")
 
     def recover_host(self, table: Table) -> str:
         """A new host token (the admin code was given: a lost host phone)."""
+        return self._new_token(table, "host")
+
+    def _new_token(self, table: Table, kind: str) -> str:
         token = secrets.token_urlsafe(32)
         with table.cond:
-            table.host_hashes.add(token_hash(token))
-            self._commit(table, [("host", {"hash": token_hash(token)})])
+            table.apply(kind, {"hash": token_hash(token)})
+            self._commit(table, [(kind, {"hash": token_hash(token)})])
         return token
 
     def _code(self, text: str) -> str:

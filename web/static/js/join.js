@@ -1,14 +1,15 @@
-/* The join page: one tap takes the seat (a JSON POST, so link previews can't). */
+/* The join and pairing pages: one tap sends the code (a JSON POST, so link previews
+   can't): a seat's to /api/join, a table display's to /api/display (data-post). */
 "use strict";
 
 (() => {
-  const btn = document.getElementById("take-seat");
+  const btn = document.querySelector("button[data-code][data-post]");
   if (!btn) return;
   btn.addEventListener("click", async () => {
     btn.disabled = true;
-    const err = document.getElementById("join-error");
+    const err = document.getElementById(btn.dataset.error);
     try {
-      const r = await PJ.api("/api/join", { code: btn.dataset.code });
+      const r = await PJ.api(btn.dataset.post, { code: btn.dataset.code });
       window.location.assign(r.url);
     } catch (e) {
       err.hidden = false;
