@@ -5,7 +5,9 @@ composition root for real use is `web.main.build_app`, served by waitress
 (`pegs serve`, `web.cli`). Blueprints: ``host`` (home, new table, host
 controls), ``seat`` (a player's phone), ``table`` (the shared table view) and
 ``api`` (JSON and the server-sent-event stream) and ``settings`` (the settings
-page, and "try the board again").
+page, and "try the board again"). Every route says who may call it and what it
+reveals in `web.access` (docs/security-access.md has the table); a request
+whose Host is not one of the companion's own names is refused (DNS rebinding).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import secrets
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from .access import Bucket, Failures, OwnNames, declare
 from .errors import ApiError
 
 log = logging.getLogger("web")
@@ -26,8 +29,11 @@ DEFAULTS = {
     "PUBLIC_URL": None,       # e.g. "http://192.168.4.1:8000/" for the join links
     "BIND_HOST": None,        # the address the server listens on (None: not known; see web.netinfo)
     "PORT": None,             # the port the server listens on (for the join links)
-    "MAX_CONTENT_LENGTH": 64 * 1024,
+    "MAX_CONTENT_LENGTH": 16 * 1024,   # the largest real body (a new table) is under 1 KB
     "CSRF_HEADER": "X-Pegs-Request",
+    "MAX_TABLES": 20,         # live tables at most (serve.max_tables)
+    "TABLES_PER_MINUTE": 6,   # new tables per client address (serve.tables_per_minute; loopback: no limit)
+    "ALLOWED_HOSTS": (),      # more names the companion answers to, besides its own (see web.access.OwnNames)
 }
 
 
@@ -46,8 +52,13 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
         service = TableService(store, app.config.get("SECRET") or secrets.token_bytes(32),
                                bot_delay=app.config["BOT_DELAY"],
                                max_streams=app.config["MAX_STREAMS"])
+    service.max_tables = int(app.config["MAX_TABLES"])
     app.extensions["pegs"] = service
     app.extensions["pegs_board"] = board
+    app.extensions["pegs_admin_failures"] = Failures(limit=5, decay=60.0)
+    rate = float(app.config["TABLES_PER_MINUTE"])
+    app.extensions["pegs_create_bucket"] = Bucket(rate, burst=max(1, int(rate)))
+    own_names = app.extensions["pegs_own_names"] = OwnNames(app.config)
 
     from .api import bp as api_bp
     from .host import bp as host_bp
@@ -56,17 +67,29 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
     from .table import bp as table_bp
     for bp in (host_bp, seat_bp, table_bp, api_bp, settings_bp):
         app.register_blueprint(bp)
+    declare(app, "static", who={"anyone"}, reveals="the pages' scripts, styles and pictures")
 
     @app.before_request
-    def _csrf():
+    def _own_host_and_csrf():
+        # DNS rebinding: a page of evil.example whose name now points here sends Host:
+        # evil.example. Answer only to the companion's own names and addresses.
+        # (No Host at all is no browser's request, so it can't be one.)
+        host = request.environ.get("HTTP_HOST")
+        if host is not None and host not in own_names:
+            raise ApiError(421, "this companion answers only to its own names and addresses "
+                           "(serve.public_url adds one)")
         # State changes are JSON POSTs carrying a header a cross-site form can't
         # send (and a cross-site fetch can't send without a preflight we refuse).
         if request.method not in ("GET", "HEAD", "OPTIONS"):
             if request.headers.get(app.config["CSRF_HEADER"]) != "1":
                 raise ApiError(403, f"missing the {app.config['CSRF_HEADER']} header")
             origin = request.headers.get("Origin")
-            if origin and origin.split("://", 1)[-1] != request.host:
+            if origin is not None and not _own_origin(origin):
                 raise ApiError(403, "cross-site request refused")
+
+    def _own_origin(origin: str) -> bool:
+        scheme, sep, rest = origin.partition("://")
+        return bool(sep) and scheme in ("http", "https") and "/" not in rest and rest in own_names
 
     @app.after_request
     def _headers(resp):
@@ -91,7 +114,8 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
         messages = {404: "there is no such page here", 405: "that method is not allowed here",
-                    413: "the request is too large", 400: "bad request"}
+                    413: "the request is too large", 400: "bad request",
+                    431: "the request's headers are too large"}
         msg = messages.get(exc.code, exc.name.lower())
         if _wants_json():
             return jsonify({"error": msg}), exc.code

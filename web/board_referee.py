@@ -503,6 +503,11 @@ class BoardHub:
             self.wake()
 
     def on_create(self, table) -> None:
+        # A new table takes the board only when no game in play holds it (issue 13 point 4).
+        ref = self.referee
+        holder = ref.table if ref is not None else self.service.tables.get(self._attach_wanted or "")
+        if holder is not None and holder is not table and self.service.is_live(holder):
+            return
         self._attach_wanted = table.gid
         self.wake()
 
@@ -763,14 +768,32 @@ class BoardHub:
         return body
 
     def attach(self, table) -> dict:
-        """Give the board to this table (when the table it follows is not being played)."""
+        """Give the board to this table (when no other game in play holds it)."""
         with self.lock:
             ref = self.referee
-            if ref is not None and ref.table is not table and ref.table.status == "playing" \
-                    and not ref.table.paused:
-                raise ApiError(409, "the board is in use by another game; its host can pause or end it first")
+            if ref is not None and ref.table is not table and self.service.is_live(ref.table):
+                raise ApiError(409, "the board is in use by another game; its host (or the admin) can "
+                               "release it from that game's host page, or end that game")
             if ref is None or ref.table is not table:
                 self._attach(table.gid, explicit=True)
+            return self.state(table)
+
+    def release(self, table) -> dict:
+        """This table lets the board go (its host or the admin asked): another may take it."""
+        with self.lock:
+            ref = self.referee
+            if ref is None or ref.table is not table:
+                raise ApiError(409, "this table does not have the board")
+            ref.close()
+            self.referee = None
+            if self.mode == "simulation" and self.hw is not None:
+                self.hw.close()
+                self.hw = None
+            if self._attach_wanted == table.gid:
+                self._attach_wanted = None
+            with table.cond:
+                table.board_version += 1
+                table.cond.notify_all()
             return self.state(table)
 
 

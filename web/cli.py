@@ -63,6 +63,7 @@ def resolve(argv, env=None) -> dict:
     return {"host": s["serve.host"], "port": s["serve.port"], "threads": s["serve.threads"],
             "bot_delay": s["serve.bot_delay"], "public_url": s["serve.public_url"],
             "data_dir": s["serve.data_dir"], "admin_code": s["serve.admin_code"],
+            "max_tables": s["serve.max_tables"], "tables_per_minute": s["serve.tables_per_minute"],
             "board": {"mode": s["board.mode"], "settle_seconds": s["board.settle_seconds"],
                       "wiring": s["board.wiring"]},
             "wiring": s["wiring"], "wiring_source": s["wiring_source"], "config_path": s["config_path"],

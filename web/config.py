@@ -112,6 +112,10 @@ SETTINGS = (
             "--public-url"),
     Setting("serve.data_dir", None, _text("a directory path"),
             "where games are kept (default $PEGS_DATA_DIR, else ~/.local/share/pegs-companion)", "--data-dir"),
+    Setting("serve.max_tables", 20, _whole(1, 500),
+            "tables being played at once at most; finished ones and ones untouched for 12 hours don't count"),
+    Setting("serve.tables_per_minute", 6, _whole(1, 600),
+            "new tables a minute from one device (the companion itself: no limit)"),
     Setting("serve.admin_code", None, _text("at least 6 characters", lambda s: len(s) >= 6),
             "the code that opens the settings page from a phone (without one, only from the companion "
             "itself: http://127.0.0.1)"),

@@ -27,7 +27,8 @@ def run(conf: dict) -> int:
                      "BOARD_MODE": board["mode"], "SETTLE_SECONDS": board.get("settle_seconds", 0.8),
                      "WIRING": conf.get("wiring") or board.get("wiring"), "CONFIG_PATH": conf.get("config_path"),
                      "WIRING_FILE": board.get("wiring"), "ADMIN_CODE": conf.get("admin_code"),
-                     "CAMERA": conf.get("camera")})
+                     "CAMERA": conf.get("camera"), "MAX_TABLES": conf.get("max_tables", 20),
+                     "TABLES_PER_MINUTE": conf.get("tables_per_minute", 6)})
     service = app.extensions["pegs"]
     control = app.extensions.get("pegs_board_control")
     try:

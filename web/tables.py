@@ -94,6 +94,8 @@ class Table:
         # phones that held (or asked for) a seat and no longer may: token hash -> (seat, why),
         # why = "computer" | "moved" | "refused" | "superseded"; so such a phone is told what happened
         self.former: dict[str, tuple[int, str]] = {}
+        self.display_hashes: set[str] = set()   # table displays the host paired
+        self.touched = time.time()   # last change (since this process started): ages out of the home page
         self.plays_cache = None  # (version, payload)
         labels = _labels([s.name for s in self.seats])
         self.public_seats_base = [
@@ -121,6 +123,9 @@ class Table:
 
     def is_host(self, token: str | None) -> bool:
         return bool(token) and token_hash(token) in self.host_hashes
+
+    def is_display(self, token: str | None) -> bool:
+        return bool(token) and token_hash(token) in self.display_hashes
 
     def public_seats(self) -> list[dict]:
         return [{**base, "bot": s.bot, "joined": s.token_hash is not None}
@@ -172,6 +177,8 @@ class Table:
             seat.request_hash = None
         elif kind == "host":
             self.host_hashes.add(data["hash"])
+        elif kind == "display":
+            self.display_hashes.add(data["hash"])
         elif kind == "bot":
             seat = self.seats[data["seat"]]
             seat.bot, seat.bot_obj = data["bot"], None
@@ -285,6 +292,12 @@ def parse_setup(data) -> dict:
 
 # ===================================================================== service
 class TableService:
+    # Set from the config by create_app (serve.max_tables ...): live tables at most, and how
+    # long a finished or untouched table stays on the home page (it stays in the log).
+    max_tables = 20
+    finished_age = 3600.0
+    abandoned_age = 12 * 3600.0
+
     def __init__(self, store, secret: bytes, bot_delay: float = 0.8, max_streams: int = 40):
         self.store = store
         self.secret = secret
@@ -293,6 +306,7 @@ class TableService:
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}
         self._lock = threading.Lock()
+        self._create_lock = threading.Lock()
         self.closing = threading.Event()
         self._streams: dict[str, tuple] = {}  # key -> (table, stop event), oldest first
         # The physical (or simulated) board's referee, set by the composition root
@@ -335,9 +349,22 @@ class TableService:
             raise ApiError(404, "there is no table with that id on this companion")
         return table
 
+    def is_live(self, table: Table, now: float | None = None) -> bool:
+        """Being played (or paused) and changed lately: counts against max_tables."""
+        idle = (now or time.time()) - table.touched
+        return table.status in ("playing", "paused") and idle < self.abandoned_age
+
+    def listed(self, table: Table, now: float) -> bool:
+        """On the home page: live, or finished a short while ago."""
+        return self.is_live(table, now) or (table.status in ("over", "ended")
+                                            and now - table.touched < self.finished_age)
+
     def summaries(self) -> list[dict]:
         out = []
+        now = time.time()
         for table in sorted(self.tables.values(), key=lambda t: -t.created):
+            if not self.listed(table, now):
+                continue
             with table.cond:
                 out.append({"gid": table.gid, "status": table.status,
                             "preset": table.game.rules.preset, "created": table.created,
@@ -355,6 +382,7 @@ class TableService:
             self._rebuild(table)
             raise ApiError(503, "the companion could not save that; nothing changed, try again")
         table.plays_cache = None
+        table.touched = time.time()
         table.cond.notify_all()
         if self.board is not None:
             self.board.on_commit(table)
@@ -371,6 +399,15 @@ class TableService:
 
     def create(self, data) -> tuple[Table, str]:
         setup = parse_setup(data)
+        with self._create_lock:
+            now = time.time()
+            live = sum(self.is_live(t, now) for t in list(self.tables.values()))
+            if live >= self.max_tables:
+                raise ApiError(429, f"{live} tables are being played on this companion, the most it "
+                               f"takes (serve.max_tables); end one from its host page first")
+            return self._create(setup)
+
+    def _create(self, setup: dict) -> tuple[Table, str]:
         gid = "".join(secrets.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(8))
         now = time.time()
         table = Table(gid, setup, now)
@@ -642,7 +679,38 @@ class TableService:
 
     def join_code(self, table: Table, seat: int) -> str:
         gen = table.seats[seat].gen
-        digest = hmac.new(self.secret, f"{table.gid}:{seat}:{gen}".encode(), "sha256").digest()
+        return self._code(f"{table.gid}:{seat}:{gen}")
+
+    def display_code(self, table: Table) -> str:
+        """The code that pairs a table display (shown on the host page as a QR code)."""
+        return self._code(f"{table.gid}:display")
+
+    def find_display(self, code: str):
+        if not isinstance(code, str) or not code.isascii():
+            return None
+        code = code.strip().upper()
+        for table in list(self.tables.values()):
+            if hmac.compare_digest(self.display_code(table), code):
+                return table
+        return None
+
+    def pair_display(self, table: Table) -> str:
+        """A new display token for this table (its hash logged, like a seat's)."""
+        return self._new_token(table, "display")
+
+    def recover_host(self, table: Table) -> str:
+        """A new host token (the admin code was given: a lost host phone)."""
+        return self._new_token(table, "host")
+
+    def _new_token(self, table: Table, kind: str) -> str:
+        token = secrets.token_urlsafe(32)
+        with table.cond:
+            table.apply(kind, {"hash": token_hash(token)})
+            self._commit(table, [(kind, {"hash": token_hash(token)})])
+        return token
+
+    def _code(self, text: str) -> str:
+        digest = hmac.new(self.secret, text.encode(), "sha256").digest()
         n = int.from_bytes(digest[:8], "big")
         out = []
         for _ in range(CODE_LEN):
@@ -651,6 +719,8 @@ class TableService:
         return "".join(out)
 
     def find_code(self, code: str):
+        if not isinstance(code, str) or not code.isascii():
+            return None
         for table in list(self.tables.values()):
             for seat in range(len(table.seats)):
                 if hmac.compare_digest(self.join_code(table, seat), code):

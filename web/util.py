@@ -3,25 +3,17 @@ from __future__ import annotations
 
 from flask import current_app, request
 
-from .errors import ApiError
 from .netinfo import phone_host
 
 SEAT_COOKIE = "pj_s_{}"
 HOST_COOKIE = "pj_h_{}"
+DISPLAY_COOKIE = "pj_d_{}"
+ADMIN_COOKIE = "pj_admin"
 COOKIE_AGE = 3 * 24 * 3600
 
 
 def service():
     return current_app.extensions["pegs"]
-
-
-def json_body() -> dict:
-    data = request.get_json(silent=True)
-    if data is None:
-        raise ApiError(400, "the request body must be JSON (Content-Type: application/json)")
-    if not isinstance(data, dict):
-        raise ApiError(400, "the request body must be a JSON object")
-    return data
 
 
 def seat_token(gid: str) -> str | None:
@@ -30,6 +22,10 @@ def seat_token(gid: str) -> str | None:
 
 def host_token(gid: str) -> str | None:
     return request.cookies.get(HOST_COOKIE.format(gid))
+
+
+def display_token(gid: str) -> str | None:
+    return request.cookies.get(DISPLAY_COOKIE.format(gid))
 
 
 def set_secret_cookie(resp, name: str, value: str) -> None:

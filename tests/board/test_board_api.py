@@ -51,10 +51,19 @@ def new_table(app, seed=0):
     return gid, table, phones
 
 
+def paired_display(app, table):
+    """A table page the host paired (the display code from the host page's QR)."""
+    tv = app.test_client()
+    code = app.extensions["pegs"].display_code(table)
+    r = tv.post("/api/display", json={"code": code}, headers=H)
+    assert r.status_code == 200, r.get_json()
+    return tv
+
+
 def test_a_move_dragged_on_the_virtual_board_is_taken(sim):
     app, hub, clock = sim
     gid, table, phones = new_table(app)
-    tv = app.test_client()                                     # the table page: anyone at the table
+    tv = paired_display(app, table)                            # the table page, paired by the host
     st = tv.get(f"/api/games/{gid}/board").get_json()
     assert st["mode"] == "simulation" and st["attached"] and st["state"] == "ready"
     assert len(st["board"]["pegs"]) == 20 and st["board"]["tray"] == [] and st["leds"] == {}
@@ -93,7 +102,7 @@ def test_a_move_dragged_on_the_virtual_board_is_taken(sim):
 def test_bad_requests_change_nothing(sim):
     app, hub, clock = sim
     gid, table, phones = new_table(app)
-    tv = app.test_client()
+    tv = paired_display(app, table)
     g = table.game
     seat = g.actor
     before = json.dumps(tv.get(f"/api/games/{gid}/board").get_json())
@@ -126,7 +135,7 @@ def test_bad_requests_change_nothing(sim):
 def test_a_drop_on_a_peg_takes_it_off_first_and_sync_moves_the_pegs_for_you(sim):
     app, hub, clock = sim
     gid, table, phones = new_table(app)
-    tv = app.test_client()
+    tv = paired_display(app, table)
     st = tv.post(f"/api/games/{gid}/board/lift", json={"hole": "S-s1-1"}, headers=H).get_json()
     run(hub, clock, 0.1)
     # dropped on a start hole that is taken: a free hole of that start area, but side 0's is full
@@ -156,7 +165,7 @@ def test_a_drop_on_a_peg_takes_it_off_first_and_sync_moves_the_pegs_for_you(sim)
 def test_the_event_stream_says_when_the_board_changes(sim):
     app, hub, clock = sim
     gid, table, phones = new_table(app)
-    tv = app.test_client()
+    tv = paired_display(app, table)
     board_version = table.board_version
     tv.post(f"/api/games/{gid}/board/lift", json={"hole": "S-s3-2"}, headers=H)
     assert table.board_version > board_version
@@ -187,18 +196,82 @@ def test_an_app_without_a_board_says_so():
         app.extensions["pegs"].close()
 
 
-def test_the_board_follows_one_table_and_can_be_given_to_another(sim):
+def test_the_board_stays_with_the_game_in_play_until_its_host_releases_it(sim):
+    """Issue 13 point 4: a new table never takes the board from a game in progress (paused
+    included); only that game's host, or the admin, releases it; then another table takes it."""
     app, hub, clock = sim
-    gid1, t1, _ = new_table(app, seed=0)
-    gid2, t2, _ = new_table(app, seed=1)
-    hub.tick()
-    c = app.test_client()
-    assert c.get(f"/api/games/{gid2}/board").get_json()["attached"]
-    st = c.get(f"/api/games/{gid1}/board").get_json()
+    lan = {"REMOTE_ADDR": "192.168.1.50"}          # not loopback: loopback is the admin
+    tables = []
+    for seed in (0, 1):
+        host = app.test_client()
+        host.environ_base.update(lan)
+        with _seeded(seed):
+            r = host.post("/api/games", json={"preset": "basic", "players": 4, "teams": 2, "names": NAMES[:4]},
+                          headers=H)
+        assert r.status_code == 201, r.get_json()
+        tables.append((r.get_json()["gid"], host))
+        hub.tick()
+    (gid1, host1), (gid2, host2) = tables
+    t1 = app.extensions["pegs"].get(gid1)
+    anyone = app.test_client()
+    anyone.environ_base.update(lan)
+    assert anyone.get(f"/api/games/{gid1}/board").get_json()["attached"]       # the first game keeps it
+    st = anyone.get(f"/api/games/{gid2}/board").get_json()
     assert not st["attached"] and st["state"] == "elsewhere"
-    r = c.post(f"/api/games/{gid1}/board/attach", json={}, headers=H)
-    assert r.status_code == 409 and "in use" in r.get_json()["error"]
-    with t2.cond:
-        t2.paused = True
-    st = c.post(f"/api/games/{gid1}/board/attach", json={}, headers=H).get_json()
-    assert st["attached"] and st["gid"] == gid1
+    for c in (anyone, host2):                                 # nobody takes it from a game in play
+        for what in ("attach", "release"):
+            r = c.post(f"/api/games/{gid2}/board/{what}", json={}, headers=H)
+            assert r.status_code in (403, 409), (what, r.get_json())
+    r = anyone.post(f"/api/games/{gid1}/board/release", json={}, headers=H)
+    assert r.status_code == 403
+    with t1.cond:
+        t1.paused = True                                       # paused is still in progress
+    r = host2.post(f"/api/games/{gid2}/board/attach", json={}, headers=H)
+    assert r.status_code == 409 and "release" in r.get_json()["error"]
+    assert anyone.get(f"/api/games/{gid1}/board").get_json()["attached"]
+    r = host1.post(f"/api/games/{gid1}/board/release", json={}, headers=H)   # its host lets it go
+    assert r.status_code == 200 and not r.get_json()["attached"]
+    st = host2.post(f"/api/games/{gid2}/board/attach", json={}, headers=H).get_json()
+    assert st["attached"] and st["gid"] == gid2
+    admin = app.test_client()                                  # loopback: the companion itself
+    r = admin.post(f"/api/games/{gid2}/board/release", json={}, headers=H)
+    assert r.status_code == 200 and not r.get_json()["attached"]
+
+
+def test_only_the_acting_seat_the_host_or_a_paired_display_drive_the_board(sim):
+    """Issue 13 point 3: a phone without a seat, another seat, or an unpaired screen can't
+    move the simulated board's pegs; the acting seat, the host and a paired display can."""
+    app, hub, clock = sim
+    gid, table, phones = new_table(app)
+    lan = {"REMOTE_ADDR": "192.168.1.60"}
+    stranger = app.test_client()
+    stranger.environ_base.update(lan)
+    g = table.game
+    seat, side = g.actor, g.seat_side[g.actor]
+    card = next(c for c in g.hands[seat] if c[:-1] in ("A", "K"))
+    assert phones[seat].post(f"/api/games/{gid}/board/card", json={"version": table.version, "card": card},
+                             headers=H).status_code == 200
+    other = phones[(seat + 1) % 4]
+    other.environ_base.update(lan)
+    before = (table.version, json.dumps(stranger.get(f"/api/games/{gid}/board").get_json()))
+    for c in (stranger, other):
+        for what, body in (("lift", {"hole": f"S-s{side}-5"}), ("place", {"hole": f"M{side * 18 + 8}", "side": side}),
+                           ("sync", {}), ("attach", {})):
+            r = c.post(f"/api/games/{gid}/board/{what}", json=body, headers=H)
+            assert r.status_code == 403, (what, r.get_json())
+    assert (table.version, json.dumps(stranger.get(f"/api/games/{gid}/board").get_json())) == before
+    page = stranger.get(f"/table/{gid}").data
+    assert b'"admitted": false' in page and b"pair this display from the host page" in page
+    tv = paired_display(app, table)
+    tv.environ_base.update(lan)
+    assert b'"admitted": true' in tv.get(f"/table/{gid}").data
+    for c in (phones[seat], tv):
+        r = c.post(f"/api/games/{gid}/board/lift", json={"hole": f"S-s{side}-5"}, headers=H)
+        assert r.status_code == 200, r.get_json()
+        r = c.post(f"/api/games/{gid}/board/place", json={"hole": f"S-s{side}-5", "side": side}, headers=H)
+        assert r.status_code == 200, r.get_json()
+    r = app.test_client().post("/api/display", json={"code": "ZZZZZZZZ"}, headers=H)
+    assert r.status_code == 404
+    # the pairing is logged (a hash, like a seat's token), so it survives a restart
+    assert any(kind == "display" and len(data["hash"]) == 64
+               for _, kind, data in app.extensions["pegs"].store.events(gid))

@@ -80,7 +80,13 @@ def test_drag_a_peg_on_the_virtual_board_and_the_move_is_taken(live):
             phone = watch(phone_ctx.new_page(), errors)
             tv_ctx = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
             tv = watch(tv_ctx.new_page(), errors)
-            tv.goto(f"{live.url}/table/{gid}")
+            # the table display, paired with the host's code (this browser is on loopback, the
+            # companion's own screen, which may drive the board anyway: the pairing page is the test)
+            tv.goto(f"{live.url}/d/{svc.display_code(table)}")
+            tv.screenshot(path=str(ARTIFACTS / "board-pair-display.png"))
+            tv.locator("#pair").click()
+            tv.wait_for_url(f"**/table/{gid}")
+            expect(tv.locator("#pair-note")).to_have_count(0)
             tv.wait_for_selector(f'#pegs .peg[data-hole="S-s{side}-5"]')
             expect(tv.locator("#referee")).to_have_attribute("data-state", "ready")
 

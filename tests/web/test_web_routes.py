@@ -80,7 +80,7 @@ def test_join_page_and_seat_page(client, app):
 @pytest.mark.parametrize("body, status, words", [
     ("not json", 400, "JSON"),
     ([1, 2], 400, "object"),
-    ({}, 404, "not (or no longer) valid"),  # code missing -> 400 below
+    ({}, 400, "join code"),
     ({"code": 5}, 400, "join code"),
     ({"code": "ZZZZZZZZ"}, 404, "not (or no longer) valid"),
 ])

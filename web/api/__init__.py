@@ -14,15 +14,38 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from companion.bots import BOTS
 from companion.rules import DESCRIPTIONS, PRESETS, RULINGS, differences
 
+from ..access import (Body, Bool, Card, Code, Int, List, Name, Opt, Str, body, check_admin_code,
+                      is_loopback, route)
 from ..errors import ApiError
-from ..netinfo import is_loopback
-from ..util import (HOST_COOKIE, SEAT_COOKIE, base_url, host_token, json_body, seat_token,
-                    service, set_secret_cookie)
+from ..netinfo import is_loopback as host_is_loopback
+from ..qr import qr_svg
+from ..tables import REQUEST_ID
+from ..util import (DISPLAY_COOKIE, HOST_COOKIE, SEAT_COOKIE, base_url, seat_token, service,
+                    set_secret_cookie)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 _CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+HOST_ACTIONS = ("undo", "pause", "resume", "end", "reseat", "bot", "approve", "refuse")
+
+VERSION = Int(0, words="the state version your page shows (a number)")
+NEW_TABLE = Body({
+    "preset": Str(40), "players": Int(0, 99, "2, 4, 6, 8 or 10"), "teams": Int(0, 99, "a number of teams"),
+    "names": List(Name(), 10, label="seat {n}"),
+    "colours": List(Str(20), 10), "bots": List(Opt(Str(20)), 10), "decks": Opt(Int(0, 99)),
+    "jokers_per_deck": Opt(Int(0, 99)), "extra_jokers": Opt(Int(0, 99)), "draw_for_partners": Bool(),
+    "dealer": Int(0, 99)}, required=("players", "names"))
+ACTION = Body({"version": VERSION, "move": Str(80, words="a move in the notation, e.g. \"7 0:M10-M17\""),
+               "card": Opt(Card())}, required=("version", "move"))
+HOST_ACTION = Body({"version": VERSION, "seat": Int(0, 99), "bot": Opt(Str(20)),
+                    "request": Opt(Str(REQUEST_ID, r"[0-9a-f]+", "the request the host page shows"))},
+                   required=("version",))
+SEAT_REQUEST = Body({"code": Opt(Code())})
+CODE_BODY = Body({"code": Code()}, required=("code",))
+PAIR_BODY = Body({"code": Code("pairing code")}, required=("code",))
+ADMIN_CODE_BODY = Body({"code": Str(200)}, required=("code",))
 
 
 def presets_json() -> list[dict]:
@@ -36,26 +59,32 @@ def presets_json() -> list[dict]:
     return out
 
 
-@bp.get("/presets")
+@route(bp, "GET", "/presets", who={"anyone"}, reveals="the rules presets")
 def presets():
     return jsonify(presets_json())
 
 
-@bp.get("/games")
+@route(bp, "GET", "/games", who={"anyone"},
+       reveals="live and lately finished tables: id, status, preset, names, turn")
 def games():
     return jsonify(service().summaries())
 
 
-@bp.post("/games")
+@route(bp, "POST", "/games", who={"anyone"}, body=NEW_TABLE,
+       reveals="the new table's id; sets its host cookie (rate-limited per address, live tables capped)")
 def create_game():
-    table, token = service().create(json_body())
+    if not is_loopback():
+        wait = current_app.extensions["pegs_create_bucket"].take(request.remote_addr or "?")
+        if wait > 0:
+            raise ApiError(429, f"this device made several tables just now: wait {wait:.0f} s")
+    table, token = service().create(body())
     resp = jsonify({"gid": table.gid, "version": table.version, "host_url": f"/host/{table.gid}",
                     "table_url": f"/table/{table.gid}"})
     set_secret_cookie(resp, HOST_COOKIE.format(table.gid), token)
     return resp, 201
 
 
-@bp.get("/games/<gid>/me")
+@route(bp, "GET", "/games/<gid>/me", who={"seat"}, reveals="that seat's own view: its hand, its plays")
 def seat_view(gid):
     svc = service()
     table = svc.get(gid)
@@ -66,37 +95,40 @@ def seat_view(gid):
     return jsonify(view)
 
 
-@bp.get("/games/<gid>/table")
+@route(bp, "GET", "/games/<gid>/table", who={"anyone"}, reveals="the public view: no hand, no stock")
 def table_view(gid):
     svc = service()
     return jsonify(svc.view(svc.get(gid), None))
 
 
-@bp.get("/games/<gid>/plays")
+@route(bp, "GET", "/games/<gid>/plays", who={"seat"},
+       reveals="the acting seat's legal plays (its turn checked under the table's lock)")
 def plays(gid):
     svc = service()
     return jsonify(svc.plays(svc.get(gid), seat_token(gid)))
 
 
-@bp.post("/games/<gid>/act")
+@route(bp, "POST", "/games/<gid>/act", who={"seat"}, body=ACTION,
+       reveals="the move made and that seat's view (its turn checked under the table's lock)")
 def act(gid):
     svc = service()
-    return jsonify(svc.act(svc.get(gid), seat_token(gid), json_body()))
+    return jsonify(svc.act(svc.get(gid), seat_token(gid), body()))
 
 
-@bp.post("/games/<gid>/check")
+@route(bp, "POST", "/games/<gid>/check", who={"seat"}, body=ACTION,
+       reveals="whether a move would be legal now, for the acting seat")
 def check(gid):
     """Would this move be legal now? (the seat page asks before it offers a move typed by taps)"""
     svc = service()
-    return jsonify(svc.act(svc.get(gid), seat_token(gid), json_body(), dry_run=True))
+    return jsonify(svc.act(svc.get(gid), seat_token(gid), body(), dry_run=True))
 
 
-@bp.post("/join")
+@route(bp, "POST", "/join", who={"anyone"}, body=CODE_BODY,
+       reveals="the seat the code names; sets that seat's cookie")
 def join():
-    data = json_body()
-    code = data.get("code")
+    code = body()["code"]
     svc = service()
-    found = svc.seat_preview(code) if isinstance(code, str) else None
+    found = svc.seat_preview(code)
     current = seat_token(found[0].gid) if found else None
     table, seat, token = svc.join(code, current)
     resp = jsonify({"ok": True, "gid": table.gid, "seat": seat, "url": f"/seat/{table.gid}"})
@@ -105,46 +137,84 @@ def join():
     return resp
 
 
-@bp.post("/games/<gid>/seat-request")
+@route(bp, "POST", "/games/<gid>/seat-request", who={"anyone"}, body=SEAT_REQUEST,
+       reveals="nothing until the host approves; then a seat cookie for the seat asked for")
 def seat_request(gid):
     """A phone asks the host for a seat: `{"code"}` (the seat's join code, scanned again
     on a fresh phone) or `{}` (the seat this phone held until the host gave it away)."""
     svc = service()
     table = svc.get(gid)
-    seat, token = svc.request_seat(table, seat_token(gid), json_body().get("code"))
+    seat, token = svc.request_seat(table, seat_token(gid), body().get("code"))
     resp = jsonify({"ok": True, "seat": seat, "url": f"/seat/{gid}"})
     if token:
         set_secret_cookie(resp, SEAT_COOKIE.format(gid), token)
     return resp
 
 
-@bp.get("/games/<gid>/host")
+@route(bp, "POST", "/display", who={"anyone"}, body=PAIR_BODY,
+       reveals="the table the pairing code names; sets a display cookie that may drive its board")
+def pair_display():
+    svc = service()
+    table = svc.find_display(body()["code"])
+    if table is None:
+        raise ApiError(404, "this pairing code is not valid: open the host page and scan its "
+                            "\"pair a table display\" code again")
+    token = svc.pair_display(table)
+    resp = jsonify({"ok": True, "gid": table.gid, "url": f"/table/{table.gid}"})
+    set_secret_cookie(resp, DISPLAY_COOKIE.format(table.gid), token)
+    return resp
+
+
+@route(bp, "POST", "/games/<gid>/recover", who={"anyone"}, body=ADMIN_CODE_BODY,
+       reveals="with the admin code: a host cookie for this table (a lost host phone)")
+def recover_host(gid):
+    check_admin_code(body()["code"])
+    svc = service()
+    table = svc.get(gid)
+    token = svc.recover_host(table)
+    resp = jsonify({"ok": True, "gid": gid, "url": f"/host/{gid}"})
+    set_secret_cookie(resp, HOST_COOKIE.format(gid), token)
+    return resp
+
+
+@route(bp, "GET", "/games/<gid>/host", who={"host"},
+       reveals="every seat's join code and QR, the display pairing code, the set-up")
 def host_info(gid):
     svc = service()
+    table = svc.get(gid)
     base = base_url()
-    info = svc.host_info(svc.get(gid), host_token(gid), base)
-    info["local_only"] = is_loopback(urlsplit(base).netloc)   # phones can't open these links
+    info = svc.host_info(table, request.cookies.get(HOST_COOKIE.format(gid)), base)
+    info["local_only"] = host_is_loopback(urlsplit(base).netloc)   # phones can't open these links
+    code = svc.display_code(table)
+    link = f"{base_url()}d/{code}"
+    info["display"] = {"code": code, "link": link, "qr": qr_svg(link)}
     return jsonify(info)
 
 
-@bp.post("/games/<gid>/host/<action>")
+@route(bp, "POST", "/games/<gid>/host/<action>", who={"host"}, body=HOST_ACTION,
+       reveals="the new state version (undo, pause, resume, end, reseat, bot)")
 def host_action(gid, action):
     svc = service()
-    if action not in ("undo", "pause", "resume", "end", "reseat", "bot", "approve", "refuse"):
+    if action not in HOST_ACTIONS:
         raise ApiError(404, f"unknown host action {action!r}")
-    return jsonify(svc.host_action(svc.get(gid), host_token(gid), action, json_body()))
+    data = body()
+    if action == "bot" and data.get("bot") is not None and data["bot"] not in BOTS:
+        raise ApiError(400, f"\"bot\" must be null or one of {', '.join(BOTS)}")
+    return jsonify(svc.host_action(svc.get(gid), request.cookies.get(HOST_COOKIE.format(gid)), action, data))
 
 
-@bp.get("/games/<gid>/record")
+@route(bp, "GET", "/games/<gid>/record", who={"host"},
+       reveals="the finished game's whole record (every card), once it is over or ended")
 def record(gid):
     svc = service()
-    rec = svc.record(svc.get(gid), host_token(gid))
-    body = json.dumps(rec, indent=1)
-    return Response(body, mimetype="application/json", headers={
+    rec = svc.record(svc.get(gid), request.cookies.get(HOST_COOKIE.format(gid)))
+    body_text = json.dumps(rec, indent=1)
+    return Response(body_text, mimetype="application/json", headers={
         "Content-Disposition": f'attachment; filename="pegs-{gid}.json"'})
 
 
-@bp.get("/games/<gid>/events")
+@route(bp, "GET", "/games/<gid>/events", who={"anyone"},
+       reveals="the state version and board version as they change; nothing private")
 def events(gid):
     """Server-sent events: ``version`` whenever the game changes; nothing private, ever.
 

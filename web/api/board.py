@@ -12,6 +12,10 @@
 * ``POST /api/games/<gid>/board/attach`` give the board to this table (when it is free);
 * ``GET  /api/games/<gid>/board/crop/<hole>`` camera: a PNG of a hole it could not read, while
   it asks the phone which move was made (only the holes listed in ``"doubtful"``).
+* ``POST /api/games/<gid>/board/release`` the host (or the admin) lets the board go.
+
+Who may call each: `web.access` (the acting seat, the host or a paired display
+drive the board; the admin may attach or release).
 
 Nothing here is private: the chosen card is never shown, only the rank it moves as.
 """
@@ -19,12 +23,22 @@ from __future__ import annotations
 
 from flask import Response, current_app, jsonify
 
+from ..access import Body, Int, Opt, Str, body, route
 from ..errors import ApiError
-from ..util import json_body, seat_token, service
+from ..util import seat_token, service
 from . import bp
 
 NO_BOARD = {"mode": "none", "attached": False, "state": "off", "leds": {}, "candidates": [], "fix": [],
             "hits": [], "message": ""}
+# Who may touch the board: the table admitted these devices (issue 13 point 3); the admin
+# includes the companion's own screen (loopback), the natural table display on a Pi with a TV.
+DRIVERS = {"acting_seat", "host", "display", "admin"}
+HOLE = Str(16, r"[A-Za-z0-9-]+", "a hole of this board, e.g. M12, H3-s2, S-s2-1")
+CARD = Body({"version": Int(0), "card": Opt(Str(3)), "rank": Opt(Str(2)), "declared": Opt(Str(2))},
+            required=("version",))
+LIFT = Body({"hole": HOLE}, required=("hole",))
+PLACE = Body({"hole": HOLE, "side": Int(0, 9)}, required=("hole", "side"))
+EMPTY = Body({})
 
 
 def board_hub(required: bool = True):
@@ -34,7 +48,8 @@ def board_hub(required: bool = True):
     return hub
 
 
-@bp.get("/games/<gid>/board")
+@route(bp, "GET", "/games/<gid>/board", who={"anyone"},
+       reveals="the board's public state: LEDs, message, candidates, pegs; never the chosen card")
 def board_state(gid):
     table = service().get(gid)
     hub = board_hub(required=False)
@@ -45,38 +60,49 @@ def board_state(gid):
     return jsonify(body)
 
 
-@bp.get("/games/<gid>/board/crop/<hole>")
+@route(bp, "GET", "/games/<gid>/board/crop/<hole>", who=DRIVERS,
+       reveals="a PNG of one hole the camera could not read, only while the referee asks the "
+               "phone about it (the holes listed in the board's \"doubtful\")")
 def board_crop(gid, hole):
     """Camera: a PNG of a hole it could not read, while it asks the phone (see BoardHub.crop)."""
     table = service().get(gid)
     return Response(board_hub().crop(table, hole), mimetype="image/png", headers={"Cache-Control": "no-store"})
 
 
-@bp.post("/games/<gid>/board/card")
+@route(bp, "POST", "/games/<gid>/board/card", who={"acting_seat"}, body=CARD,
+       reveals="the board's public state")
 def board_card(gid):
     table = service().get(gid)
-    return jsonify(board_hub().choose(table, seat_token(gid), json_body()))
+    return jsonify(board_hub().choose(table, seat_token(gid), body()))
 
 
-@bp.post("/games/<gid>/board/lift")
+@route(bp, "POST", "/games/<gid>/board/lift", who=DRIVERS, body=LIFT, reveals="the board's public state")
 def board_lift(gid):
     table = service().get(gid)
-    return jsonify(board_hub().lift(table, json_body()))
+    return jsonify(board_hub().lift(table, body()))
 
 
-@bp.post("/games/<gid>/board/place")
+@route(bp, "POST", "/games/<gid>/board/place", who=DRIVERS, body=PLACE, reveals="the board's public state")
 def board_place(gid):
     table = service().get(gid)
-    return jsonify(board_hub().place(table, json_body()))
+    return jsonify(board_hub().place(table, body()))
 
 
-@bp.post("/games/<gid>/board/sync")
+@route(bp, "POST", "/games/<gid>/board/sync", who=DRIVERS, body=EMPTY, reveals="the board's public state")
 def board_sync(gid):
     table = service().get(gid)
     return jsonify(board_hub().sync(table))
 
 
-@bp.post("/games/<gid>/board/attach")
+@route(bp, "POST", "/games/<gid>/board/attach", who={"host", "display", "admin"}, body=EMPTY,
+       reveals="the board's public state (refused while another game in play holds the board)")
 def board_attach(gid):
     table = service().get(gid)
     return jsonify(board_hub().attach(table))
+
+
+@route(bp, "POST", "/games/<gid>/board/release", who={"host", "admin"}, body=EMPTY,
+       reveals="the board's public state: this table lets the board go")
+def board_release(gid):
+    table = service().get(gid)
+    return jsonify(board_hub().release(table))

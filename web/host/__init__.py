@@ -1,25 +1,25 @@
 """Host pages: the home page, the new-table form and the host's controls."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, current_app, render_template
 
 from companion.board import TEAM_LAYOUTS
 from companion.bots import BOTS
 
 from .. import colours
 from ..api import presets_json
-from ..errors import ApiError
-from ..util import host_token, service
+from ..access import route
+from ..util import service
 
 bp = Blueprint("host", __name__, template_folder="templates")
 
 
-@bp.get("/")
+@route(bp, "GET", "/", who={"anyone"}, reveals="live and lately finished tables: names, status, preset")
 def home():
     return render_template("host/home.html", games=service().summaries())
 
 
-@bp.get("/new")
+@route(bp, "GET", "/new", who={"anyone"}, reveals="the new-table form")
 def new_table():
     boot = {"presets": presets_json(), "palette": list(colours.BY_KEY.values()),
             "defaults": colours.DEFAULTS, "layouts": {str(k): v for k, v in TEAM_LAYOUTS.items()},
@@ -27,16 +27,19 @@ def new_table():
     return render_template("host/new.html", boot=boot)
 
 
-@bp.get("/host/<gid>")
+def _not_host(table):
+    """Another phone on the host page: say so, and offer the admin code (a lost host phone)."""
+    return render_template("host/recover.html", gid=table.gid,
+                           has_code=bool(current_app.config.get("ADMIN_CODE"))), 403
+
+
+@route(bp, "GET", "/host/<gid>", who={"host"}, denied=_not_host,
+       reveals="the host controls page (the join codes come from /api/games/<gid>/host)")
 def host_page(gid):
-    svc = service()
-    table = svc.get(gid)
-    if not table.is_host(host_token(gid)):
-        raise ApiError(403, "Only the phone that created this table can open its host controls.")
     return render_template("host/host.html", gid=gid, boot={"gid": gid, "bots": list(BOTS)})
 
 
-@bp.get("/colours.css")
+@route(bp, "GET", "/colours.css", who={"anyone"}, reveals="the peg colours as CSS")
 def colours_css():
     """The peg colours as CSS classes (.col-red ...), from the one palette in web.colours."""
     css = "".join(f".col-{c['key']}{{background:{c['hex']};color:{c['ink']}}}\n"

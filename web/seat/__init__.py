@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
+from ..access import route
 from ..board import render_svg
 from ..table import board_boot
 from ..util import seat_token, service
@@ -10,7 +11,7 @@ from ..util import seat_token, service
 bp = Blueprint("seat", __name__, template_folder="templates")
 
 
-@bp.get("/j/<code>")
+@route(bp, "GET", "/j/<code>", who={"anyone"}, reveals="for a valid join code: the seat's name and colour")
 def join_page(code):
     found = service().seat_preview(code)
     if found is None:
@@ -26,7 +27,8 @@ def join_page(code):
                            gid=table.gid, taken=s["joined"], bot=s["bot"], mine=mine, asked=asked)
 
 
-@bp.get("/seat/<gid>")
+@route(bp, "GET", "/seat/<gid>", who={"anyone"},
+       reveals="the seat page's frame and this phone's seat number; its hand comes from /me")
 def seat_page(gid):
     svc = service()
     table = svc.get(gid)

@@ -10,65 +10,26 @@ the configured hardware).
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
-import ipaddress
 import threading
-import time
 
 from flask import Blueprint, current_app, jsonify, render_template, request
 
+from ..access import Body, Map, Str, admin_token, body, check_admin_code, is_admin, route
 from ..config import BOARD_MODES, BY_KEY, WEB_KEYS, ConfigError, check_web_change, save_settings
 from ..errors import ApiError
-from ..util import json_body, service
+from ..util import ADMIN_COOKIE, service
 
 bp = Blueprint("settings", __name__, template_folder="templates")
 
-ADMIN_COOKIE = "pj_admin"
-MAX_TRIES = 5          # wrong codes in a row before each try waits
-LOCKOUT = 30.0         # seconds
-_tries_lock = threading.Lock()
 _save_lock = threading.Lock()
-
-
-def _tries() -> dict:
-    return current_app.extensions.setdefault("pegs_admin_tries", {"wrong": 0, "until": 0.0})
+ADMIN = {"admin"}   # loopback, or a phone that gave the admin code (web.access.is_admin)
 
 
 def control():
     return current_app.extensions.get("pegs_board_control")
 
 
-def _token_for(code: str) -> str:
-    return hmac.new(current_app.config["SECRET"], f"admin:{code}".encode(), hashlib.sha256).hexdigest()
-
-
-def _admin_token() -> str | None:
-    code = current_app.config.get("ADMIN_CODE")
-    return _token_for(code) if code else None
-
-
-def _local() -> bool:
-    try:
-        return ipaddress.ip_address(request.remote_addr or "").is_loopback
-    except ValueError:
-        return False
-
-
-def authorised() -> bool:
-    if _local():
-        return True
-    token = _admin_token()
-    cookie = request.cookies.get(ADMIN_COOKIE)
-    return bool(token and cookie and hmac.compare_digest(token, cookie))
-
-
-def _require():
-    if not authorised():
-        if current_app.config.get("ADMIN_CODE"):
-            raise ApiError(403, "enter the admin code first (serve.admin_code in the config file)")
-        raise ApiError(403, "settings can be changed only on the companion itself (http://127.0.0.1:PORT/settings) "
-                            "until serve.admin_code is set in the config file")
+authorised = is_admin
 
 
 def current() -> dict:
@@ -92,7 +53,7 @@ def _state() -> dict:
             "config_path": path, "board": ctl.status() if ctl is not None else None}
 
 
-@bp.get("/settings")
+@route(bp, "GET", "/settings", who={"anyone"}, reveals="the settings page; the settings only to the admin")
 def settings_page():
     ok = authorised()
     return render_template("settings/settings.html", authorised=ok,
@@ -100,43 +61,26 @@ def settings_page():
                            boot={"authorised": ok, "state": _state() if ok else None})
 
 
-@bp.get("/api/settings")
+@route(bp, "GET", "/api/settings", who=ADMIN, reveals="the settings in force, the config file's path")
 def settings_get():
-    _require()
     return jsonify(_state())
 
 
-@bp.post("/api/settings/unlock")
+@route(bp, "POST", "/api/settings/unlock", who={"anyone"}, body=Body({"code": Str(200)}, required=("code",)),
+       reveals="with the admin code: the settings, and the admin cookie (wrong codes counted per address)")
 def settings_unlock():
-    code = json_body().get("code")
-    token = _admin_token()
-    if token is None:
-        raise ApiError(403, "no admin code is set: add serve.admin_code to the config file, or open the "
-                            "settings on the companion itself")
-    with _tries_lock:
-        tries = _tries()
-        wait = tries["until"] - time.monotonic()
-        if wait > 0:
-            raise ApiError(429, f"too many wrong codes: wait {wait:.0f} s")
-        good = isinstance(code, str) and hmac.compare_digest(_token_for(code.strip()), token)
-        if not good:
-            tries["wrong"] += 1
-            if tries["wrong"] >= MAX_TRIES:
-                tries["until"] = time.monotonic() + LOCKOUT
-            raise ApiError(403, "that is not the admin code")
-        tries["wrong"] = 0
+    check_admin_code(body()["code"])
     resp = jsonify(_state())
-    resp.set_cookie(ADMIN_COOKIE, token, max_age=30 * 24 * 3600, httponly=True, samesite="Strict",
+    resp.set_cookie(ADMIN_COOKIE, admin_token(), max_age=30 * 24 * 3600, httponly=True, samesite="Strict",
                     secure=request.is_secure, path="/")
     return resp
 
 
-@bp.post("/api/settings")
+@route(bp, "POST", "/api/settings", who=ADMIN, body=Body({"changes": Map()}, required=("changes",)),
+       reveals="the settings in force after the change")
 def settings_post():
-    _require()
-    body = json_body()
-    changes = body.get("changes")
-    if not isinstance(changes, dict) or not changes:
+    changes = body()["changes"]
+    if not changes:
         raise ApiError(400, "send {\"changes\": {key: value}} with one or more of: " + ", ".join(WEB_KEYS))
     checked = {}
     try:
@@ -176,7 +120,8 @@ def settings_post():
     return jsonify(out)
 
 
-@bp.post("/api/board/retry")
+@route(bp, "POST", "/api/board/retry", who={"anyone"}, body=Body({}),
+       reveals="what failed when the board started (it only re-opens the configured hardware)")
 def board_retry():
     ctl = control()
     if ctl is None:

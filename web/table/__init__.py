@@ -1,22 +1,35 @@
 """The table view: a tablet, TV or the host's phone showing the whole board."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, g, render_template, request
 
+from ..access import route
 from ..board import render_svg
 from ..util import service
 
 bp = Blueprint("table", __name__, template_folder="templates")
 
 
-@bp.get("/table/<gid>")
+@route(bp, "GET", "/table/<gid>", who={"anyone"},
+       reveals="the public view; its simulated board moves only for the acting seat, the host, a paired display or the admin")
 def table_page(gid):
     table = service().get(gid)
     bottom = request.args.get("bottom", "0")
-    side = int(bottom) if bottom.isdigit() and int(bottom) < table.geo.sides else 0
-    boot = {"gid": gid, "board": board_boot()}
+    side = int(bottom) if bottom.isascii() and bottom.isdigit() and int(bottom) < table.geo.sides else 0
+    boot = {"gid": gid, "board": board_boot(),
+            "admitted": bool(g.roles & {"host", "display", "acting_seat", "admin"})}
     return render_template("table/table.html", gid=gid, board=render_svg(table, side), boot=boot,
-                           problems=(boot["board"]["control"] or {}).get("problems", []))
+                           problems=(boot["board"]["control"] or {}).get("problems", []),
+                           admitted=boot["admitted"])
+
+
+@route(bp, "GET", "/d/<code>", who={"anyone"}, reveals="for a valid pairing code: which table it pairs")
+def pair_page(code):
+    table = service().find_display(code)
+    if table is None:
+        return render_template("table/pair.html", table=None, code=code), 404
+    return render_template("table/pair.html", table=table, code=code.strip().upper(),
+                           names=[s.name for s in table.seats])
 
 
 def board_boot() -> dict:

@@ -37,6 +37,12 @@
     $("end").disabled = info.status === "ended";
     $("export").hidden = open;
     $("local-only").hidden = !info.local_only;
+    if (info.display) {
+      $("display-qr").innerHTML = info.display.qr; // server-made SVG (segno) of our own pairing link
+      $("display-link").href = info.display.link;
+      $("display-link").textContent = info.display.link.replace(/^https?:\/\//, "");
+    }
+    refreshBoard();
     const list = $("seat-list");
     list.replaceChildren(...info.seats.map(seatCard));
     if (info.draw) {
@@ -120,6 +126,20 @@
       if (e.status === 409) refresh();
     }
   }
+
+  async function refreshBoard() {
+    try {
+      const st = await api(`/api/games/${gid}/board`);
+      $("release").hidden = !st.attached;
+    } catch (e) { $("release").hidden = true; }
+  }
+
+  $("release").addEventListener("click", async () => {
+    if (!confirm("Let the board go? Another table can then take it; this game goes on with the phones.")) return;
+    try { await api(`/api/games/${gid}/board/release`, {}); say("The board is free for another table."); }
+    catch (e) { say(e.message, "error"); }
+    refreshBoard();
+  });
 
   // Undo changes the game for everyone: ask first, saying what goes back
   $("undo").addEventListener("click", () => {

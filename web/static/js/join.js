@@ -1,18 +1,16 @@
-/* The join page: one tap takes the seat, or asks the host for it when another phone
-   (or the computer) has it (JSON POSTs, so link previews can't). */
+/* The join and pairing pages: one tap sends the code (a JSON POST, so link previews
+   can't) to the button's data-post: a seat's to /api/join, or a request for a seat another
+   phone (or the computer) holds to the host; a table display's to /api/display. */
 "use strict";
 
 (() => {
-  const take = document.getElementById("take-seat");
-  const ask = document.getElementById("ask-seat");
-  const btn = take || ask;
+  const btn = document.querySelector("button[data-code][data-post]");
   if (!btn) return;
   btn.addEventListener("click", async () => {
     btn.disabled = true;
-    const err = document.getElementById("join-error");
+    const err = document.getElementById(btn.dataset.error);
     try {
-      const r = take ? await PJ.api("/api/join", { code: btn.dataset.code })
-        : await PJ.api(`/api/games/${btn.dataset.gid}/seat-request`, { code: btn.dataset.code });
+      const r = await PJ.api(btn.dataset.post, { code: btn.dataset.code });
       window.location.assign(r.url);
     } catch (e) {
       err.hidden = false;

@@ -14,9 +14,10 @@
     const seat = view.seats[view.seat_sides.indexOf(Number(side))];
     return { hex: seat.colour.hex, ink: seat.colour.ink, key: seat.colour.key, name: seat.colour.name, label: seat.label };
   };
+  // an unpaired screen shows the simulated board read-only (the server refuses its moves anyway)
   const vb = bb.mode === "simulation" ? new VirtualBoard(board, $("vtray"), gid, look, (st, err) => {
     if (st) { bstate = st; renderReferee(); } else if (err) $("ref-msg").textContent = err;
-  }) : null;
+  }, !boot.admitted) : null;
   let bstate = null, bloading = false, bagain = false;
   // a board control (web/board_control.py): after a safe start, what failed; a new mode reloads the page
   const watchBoard = !!mirror || !!bb.control;
@@ -80,11 +81,11 @@
     $("ref-cands").replaceChildren(...(st.candidates || []).map((c) => el("li", null, `${c.move} — ${c.words}`)));
     mirror.render(st.attached ? st.leds : {});
     const sim = vb && st.attached;
-    $("vtray-box").hidden = !sim;
+    $("vtray-box").hidden = !sim || !boot.admitted;
     if (sim) vb.render(st);
     else drawPosition();
-    $("ref-sync").hidden = catchUp || !(sim && ["sync", "restore", "setup", "wrong"].includes(st.state));
-    $("ref-attach").hidden = st.attached || bb.mode === "none";
+    $("ref-sync").hidden = catchUp || !(boot.admitted && sim && ["sync", "restore", "setup", "wrong"].includes(st.state));
+    $("ref-attach").hidden = !boot.admitted || st.attached || bb.mode === "none";
     if (view) renderBanner();
   }
 

@@ -59,9 +59,11 @@ class LedMirror {
 
 class VirtualBoard {
   /* board: a Board over the table's SVG; tray: the element listing the pegs in the hand;
-     gid; look(side) -> {hex, ink, label, name} for a side's pegs; onState(state) after each change */
-  constructor(board, tray, gid, look, onState) {
+     gid; look(side) -> {hex, ink, label, name} for a side's pegs; onState(state) after each change;
+     readOnly: draw the pegs but let nobody drag them */
+  constructor(board, tray, gid, look, onState, readOnly = false) {
     this.board = board;
+    this.readOnly = readOnly;   // a display the host has not paired: look, don't touch
     this.svg = board.svg;
     this.tray = tray;
     this.gid = gid;
@@ -69,7 +71,7 @@ class VirtualBoard {
     this.onState = onState;
     this.state = null;
     this.drag = null;
-    this.svg.classList.add("virtual");
+    if (!readOnly) this.svg.classList.add("virtual");
     this.svg.addEventListener("pointerdown", (ev) => this.down(ev, ev.target.closest(".peg")));
     this.tray.addEventListener("pointerdown", (ev) => this.down(ev, ev.target.closest(".tray-peg")));
     for (const el of [this.svg, this.tray]) {
@@ -151,7 +153,7 @@ class VirtualBoard {
   }
 
   down(ev, el) {
-    if (!el || this.drag || !this.state || !this.state.board) return;
+    if (this.readOnly || !el || this.drag || !this.state || !this.state.board) return;
     ev.preventDefault();
     const side = Number(el.dataset.side);
     const ghost = document.createElement("div");
