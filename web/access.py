@@ -163,6 +163,12 @@ def route(bp, method: str, rule: str, *, who, reveals: str, body: "Body | None" 
             if "anyone" not in who and not roles & who:
                 if denied is not None:
                     return denied(table)
+                if table is not None and who & {"seat", "acting_seat"}:
+                    # a phone that held a seat hears why it no longer does (the computer has
+                    # it, it moved to another phone, its request was refused...)
+                    token = request.cookies.get(SEAT_COOKIE.format(table.gid))
+                    if table.lost_seat(token) is not None:
+                        current_app.extensions["pegs"].seat_for(table, token)
                 raise _refusal(who)
             if body is not None:
                 g.body = body.check(read_json())

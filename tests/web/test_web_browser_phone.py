@@ -241,12 +241,14 @@ def live_sim():
 def sim_table(svc, bots, preset="basic"):
     """A table whose first player (seat 0) holds a card that brings a peg out."""
     for _ in range(100):
-        table, _ = svc.create({"preset": preset, "players": 4, "teams": 2,
-                               "names": ["Ann", "Ben", "Cy", "Di"], "bots": bots})
+        table, host = svc.create({"preset": preset, "players": 4, "teams": 2,
+                                  "names": ["Ann", "Ben", "Cy", "Di"], "bots": bots})
         g = table.game
         card = next((c for c in g.hands[0] if rank_of(c) in COME_OUT), None)
         if g.actor == 0 and card:
             return table, card
+        # a game in play keeps the board (13.4): end the deals not wanted, as their host would
+        svc.host_action(table, host, "end", {"version": table.version})
     raise AssertionError("no deal with a come-out card for seat 0")
 
 

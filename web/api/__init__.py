@@ -192,7 +192,7 @@ def host_info(gid):
 
 
 @route(bp, "POST", "/games/<gid>/host/<action>", who={"host"}, body=HOST_ACTION,
-       reveals="the new state version (undo, pause, resume, end, reseat, bot)")
+       reveals="the new state version (undo, pause, resume, end, reseat, bot, approve, refuse)")
 def host_action(gid, action):
     svc = service()
     if action not in HOST_ACTIONS:
