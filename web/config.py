@@ -163,6 +163,10 @@ def read_file(path: str | os.PathLike) -> dict:
         raise ConfigError(f"can't be read ({exc.strerror})", str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML ({exc})", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not UTF-8 text (byte {exc.start}); save it as UTF-8", str(path)) from None
+    except RecursionError:
+        raise ConfigError("nested too deeply to be a settings file", str(path)) from None
 
 
 def _flatten(data: dict, problems: list) -> dict:
