@@ -1,6 +1,7 @@
 """Running the app under waitress, with a clean shutdown on SIGTERM / Ctrl-C."""
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
@@ -8,6 +9,7 @@ from waitress.server import create_server
 
 from .main import build_app
 from .netinfo import lan_ip
+from .store import BackupKeeper, Backups, DataDirError
 
 
 BOARD_WORDS = {
@@ -22,12 +24,36 @@ BOARD_WORDS = {
 
 def run(conf: dict) -> int:
     board = conf.get("board") or {"mode": "none"}
-    app = build_app({"DATA_DIR": conf["data_dir"], "BOT_DELAY": conf["bot_delay"],
+    os.umask(0o077)   # the data folder holds every shuffle: nothing the server makes is readable by others
+    try:
+        app = _build(conf, board)
+    except DataDirError as exc:
+        print(f"pegs serve: {exc}", file=sys.stderr)
+        return 2
+    service = app.extensions["pegs"]
+    keeper = BackupKeeper(Backups(service.store, conf["data_dir"]), lambda: finished_games(service))
+    keeper.tick()   # a copy at start unless there is one from the last day
+    keeper.start()
+    try:
+        return _serve(conf, board, app)
+    finally:
+        keeper.stop()
+
+
+def finished_games(service) -> list[str]:
+    return [gid for gid, table in list(service.tables.items()) if table.status in ("over", "ended")]
+
+
+def _build(conf: dict, board: dict):
+    return build_app({"DATA_DIR": conf["data_dir"], "BOT_DELAY": conf["bot_delay"],
                      "PUBLIC_URL": conf["public_url"], "MAX_STREAMS": max(8, conf["threads"] - 8),
                      "BOARD_MODE": board["mode"], "SETTLE_SECONDS": board.get("settle_seconds", 0.8),
                      "WIRING": conf.get("wiring") or board.get("wiring"), "CONFIG_PATH": conf.get("config_path"),
                      "WIRING_FILE": board.get("wiring"), "ADMIN_CODE": conf.get("admin_code"),
-                     "CAMERA": conf.get("camera")})
+                     "CAMERA": conf.get("camera"), "NEW_KEY": conf.get("new_key")})
+
+
+def _serve(conf: dict, board: dict, app) -> int:
     service = app.extensions["pegs"]
     control = app.extensions.get("pegs_board_control")
     try:
@@ -57,7 +83,11 @@ def run(conf: dict) -> int:
         print("The board did not start, so the phones are the board for now:", flush=True)
         for p in control.problems:
             print(f"  {p.what} {p.fix}", flush=True)
-    print(f"Games are kept in {conf['data_dir']}. Stop with Ctrl-C.", flush=True)
+    for gid, reason in sorted(service.broken.items()):
+        print(f"Game {gid} is set aside, its saved log is damaged: {reason}. The other games are served; "
+              f"`pegs serve --restore` puts back the last backup.", flush=True)
+    print(f"Games are kept in {conf['data_dir']} (backups in {conf['data_dir']}/backups). Stop with Ctrl-C.",
+          flush=True)
 
     def stop(signum, frame):
         service.close()  # SSE streams end, the bot thread stops

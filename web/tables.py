@@ -37,7 +37,7 @@ from companion.rules import PRESETS, RulesError, rules_from_json
 from . import colours
 from .errors import ApiError
 from .qr import qr_svg
-from .store import StoreError
+from .store import DamagedGame, StoreError
 
 log = logging.getLogger("web.tables")
 
@@ -256,8 +256,8 @@ class TableService:
 
     # ------------------------------------------------------------ loading
     def _load(self, gid: str) -> Table | None:
-        events = self.store.events(gid)
         try:
+            events = self.store.events(gid)
             if not events or events[0][1] != "created":
                 raise ValueError("the log does not start with the table's creation")
             shuffles = [d["cards"] for _, kind, d in events if kind == "shuffle"]
@@ -266,6 +266,12 @@ class TableService:
                 table.apply(kind, data)
             table.version = events[-1][0]
             table.game.take_new_shuffles()
+        except DamagedGame as exc:  # a log that is not what was written: set it aside
+            log.warning("game %s is set aside: %s; the other games are served (pegs serve --restore puts "
+                      "back the last backup)", gid, exc.reason)
+            self.broken[gid] = exc.reason
+            self.tables.pop(gid, None)
+            return None
         except Exception as exc:  # a log this code can't replay: keep serving the others
             log.exception("game %s can't be replayed", gid)
             self.broken[gid] = str(exc)
@@ -279,7 +285,8 @@ class TableService:
         table = self.tables.get(gid)
         if table is None:
             if gid in self.broken:
-                raise ApiError(500, "this game's log could not be replayed; see the server log")
+                raise ApiError(503, "this game's saved log is damaged, so the companion set it aside "
+                               "(its start message and log say why); the other games go on")
             raise ApiError(404, "there is no table with that id on this companion")
         return table
 
