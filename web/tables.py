@@ -233,16 +233,20 @@ def parse_setup(data) -> dict:
 
 # ===================================================================== service
 class TableService:
-    def __init__(self, store, secret: bytes, bot_delay: float = 0.8, max_streams: int = 40):
+    STREAMS_PER_HOLDER = 4   # a seat's (or the host's) pages: a phone, a tab or two
+
+    def __init__(self, store, secret: bytes, bot_delay: float = 0.8, max_streams: int = 40,
+                 streams_per_address: int = 12):
         self.store = store
         self.secret = secret
         self.bot_delay = bot_delay
         self.max_streams = max_streams
+        self.streams_per_address = streams_per_address   # anonymous streams one client address may hold
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}
         self._lock = threading.Lock()
         self.closing = threading.Event()
-        self._streams: dict[str, tuple] = {}  # key -> (table, stop event), oldest first
+        self._streams: dict[str, tuple] = {}  # key -> (table, stop event, address, holder), oldest first
         # The physical (or simulated) board's referee, set by the composition root
         # (web.board_referee.BoardHub): told of every commit, asked before a bot acts.
         self.board = None
@@ -691,19 +695,51 @@ class TableService:
                 self._bots.schedule(gid, max(self.bot_delay, 1.0))
 
     # ------------------------------------------------------------ streams
-    def open_stream(self, table: Table, key: str) -> threading.Event:
-        """Register a change stream; a newer one with the same key ends the older."""
+    def open_stream(self, table: Table, key: str, address: str | None = None,
+                    holder: str | None = None) -> threading.Event:
+        """Register a change stream (waitress threads are finite, so streams are capped).
+
+        `key` names the page (a newer stream with it ends the older), `address`
+        the client's IP, `holder` who the page belongs to ("seat 2", "host", a
+        paired display) or None for an anonymous page. Anonymous streams never
+        end a holder's: past STREAMS_PER_ADDRESS an address loses its own
+        oldest; past the total cap the oldest stream of the address holding
+        the most anonymous ones ends; with only holders' streams open, a new
+        anonymous one is refused (503). A holder keeps STREAMS_PER_HOLDER."""
         stop = threading.Event()
+        refused = False
         with self._lock:
+            evicted = []
             old = self._streams.pop(key, None)
-            self._streams[key] = (table, stop)
-            evicted = [old] if old else []
-            while len(self._streams) > self.max_streams:
-                evicted.append(self._streams.pop(next(iter(self._streams))))
-        for t, ev in evicted:
+            if old:
+                evicted.append(old)
+            if holder is None:
+                mine = [k for k, e in self._streams.items() if e[3] is None and e[2] == address]
+                cap = self.streams_per_address
+            else:
+                mine = [k for k, e in self._streams.items() if e[3] == holder and e[0] is table]
+                cap = self.STREAMS_PER_HOLDER
+            if len(mine) >= cap:
+                evicted.append(self._streams.pop(mine[0]))
+            if len(self._streams) >= self.max_streams:
+                anonymous = [(k, e[2]) for k, e in self._streams.items() if e[3] is None]
+                if anonymous:
+                    held = Counter(a for _, a in anonymous)
+                    most = max(held.values())
+                    evicted.append(self._streams.pop(next(k for k, a in anonymous if held[a] == most)))
+                elif holder is None:
+                    refused = True
+                else:   # holders' streams alone fill the cap: the oldest ends
+                    evicted.append(self._streams.pop(next(iter(self._streams))))
+            if not refused:
+                self._streams[key] = (table, stop, address, holder)
+        for t, ev, _, _ in evicted:
             ev.set()
             with t.cond:
                 t.cond.notify_all()
+        if refused:
+            raise ApiError(503, "the companion has as many live pages open as it can serve; "
+                           "this page will try again", code="streams_full")
         return stop
 
     def close_stream(self, key: str, stop: threading.Event) -> None:

@@ -121,6 +121,14 @@ def record(gid):
         "Content-Disposition": f'attachment; filename="pegs-{gid}.json"'})
 
 
+def _stream_holder(table, gid) -> str | None:
+    """Whose page a stream is (a seat, the host), or None: anonymous streams never end these."""
+    seat = table.seat_of_token(seat_token(gid))
+    if seat is not None:
+        return f"seat {seat}"
+    return "host" if table.is_host(host_token(gid)) else None
+
+
 @bp.get("/games/<gid>/events")
 def events(gid):
     """Server-sent events: ``version`` whenever the game changes; nothing private, ever.
@@ -136,7 +144,9 @@ def events(gid):
     if not _CLIENT_ID.match(client):
         raise ApiError(400, "the event stream needs a client id (8-64 letters, digits, - or _)")
     heartbeat = float(current_app.config["HEARTBEAT"])
-    stop = svc.open_stream(table, f"{gid}:{client}")
+    holder = _stream_holder(table, gid)
+    key = f"{gid}:{holder or '-'}:{client}"   # an anonymous page can't take a holder's key
+    stop = svc.open_stream(table, key, request.remote_addr, holder)
     # With a board, a "board" event says its state changed (a peg lifted, LEDs, a message):
     # pages then fetch /board. Without one the stream is exactly as before.
     with_board = (current_app.extensions.get("pegs_board") is not None
@@ -164,7 +174,7 @@ def events(gid):
                         and not stop.is_set() and not svc.closing.is_set():
                     yield ": keep-alive\n\n"
         finally:
-            svc.close_stream(f"{gid}:{client}", stop)
+            svc.close_stream(key, stop)
 
     return Response(stream(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

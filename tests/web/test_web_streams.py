@@ -1,0 +1,118 @@
+"""Event streams under a flood of anonymous ones (issue 13 point 8): a seat's or the host's
+stream is never ended by anonymous streams, and one client address can't take the others'
+places."""
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+from conftest import Phone, make_app, wait_until
+from livekit import LiveServer
+
+
+class Stream(threading.Thread):
+    """One event stream on a raw socket (from `source` if given); counts the times it was
+    ended and, with `reconnect`, opens it again at once, as EventSource does."""
+
+    def __init__(self, port, gid, client, cookies=None, source="127.0.0.1", reconnect=False):
+        super().__init__(daemon=True)
+        self.port, self.gid, self.client, self.source, self.reconnect = port, gid, client, source, reconnect
+        self.cookie = "; ".join(f"{k}={v}" for k, v in (cookies or {}).items())
+        self.ended = 0
+        self.versions = []
+        self.open = threading.Event()
+        self.halt = False
+
+    def run(self):
+        while not self.halt:
+            try:
+                sock = socket.create_connection(("127.0.0.1", self.port), timeout=0.5,
+                                                source_address=(self.source, 0))
+            except OSError:
+                time.sleep(0.05)
+                continue
+            head = f"GET /api/games/{self.gid}/events?client={self.client} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            if self.cookie:
+                head += f"Cookie: {self.cookie}\r\n"
+            sock.sendall((head + "\r\n").encode())
+            buf = b""
+            while not self.halt:
+                try:
+                    chunk = sock.recv(65536)
+                except socket.timeout:
+                    continue
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    self.ended += 1
+                    break
+                buf += chunk
+                if b" 200 " in buf.split(b"\r\n", 1)[0]:
+                    self.open.set()
+                for line in buf.split(b"\n"):
+                    if line.startswith(b"data: {\"version\": "):
+                        self.versions.append(int(line[len(b"data: {\"version\": "):-1]))
+                buf = buf[buf.rfind(b"\n") + 1:]
+            sock.close()
+            if not self.reconnect:
+                return
+
+
+@pytest.fixture
+def small_server():
+    app = make_app(MAX_STREAMS=10)
+    srv = LiveServer(app, threads=24)
+    yield srv
+    srv.close()
+
+
+def test_anonymous_streams_never_end_a_seats_or_the_hosts(small_server):
+    live = small_server
+    svc = live.app.extensions["pegs"]
+    host = Phone(live.port)
+    status, created, _ = host.post("/api/games", {"preset": "basic", "players": 4,
+                                                   "names": ["Ann", "Bob", "Cy", "Di"]})
+    assert status == 201
+    gid = created["gid"]
+    table = svc.get(gid)
+    seats = []
+    for s in range(4):
+        phone = Phone(live.port)
+        assert phone.post("/api/join", {"code": svc.join_code(table, s)})[0] == 200
+        seats.append(phone)
+    players = [Stream(live.port, gid, f"seat-page-{s}", seats[s].cookies) for s in range(4)]
+    players.append(Stream(live.port, gid, "host-page-0", host.cookies))
+    guest = Stream(live.port, gid, "guest-page-0", source="127.0.0.2")   # a lone anonymous table page
+    for st in players + [guest]:
+        st.start()
+        assert st.open.wait(5)
+    flood = [Stream(live.port, gid, f"flood-{i:03d}", reconnect=True) for i in range(40)]
+    for st in flood:
+        st.start()
+    time.sleep(2.5)
+    for st in flood:
+        st.halt = True
+    assert sum(st.ended for st in flood) > 20          # the flood did churn: they ended each other
+    assert [st.ended for st in players] == [0] * 5     # ... and never a seat's or the host's stream
+    assert guest.ended == 0                            # nor the one of an address holding one stream
+    anonymous_here = [e for e in svc._streams.values() if e[3] is None and e[2] == "127.0.0.1"]
+    assert len(anonymous_here) <= svc.streams_per_address
+    # the players' streams still carry the game
+    before = table.version
+    assert host.post(f"/api/games/{gid}/host/pause", {"version": before})[0] == 200
+    assert wait_until(lambda: all(st.versions and st.versions[-1] > before for st in players), 5)
+    for st in players + [guest]:
+        st.halt = True
+
+
+def test_a_full_house_of_players_refuses_an_anonymous_stream(small_server):
+    live = small_server
+    svc = live.app.extensions["pegs"]
+    table, _ = svc.create({"preset": "basic", "players": 4, "names": ["Ann", "Bob", "Cy", "Di"]})
+    stops = [svc.open_stream(table, f"k{i}", "10.0.0.5", holder=f"seat {i % 4}") for i in range(10)]
+    status, body, _ = Phone(live.port).get(f"/api/games/{table.gid}/events?client=late-guest")
+    assert status == 503 and "try again" in body["error"]
+    assert not any(stop.is_set() for stop in stops)
