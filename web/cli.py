@@ -42,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--port", help="port (default 8000)")
     p.add_argument("--data-dir", help="where games are kept (default $PEGS_DATA_DIR or "
                    "~/.local/share/pegs-companion)")
-    p.add_argument("--threads", help="waitress worker threads (default 48: ~12 live phones plus requests)")
+    p.add_argument("--threads", help="waitress worker threads, 16-512 (default 48): a quarter, at least 8, answer "
+                                     "requests; the rest hold the live pages' event streams")
     p.add_argument("--bot-delay", help="seconds a computer player waits before it moves (default 0.8)")
     p.add_argument("--public-url", help="address printed and put in the QR codes, e.g. http://192.168.4.1:8000/")
     p.add_argument("--board", dest="board_mode", metavar="MODE",

@@ -1,15 +1,105 @@
-"""Running the app under waitress, with a clean shutdown on SIGTERM / Ctrl-C."""
+"""Running the app under waitress, with a clean shutdown on SIGTERM / Ctrl-C.
+
+On a shared Wi-Fi a client may open connections and never finish a request
+(a byte a second keeps waitress's inactivity timer happy). `create_guarded_server`
+keeps players served: many connections allowed (CONNECTION_LIMIT, with the
+open-file limit raised to match), at most PER_ADDRESS of them from one client
+address, a request's head and body must arrive within REQUEST_DEADLINE seconds,
+idle connections close after IDLE_TIMEOUT, and request sizes are bounded.
+Half-open connections cost a socket, never a worker thread: waitress hands a
+request to a thread only once it has fully arrived. Event streams do hold a
+thread each, so `stream_cap` leaves REQUEST_THREADS for plain requests.
+"""
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import sys
+import time
 
-from waitress.server import create_server
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer, create_server
 
 from .main import build_app
 from .netinfo import lan_ip
 from .store import BackupKeeper, Backups, DataDirError
+
+
+CONNECTION_LIMIT = 1000   # waitress's default 100 is 100 half-open connections from a stranger
+PER_ADDRESS = 64          # connections one client address may hold (a phone's browser uses about 6)
+REQUEST_DEADLINE = 10.0   # seconds a request may take to arrive, however it trickles in
+IDLE_TIMEOUT = 30         # seconds an idle keep-alive connection stays open
+CLEANUP_INTERVAL = 2      # seconds between the checks of the two above
+MAX_HEADER_BYTES = 32 * 1024
+MAX_BODY_BYTES = 1024 * 1024   # the app refuses more than 64 KB; waitress need not buffer a gigabyte
+REQUEST_THREADS = 8       # worker threads always left for plain requests (event streams take the rest)
+
+
+def stream_cap(threads: int) -> int:
+    """How many event streams `threads` waitress threads can hold and still answer plain
+    requests promptly: a quarter of them, at least REQUEST_THREADS, stay free."""
+    return threads - max(REQUEST_THREADS, threads // 4)
+
+
+class GuardedChannel(HTTPChannel):
+    """An HTTP connection that notes when its current request began, and is closed at once
+    when its client address already holds PER_ADDRESS connections."""
+
+    per_address = PER_ADDRESS
+    request_started = None
+
+    def __init__(self, server, sock, addr, adj, map=None):
+        super().__init__(server, sock, addr, adj, map)
+        host = addr[0] if isinstance(addr, tuple) and addr else None
+        if host and sum(1 for c in list(server.active_channels.values())
+                        if isinstance(c.addr, tuple) and c.addr and c.addr[0] == host) > self.per_address:
+            self.close()
+
+    def received(self, data):
+        if data and self.request is None:
+            self.request_started = time.monotonic()
+        return super().received(data)
+
+
+def _guarded_maintenance(server, deadline: float):
+    def maintenance(now):
+        BaseWSGIServer.maintenance(server, now)   # idle connections (channel_timeout)
+        late = time.monotonic() - deadline
+        for channel in list(server.active_channels.values()):
+            started = getattr(channel, "request_started", None)
+            if (not channel.requests and channel.request is not None and started is not None
+                    and started < late):
+                channel.will_close = True   # a request still arriving after the deadline
+    return maintenance
+
+
+def _raise_open_file_limit(want: int) -> int:
+    """The soft limit on open files raised towards `want` (as far as the hard limit allows)."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        return soft if soft != resource.RLIM_INFINITY else want
+    except (ValueError, OSError):
+        return 1024
+
+
+def create_guarded_server(app, host: str, port: int, threads: int, request_deadline: float = REQUEST_DEADLINE,
+                          idle_timeout: int = IDLE_TIMEOUT, cleanup_interval: float = CLEANUP_INTERVAL,
+                          per_address: int = PER_ADDRESS):
+    """A waitress server with the limits above (OSError if it can't listen)."""
+    files = _raise_open_file_limit(CONNECTION_LIMIT + threads + 128)
+    server = create_server(app, host=host, port=port, threads=threads, ident="pegs-companion",
+                           connection_limit=max(100, min(CONNECTION_LIMIT, files - threads - 128)),
+                           channel_timeout=idle_timeout, cleanup_interval=cleanup_interval,
+                           max_request_header_size=MAX_HEADER_BYTES, max_request_body_size=MAX_BODY_BYTES)
+    if isinstance(server, BaseWSGIServer):
+        server.channel_class = type("Channel", (GuardedChannel,), {"per_address": per_address})
+        server.maintenance = _guarded_maintenance(server, request_deadline)
+    return server
 
 
 BOARD_WORDS = {
@@ -46,7 +136,7 @@ def finished_games(service) -> list[str]:
 
 def _build(conf: dict, board: dict):
     return build_app({"DATA_DIR": conf["data_dir"], "BOT_DELAY": conf["bot_delay"],
-                     "PUBLIC_URL": conf["public_url"], "MAX_STREAMS": max(8, conf["threads"] - 8),
+                     "PUBLIC_URL": conf["public_url"], "MAX_STREAMS": stream_cap(conf["threads"]),
                      "BOARD_MODE": board["mode"], "SETTLE_SECONDS": board.get("settle_seconds", 0.8),
                      "WIRING": conf.get("wiring") or board.get("wiring"), "CONFIG_PATH": conf.get("config_path"),
                      "WIRING_FILE": board.get("wiring"), "ADMIN_CODE": conf.get("admin_code"),
@@ -57,8 +147,7 @@ def _serve(conf: dict, board: dict, app) -> int:
     service = app.extensions["pegs"]
     control = app.extensions.get("pegs_board_control")
     try:
-        server = create_server(app, host=conf["host"], port=conf["port"], threads=conf["threads"],
-                               ident="pegs-companion", channel_timeout=60, cleanup_interval=15)
+        server = create_guarded_server(app, conf["host"], conf["port"], conf["threads"])
     except OSError as exc:
         print(f"pegs serve: can't listen on {conf['host']}:{conf['port']}: {exc.strerror}", file=sys.stderr)
         service.close()
