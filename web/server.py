@@ -17,6 +17,7 @@ import resource
 import signal
 import sys
 import time
+from collections import Counter
 
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, create_server
@@ -48,13 +49,26 @@ class GuardedChannel(HTTPChannel):
 
     per_address = PER_ADDRESS
     request_started = None
+    counted = None   # the client address this connection is counted under
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map)
         host = addr[0] if isinstance(addr, tuple) and addr else None
-        if host and sum(1 for c in list(server.active_channels.values())
-                        if isinstance(c.addr, tuple) and c.addr and c.addr[0] == host) > self.per_address:
-            self.close()
+        if host and self._fileno in server.active_channels:
+            held = server.__dict__.setdefault("connections_by_address", Counter())
+            held[host] += 1
+            self.counted = host
+            if held[host] > self.per_address:
+                self.close()
+
+    def del_channel(self, map=None):
+        if self.counted is not None and self._fileno in self.server.active_channels:
+            held = self.server.connections_by_address
+            held[self.counted] -= 1
+            if held[self.counted] <= 0:
+                del held[self.counted]
+            self.counted = None
+        super().del_channel(map)
 
     def received(self, data):
         if data and self.request is None:

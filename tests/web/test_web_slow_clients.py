@@ -162,9 +162,13 @@ def test_a_request_that_trickles_in_is_closed_after_the_deadline():
         t0 = time.monotonic()
         assert wait_until(lambda: closed_by_server(sock), 4)
         assert 0.9 < time.monotonic() - t0 < 3
-        status, body, _ = Phone(port).get("/api/presets")   # a request that arrives whole is answered
+        phone = Phone(port)
+        status, body, _ = phone.get("/api/presets")   # a request that arrives whole is answered
         assert status == 200 and body
         sock.close()
+        phone.conn.close()
+        # every connection closed is uncounted: the address is not locked out by its past
+        assert wait_until(lambda: not server.connections_by_address, 3), server.connections_by_address
     finally:
         stopping = True
         thread.join(5)
