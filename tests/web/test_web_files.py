@@ -292,3 +292,27 @@ def test_restore_without_a_backup_says_so_in_one_line(tmp_path, capsys):
     garbage(data / "games.sqlite3")
     assert serve_command(["--restore", "--data-dir", str(data)]) == 2
     assert "there is no backup" in one_line(capsys.readouterr().err)
+
+
+def test_pegs_serve_names_a_set_aside_game_when_it_starts(tmp_path):
+    import subprocess
+    import sys
+    data = tmp_path / "data"
+    damaged, fine = played(data, 2)
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        db.execute("UPDATE events SET data = 'not json' WHERE game = ? AND seq = 1", (damaged,))
+    proc = subprocess.Popen([sys.executable, "-m", "web", "--host", "127.0.0.1", "--port", str(free_port()),
+                             "--data-dir", str(data)], cwd=Path(__file__).resolve().parents[2],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("Games are kept in"):
+                break
+        said = "".join(lines)
+        assert f"Game {damaged} is set aside" in said and "not readable JSON" in said, said
+        assert fine not in said
+    finally:
+        proc.terminate()
+        proc.wait(10)
