@@ -43,6 +43,8 @@ def _read_json(path: str):
         raise ValueError(f"{path} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise ValueError(f"{path} is nested too deeply to be a position or a record") from None
+    except ValueError as exc:   # e.g. a number of more than 4300 digits
+        raise ValueError(f"{path} is not usable JSON: {str(exc).split(';')[0]}") from None
 
 
 # What a malformed input can still raise deep in the engine once the edge checks pass;
@@ -62,7 +64,7 @@ def _non_negative(text: str) -> int:
 
 def _words(exc: Exception, what: str) -> str:
     """One line for a bad input: our own ValueErrors say it; anything else is named briefly."""
-    text = str(exc).splitlines()[0] if str(exc) else ""
+    text = str(exc).splitlines()[0][:300] if str(exc) else ""
     if isinstance(exc, RecursionError):
         return f"{what}: nested too deeply"
     if isinstance(exc, ValueError):

@@ -465,7 +465,8 @@ class Game:
             try:
                 game.push_text(entry["move"], entry.get("card"))
             except (MoveSyntaxError, IllegalMoveError, KeyError, TypeError) as exc:
-                raise ValueError(f"move {i + 1} ({entry!r}) does not replay: {exc}") from None
+                shown = repr(entry) if len(repr(entry)) <= 80 else repr(entry)[:77] + "..."
+                raise ValueError(f"move {i + 1} ({shown}) does not replay: {exc}") from None
         return game
 
     # ------------------------------------------------------------------ views

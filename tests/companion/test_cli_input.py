@@ -65,3 +65,18 @@ def test_replay_upto_zero_still_works(tmp_path, capsys):
     path.write_text(json.dumps({"format": GAME_FORMAT, "seed": 1}))
     assert main(["replay", str(path), "--upto", "0"]) == 0
     assert "replayed 0 moves" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["moves", "replay"])
+def test_a_number_too_long_to_read(tmp_path, capsys, command):
+    path = tmp_path / "long.json"
+    path.write_text('{"format": "x", "seed": 1' + "0" * 5000 + "}")
+    code, err = run(capsys, [command, str(path)])
+    assert code == 2 and "not usable JSON" in one_line(err)
+
+
+def test_a_very_long_bad_move_is_shown_short(tmp_path, capsys):
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps({"format": GAME_FORMAT, "seed": 1, "moves": [{"move": "A " * 50_000}]}))
+    code, err = run(capsys, ["replay", str(path)])
+    assert code == 2 and len(one_line(err)) < 400
