@@ -251,6 +251,18 @@ class Store:
                 "ORDER BY 2, 1").fetchall()
         return [r[0] for r in rows]
 
+    def meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._lock:
+            try:
+                self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+            except sqlite3.Error as exc:
+                raise StoreError(f"could not save: {exc}") from exc
+
     def count_games(self) -> int:
         with self._lock:
             return self._db.execute("SELECT COUNT(DISTINCT game) FROM events").fetchone()[0]
@@ -366,6 +378,18 @@ def open_data_dir(data_dir: str | os.PathLike, new_key: bool = False) -> tuple[S
             _set_aside(key_path, _stamp())
         key = os.urandom(KEY_BYTES)
         _write_private(key_path, key)
+        state = "new"
+    stored, fingerprint = store.meta("key_check"), _key_fingerprint(key)
+    if stored != fingerprint:
+        if stored is not None and state is None and not new_key and store.count_games():
+            store.close()
+            has_copy = _key_fingerprint(_read_key(folder / SECRET_NAME) or b"") == stored
+            raise DataDirError(
+                f"{key_path} is not the key the saved games' join codes were made with (replaced?); it was "
+                f"left as it is: {'put back its copy with `pegs serve --restore`, or ' if has_copy else ''}"
+                f"keep this one with `pegs serve --new-key` (join codes not yet used change; seats already "
+                f"taken stay)")
+        store.set_meta("key_check", fingerprint)
     return store, key
 
 
@@ -460,33 +484,29 @@ def _problems(db_path: Path) -> tuple[str | None, int]:
         store.close()
 
 
-def restore(data_dir: str | os.PathLike, backup: str | os.PathLike | None = None) -> list[str]:
-    """Put back the last good backup of the database if it fails its checks (or `backup`,
-    whatever the state of the database), and the key's copy if the key is missing or
-    short. What is replaced is renamed ``*.set-aside-STAMP``, never deleted. Returns
-    what was done, a line each; DataDirError if nothing good can be put back."""
-    data_dir = Path(data_dir)
-    make_private(data_dir)
-    db_path, key_path, folder = data_dir / DB_NAME, data_dir / SECRET_NAME, data_dir / BACKUP_DIR
-    stamp, done = _stamp(), []
-    key_problem = _key_state(_read_key(key_path))
-    if key_problem is not None:
-        copy = _read_key(folder / SECRET_NAME)
-        if _key_state(copy) is None:
-            if key_path.exists():
-                _set_aside(key_path, stamp)
-            _write_private(key_path, copy)
-            done.append(f"{key_path} ({key_problem}) put back from {folder / SECRET_NAME}")
-        else:
-            done.append(f"{key_path} is {key_problem} and has no copy in {folder}: "
-                        f"`pegs serve --new-key` starts with a new one")
+def _key_fingerprint(key: bytes) -> str:
+    """What the database keeps of its key: enough to tell the right key from another."""
+    return hashlib.sha256(b"pegs-companion key check\n" + key).hexdigest()[:16]
+
+
+def _stored_fingerprint(db_path: Path) -> str | None:
+    try:
+        db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'key_check'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
+    return row[0] if row else None
+
+
+def _restore_database(data_dir: Path, backup, stamp: str) -> list[str]:
+    db_path, folder = data_dir / DB_NAME, data_dir / BACKUP_DIR
     if backup is None:
         problem, _ = _problems(db_path)
         if problem is None:
-            if not done:
-                done.append(f"nothing to restore: {db_path} and {key_path} pass their checks "
-                            f"(name a backup, `pegs serve --restore FILE`, to go back to it anyway)")
-            return done
+            return []
         candidates = sorted(folder.glob("games-*.sqlite3"), reverse=True) if folder.is_dir() else []
         if not candidates:
             raise DataDirError(f"{db_path} is {problem}, and there is no backup in {folder}: move it away "
@@ -517,9 +537,48 @@ def restore(data_dir: str | os.PathLike, backup: str | os.PathLike | None = None
         line = f"{db_path} restored from {candidate} ({games} games)"
         if aside is not None:
             line += f"; the one it replaces{f' ({problem})' if problem else ''} is kept as {aside}"
-        done.append(line)
+        done = [line]
         if skipped:
             done.append("passed over (failed their checks): " + ", ".join(skipped))
-        make_private(data_dir)
         return done
     raise DataDirError(f"no backup could be put back: {', '.join(skipped)}")
+
+
+def _restore_key(data_dir: Path, stamp: str) -> list[str]:
+    key_path, copy_path = data_dir / SECRET_NAME, data_dir / BACKUP_DIR / SECRET_NAME
+    key = _read_key(key_path)
+    stored = _stored_fingerprint(data_dir / DB_NAME)
+    problem = _key_state(key)
+    if problem is None and stored is not None and _key_fingerprint(key) != stored:
+        problem = "not the key the saved games were made with"
+    if problem is None:
+        return []
+    copy = _read_key(copy_path)
+    if _key_state(copy) is None and (stored is None or _key_fingerprint(copy) == stored):
+        if key_path.exists():
+            _set_aside(key_path, stamp)
+        _write_private(key_path, copy)
+        return [f"{key_path} ({problem}) put back from {copy_path}"]
+    return [f"{key_path} is {problem}, and {copy_path} is not a copy of the right one: "
+            f"`pegs serve --new-key` starts with a new key"]
+
+
+def restore(data_dir: str | os.PathLike, backup: str | os.PathLike | None = None) -> list[str]:
+    """Put back the last good backup of the database if it fails its checks (or `backup`,
+    whatever the state of the database), then the key's copy if the key is missing,
+    short or not the one the games were made with. What is replaced is renamed
+    ``*.set-aside-STAMP``, never deleted. Returns what was done, a line each;
+    DataDirError if the database needs a backup and none good can be put back."""
+    data_dir = Path(data_dir)
+    make_private(data_dir)
+    stamp = _stamp()
+    try:
+        done, failed = _restore_database(data_dir, backup, stamp), None
+    except DataDirError as exc:
+        done, failed = [], exc
+    done += _restore_key(data_dir, stamp)
+    make_private(data_dir)
+    if failed is not None:
+        raise DataDirError("; ".join([str(failed)] + done))
+    return done or [f"nothing to restore: {data_dir / DB_NAME} and {data_dir / SECRET_NAME} pass their checks "
+                    f"(name a backup, `pegs serve --restore FILE`, to go back to it anyway)"]

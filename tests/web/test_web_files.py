@@ -316,3 +316,27 @@ def test_pegs_serve_names_a_set_aside_game_when_it_starts(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_replaced_key_is_found_and_restore_puts_back_the_right_one(tmp_path, capsys):
+    data = tmp_path / "data"
+    gid, = played(data, 1)
+    store, right = open_data_dir(data)
+    Backups(store, data).take()            # keeps a copy of the key too
+    store.close()
+    key = data / "secret.key"
+    key.write_bytes(b"w" * 32)              # another key, of the right length
+    with pytest.raises(DataDirError, match="not the key the saved games' join codes were made with"):
+        open_data_dir(data)
+    assert key.read_bytes() == b"w" * 32
+    assert serve_command(["--restore", "--data-dir", str(data)]) == 0
+    assert "not the key the saved games were made with) put back" in capsys.readouterr().out
+    store, again = open_data_dir(data)
+    assert again == right
+    store.close()
+    key.write_bytes(b"n" * 32)              # or keep a new one, when asked to
+    store, kept = open_data_dir(data, new_key=True)
+    assert kept == b"n" * 32
+    store.close()
+    store, _ = open_data_dir(data)          # and from then on it is the key
+    store.close()
