@@ -158,6 +158,15 @@ class Store:
                 f"it away to start with no games", problem)
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA busy_timeout=5000")
+        try:
+            self._prepare()
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise DataDirError(f"{self.path} can't be written ({exc}): is the disk full or read-only?",
+                               str(exc)) from None
+
+    def _prepare(self) -> None:
+        """The tables, logs from before the checks adopted, the check records read."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -348,6 +357,14 @@ def open_data_dir(data_dir: str | os.PathLike, new_key: bool = False) -> tuple[S
     the start: nothing is overwritten. `new_key` allows a fresh key then (the
     old one is set aside)."""
     data_dir = Path(data_dir)
+    try:
+        return _open_data_dir(data_dir, new_key)
+    except OSError as exc:
+        raise DataDirError(f"{exc.filename or data_dir} can't be used ({exc.strerror}); the data folder must "
+                           f"belong to the user the companion runs as") from None
+
+
+def _open_data_dir(data_dir: Path, new_key: bool) -> tuple[Store, bytes]:
     make_private(data_dir)
     db_path, key_path, folder = data_dir / DB_NAME, data_dir / SECRET_NAME, data_dir / BACKUP_DIR
     copies = sorted(folder.glob("games-*.sqlite3")) if folder.is_dir() else []
