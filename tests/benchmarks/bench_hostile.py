@@ -1,14 +1,15 @@
 """Players' latency on a hostile Wi-Fi (not a pytest test): python tests/benchmarks/bench_hostile.py
-[--seconds 30] [--threads 48] [--streams 60] [--half-open 150]
+[--seconds 30] [--threads 48] [--streams 60] [--half-open 150] [--reconnect-delay 0]
 
 Starts `python -m web` (waitress, as `pegs serve`) on 127.0.0.1 with a temporary data
 folder and a 10-player table whose ten seats are joined: 10 active clients, each with its
 own event stream, fetching its seat's view (GET /api/games/G/me) after every event and
 every 0.25 s besides, while the seat to act plays a legal move every 0.5 s. Two phases
 of --seconds each: quiet, then under attack from other loopback addresses (other hosts
-on the Wi-Fi): --streams anonymous event streams from 127.0.0.2 that reconnect at once
-when ended, and --half-open connections (spread over 127.0.0.3-5) each sending one byte
-of an endless request head a second, reconnecting when closed.
+on the Wi-Fi): --streams anonymous event streams from 127.0.0.2 that reconnect when
+ended (at once, or after --reconnect-delay), and --half-open connections (spread over
+127.0.0.3-5) each sending one byte of an endless request head a second, reconnecting
+when closed.
 
 Prints, per phase, the seat view GET's p50 / p95 / p99 / max in milliseconds, the failed
 GETs, how often a player's stream was ended, and the load average.
@@ -17,23 +18,15 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import os
 import platform
 import random
-import signal
 import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchkit import call, cpu_name, pct  # noqa: E402
+from benchkit import call, cpu_name, pct, pegs_serve, ten_seat_table  # noqa: E402
 
 
 class Player(threading.Thread):
@@ -97,8 +90,8 @@ class Player(threading.Thread):
 
 
 class Attack:
-    def __init__(self, port, gid, streams, half_open):
-        self.port, self.gid = port, gid
+    def __init__(self, port, gid, streams, half_open, delay):
+        self.port, self.gid, self.delay = port, gid, delay
         self.halt = False
         self.threads = [threading.Thread(target=self.stream, args=(i,), daemon=True) for i in range(streams)]
         self.threads.append(threading.Thread(target=self.trickle, args=(half_open,), daemon=True))
@@ -126,6 +119,7 @@ class Attack:
                         continue
                 s.close()
                 self.reconnects += 1
+                time.sleep(self.delay)
             except OSError:
                 time.sleep(0.05)
 
@@ -203,39 +197,20 @@ def main():
     ap.add_argument("--threads", type=int, default=48)
     ap.add_argument("--streams", type=int, default=60)
     ap.add_argument("--half-open", type=int, default=150)
+    ap.add_argument("--reconnect-delay", type=float, default=0.0,
+                    help="seconds an attacker's stream waits before it reconnects (0: at once; "
+                         "1.5: as EventSource does)")
     args = ap.parse_args()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    data = tempfile.mkdtemp(prefix="pegs-bench-")
-    proc = subprocess.Popen([sys.executable, "-m", "web", "--host", "127.0.0.1", "--port", str(port),
-                             "--data-dir", data, "--threads", str(args.threads)], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     halt = threading.Event()
-    try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        host = {}
-        _, created = call(port, "POST", "/api/games", {"preset": "basic", "players": 10, "teams": 2,
-                                                       "names": [f"Player{i}" for i in range(10)]}, host)
-        gid = created["gid"]
-        _, info = call(port, "GET", f"/api/games/{gid}/host", cookies=host)
-        seats = []
-        for s in info["seats"]:
-            jar = {}
-            call(port, "POST", "/api/join", {"code": s["code"]}, jar)
-            seats.append(jar)
+    with pegs_serve("--threads", str(args.threads)) as port:
+        gid, _, seats = ten_seat_table(port)
         players = [Player(port, gid, jar, f"seat{i}") for i, jar in enumerate(seats)]
         for p in players:
             p.start()
         threading.Thread(target=play, args=(port, gid, seats, halt), daemon=True).start()
         time.sleep(2)
         quiet = measure(players, args.seconds)
-        attack = Attack(port, gid, args.streams, args.half_open)
+        attack = Attack(port, gid, args.streams, args.half_open, args.reconnect_delay)
         attack.start()
         time.sleep(3)
         hostile = measure(players, args.seconds)
@@ -250,17 +225,11 @@ def main():
         print("| phase | GETs | p50 ms | p95 ms | p99 ms | max ms | failed | players' streams ended | load avg |")
         print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for name, r in (("quiet", quiet),
-                        (f"+ {args.streams} anonymous streams, {args.half_open} half-open", hostile)):
+                        (f"+ {args.streams} anonymous streams (reconnecting after {args.reconnect_delay:g} s), "
+                         f"{args.half_open} half-open", hostile)):
             print(f"| {name} | {r['n']} | {r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | "
                   f"{r['failed']} | {r['ended']} | {r['load']:.2f} |")
         print(f"\nattacker stream reconnects (ended by the server): {attack.reconnects}")
-    finally:
-        halt.set()
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 if __name__ == "__main__":
