@@ -702,10 +702,12 @@ class TableService:
         `key` names the page (a newer stream with it ends the older), `address`
         the client's IP, `holder` who the page belongs to ("seat 2", "host", a
         paired display) or None for an anonymous page. Anonymous streams never
-        end a holder's: past STREAMS_PER_ADDRESS an address loses its own
-        oldest; past the total cap the oldest stream of the address holding
-        the most anonymous ones ends; with only holders' streams open, a new
-        anonymous one is refused (503). A holder keeps STREAMS_PER_HOLDER."""
+        end a holder's: an address holding `streams_per_address` anonymous
+        streams is refused another (503: cheap, where ending one wakes every
+        stream of its table); past the total cap the oldest stream of the
+        address holding the most anonymous ones ends; with only holders'
+        streams open, a new anonymous one is refused. A holder keeps
+        STREAMS_PER_HOLDER (its own oldest ends)."""
         stop = threading.Event()
         refused = False
         with self._lock:
@@ -714,14 +716,13 @@ class TableService:
             if old:
                 evicted.append(old)
             if holder is None:
-                mine = [k for k, e in self._streams.items() if e[3] is None and e[2] == address]
-                cap = self.streams_per_address
+                refused = sum(1 for e in self._streams.values()
+                              if e[3] is None and e[2] == address) >= self.streams_per_address
             else:
                 mine = [k for k, e in self._streams.items() if e[3] == holder and e[0] is table]
-                cap = self.STREAMS_PER_HOLDER
-            if len(mine) >= cap:
-                evicted.append(self._streams.pop(mine[0]))
-            if len(self._streams) >= self.max_streams:
+                if len(mine) >= self.STREAMS_PER_HOLDER:
+                    evicted.append(self._streams.pop(mine[0]))
+            if not refused and len(self._streams) >= self.max_streams:
                 anonymous = [(k, e[2]) for k, e in self._streams.items() if e[3] is None]
                 if anonymous:
                     held = Counter(a for _, a in anonymous)

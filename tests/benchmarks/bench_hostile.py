@@ -111,12 +111,15 @@ class Attack:
                 s.sendall(f"GET /api/games/{self.gid}/events?client=attacker-{i:04d} HTTP/1.1\r\n"
                           f"Host: 127.0.0.1\r\n\r\n".encode())
                 s.settimeout(1)
+                first = True
                 while not self.halt:
                     try:
-                        if not s.recv(65536):
-                            break
+                        chunk = s.recv(65536)
                     except socket.timeout:
                         continue
+                    if not chunk or (first and b" 200 " not in chunk.split(b"\r\n", 1)[0]):
+                        break   # ended, or refused: try again
+                    first = False
                 s.close()
                 self.reconnects += 1
                 time.sleep(self.delay)
@@ -229,7 +232,7 @@ def main():
                          f"{args.half_open} half-open", hostile)):
             print(f"| {name} | {r['n']} | {r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | "
                   f"{r['failed']} | {r['ended']} | {r['load']:.2f} |")
-        print(f"\nattacker stream reconnects (ended by the server): {attack.reconnects}")
+        print(f"\nattacker stream reconnects (ended or refused by the server): {attack.reconnects}")
 
 
 if __name__ == "__main__":

@@ -15,13 +15,13 @@ from livekit import LiveServer
 
 class Stream(threading.Thread):
     """One event stream on a raw socket (from `source` if given); counts the times it was
-    ended and, with `reconnect`, opens it again at once, as EventSource does."""
+    ended or refused and, with `reconnect`, opens it again at once (harsher than EventSource)."""
 
     def __init__(self, port, gid, client, cookies=None, source="127.0.0.1", reconnect=False):
         super().__init__(daemon=True)
         self.port, self.gid, self.client, self.source, self.reconnect = port, gid, client, source, reconnect
         self.cookie = "; ".join(f"{k}={v}" for k, v in (cookies or {}).items())
-        self.ended = 0
+        self.ended = self.refused = 0
         self.versions = []
         self.open = threading.Event()
         self.halt = False
@@ -50,8 +50,12 @@ class Stream(threading.Thread):
                     self.ended += 1
                     break
                 buf += chunk
-                if b" 200 " in buf.split(b"\r\n", 1)[0]:
+                status = buf.split(b"\r\n", 1)[0]
+                if b" 200 " in status:
                     self.open.set()
+                elif status.startswith(b"HTTP/"):
+                    self.refused += 1
+                    break
                 for line in buf.split(b"\n"):
                     if line.startswith(b"data: {\"version\": "):
                         self.versions.append(int(line[len(b"data: {\"version\": "):-1]))
@@ -61,16 +65,27 @@ class Stream(threading.Thread):
                 return
 
 
+def serve(max_streams):
+    return LiveServer(make_app(MAX_STREAMS=max_streams), threads=max_streams + 10)
+
+
 @pytest.fixture
 def small_server():
-    app = make_app(MAX_STREAMS=10)
-    srv = LiveServer(app, threads=24)
+    srv = serve(10)
     yield srv
     srv.close()
 
 
-def test_anonymous_streams_never_end_a_seats_or_the_hosts(small_server):
-    live = small_server
+@pytest.mark.parametrize("max_streams", [10, 30])   # the total cap binds first; the address's cap does
+def test_anonymous_streams_never_end_a_seats_or_the_hosts(max_streams):
+    live = serve(max_streams)
+    try:
+        flood_a_table(live)
+    finally:
+        live.close()
+
+
+def flood_a_table(live):
     svc = live.app.extensions["pegs"]
     host = Phone(live.port)
     status, created, _ = host.post("/api/games", {"preset": "basic", "players": 4,
@@ -95,9 +110,9 @@ def test_anonymous_streams_never_end_a_seats_or_the_hosts(small_server):
     time.sleep(2.5)
     for st in flood:
         st.halt = True
-    assert sum(st.ended for st in flood) > 20          # the flood did churn: they ended each other
-    assert [st.ended for st in players] == [0] * 5     # ... and never a seat's or the host's stream
-    assert guest.ended == 0                            # nor the one of an address holding one stream
+    assert sum(st.ended + st.refused for st in flood) > 50   # the flood kept trying ...
+    assert [st.ended + st.refused for st in players] == [0] * 5   # a seat's or the host's stream never ended
+    assert guest.ended + guest.refused == 0            # nor the one of an address holding one stream
     anonymous_here = [e for e in svc._streams.values() if e[3] is None and e[2] == "127.0.0.1"]
     assert len(anonymous_here) <= svc.streams_per_address
     # the players' streams still carry the game
