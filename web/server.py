@@ -5,7 +5,11 @@ On a shared Wi-Fi a client may open connections and never finish a request
 keeps players served: many connections allowed (CONNECTION_LIMIT, with the
 open-file limit raised to match), at most PER_ADDRESS of them from one client
 address, a request's head and body must arrive within REQUEST_DEADLINE seconds,
-idle connections close after IDLE_TIMEOUT, and request sizes are bounded.
+idle connections close after IDLE_TIMEOUT, request sizes are bounded, and an
+address making more than RATE requests a second (after a BURST) is read no
+faster than that: a client that floods waits on its own sockets, so its flood
+costs neither threads nor the players' time (the Pi's own browser, on
+127.0.0.1, is not metered).
 Half-open connections cost a socket, never a worker thread: waitress hands a
 request to a thread only once it has fully arrived. Event streams do hold a
 thread each, so `stream_cap` leaves REQUEST_THREADS for plain requests.
@@ -35,6 +39,37 @@ CLEANUP_INTERVAL = 2      # seconds between the checks of the two above
 MAX_HEADER_BYTES = 32 * 1024
 MAX_BODY_BYTES = 1024 * 1024   # the app refuses more than 64 KB; waitress need not buffer a gigabyte
 REQUEST_THREADS = 8       # worker threads always left for plain requests (event streams take the rest)
+RATE, BURST = 20.0, 100   # requests a second one address may make, sustained, after a burst (a page load ~10)
+UNMETERED = frozenset({"127.0.0.1", "::1"})   # the companion's own browser and tools
+
+
+class Budget:
+    """One client address's request budget (a token bucket); its connections are not read
+    while it is spent, so a flood waits on its own sockets and costs no thread."""
+
+    __slots__ = ("tokens", "at", "rate", "burst")
+
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def ready(self) -> bool:
+        if self.tokens < 1:
+            self._refill()
+        return self.tokens >= 1
+
+    def spend(self) -> None:
+        self._refill()
+        self.tokens -= 1
+
+    def full(self) -> bool:
+        self._refill()
+        return self.tokens >= self.burst
 
 
 def stream_cap(threads: int) -> int:
@@ -44,12 +79,15 @@ def stream_cap(threads: int) -> int:
 
 
 class GuardedChannel(HTTPChannel):
-    """An HTTP connection that notes when its current request began, and is closed at once
-    when its client address already holds PER_ADDRESS connections."""
+    """An HTTP connection that notes when its current request began, is closed at once
+    when its client address already holds PER_ADDRESS connections, and is not read while
+    its address has spent its request budget (RATE, BURST)."""
 
     per_address = PER_ADDRESS
+    rate, burst = RATE, BURST
     request_started = None
     counted = None   # the client address this connection is counted under
+    budget = None
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map)
@@ -58,8 +96,14 @@ class GuardedChannel(HTTPChannel):
             held = server.__dict__.setdefault("connections_by_address", Counter())
             held[host] += 1
             self.counted = host
+            if host not in UNMETERED:
+                budgets = server.__dict__.setdefault("budgets", {})
+                self.budget = budgets.get(host) or budgets.setdefault(host, Budget(self.rate, self.burst))
             if held[host] > self.per_address:
                 self.close()
+
+    def readable(self):
+        return super().readable() and (self.budget is None or self.budget.ready())
 
     def del_channel(self, map=None):
         if self.counted is not None and self._fileno in self.server.active_channels:
@@ -71,15 +115,24 @@ class GuardedChannel(HTTPChannel):
         super().del_channel(map)
 
     def received(self, data):
-        if data and self.request is None:
+        before = self.request
+        if data and before is None:
             self.request_started = time.monotonic()
-        return super().received(data)
+        result = super().received(data)
+        completed = (self.request is not before) if before is not None else (self.request is None)
+        if self.budget is not None and data and completed:
+            self.budget.spend()   # a request arrived whole (one charge a read, however many it held)
+        return result
 
 
 def _guarded_maintenance(server, deadline: float):
     def maintenance(now):
         BaseWSGIServer.maintenance(server, now)   # idle connections (channel_timeout)
         late = time.monotonic() - deadline
+        budgets = server.__dict__.get("budgets", {})
+        held = server.__dict__.get("connections_by_address", {})
+        for host in [h for h, b in budgets.items() if h not in held and b.full()]:
+            del budgets[host]   # forget addresses gone quiet
         for channel in list(server.active_channels.values()):
             started = getattr(channel, "request_started", None)
             if (not channel.requests and channel.request is not None and started is not None
@@ -103,7 +156,7 @@ def _raise_open_file_limit(want: int) -> int:
 
 def create_guarded_server(app, host: str, port: int, threads: int, request_deadline: float = REQUEST_DEADLINE,
                           idle_timeout: int = IDLE_TIMEOUT, cleanup_interval: float = CLEANUP_INTERVAL,
-                          per_address: int = PER_ADDRESS):
+                          per_address: int = PER_ADDRESS, rate: float = RATE, burst: int = BURST):
     """A waitress server with the limits above (OSError if it can't listen)."""
     files = _raise_open_file_limit(CONNECTION_LIMIT + threads + 128)
     server = create_server(app, host=host, port=port, threads=threads, ident="pegs-companion",
@@ -111,7 +164,8 @@ def create_guarded_server(app, host: str, port: int, threads: int, request_deadl
                            channel_timeout=idle_timeout, cleanup_interval=cleanup_interval,
                            max_request_header_size=MAX_HEADER_BYTES, max_request_body_size=MAX_BODY_BYTES)
     if isinstance(server, BaseWSGIServer):
-        server.channel_class = type("Channel", (GuardedChannel,), {"per_address": per_address})
+        server.channel_class = type("Channel", (GuardedChannel,),
+                                    {"per_address": per_address, "rate": rate, "burst": burst})
         server.maintenance = _guarded_maintenance(server, request_deadline)
     return server
 

@@ -4,6 +4,7 @@ strangers connect from other loopback addresses (127.0.0.2...), as other hosts o
 Wi-Fi would."""
 from __future__ import annotations
 
+import http.client
 import socket
 import subprocess
 import sys
@@ -144,18 +145,52 @@ def test_one_address_holds_a_bounded_number_of_connections(pegs_serve):
         s.close()
 
 
-def test_a_request_that_trickles_in_is_closed_after_the_deadline():
-    app = make_app()
-    server = create_guarded_server(app, "127.0.0.1", 0, threads=4, request_deadline=1.0, cleanup_interval=0.2)
-    stopping = False
+class Guarded:
+    """`create_guarded_server` in a thread (limits given as keyword arguments)."""
 
-    def loop():
-        while not stopping:
-            server.asyncore.loop(timeout=0.05, map=server._map, count=1)
-    thread = threading.Thread(target=loop, daemon=True)
-    thread.start()
+    def __init__(self, **limits):
+        self.app = make_app()
+        self.server = create_guarded_server(self.app, "127.0.0.1", 0, threads=4, **limits)
+        self.port = self.server.effective_port
+        self.stopping = False
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+        self.thread.start()
+
+    def loop(self):
+        while not self.stopping:
+            self.server.asyncore.loop(timeout=0.05, map=self.server._map, count=1)
+
+    def close(self):
+        self.stopping = True
+        self.thread.join(5)
+        self.server.task_dispatcher.shutdown(timeout=5)
+        for channel in list(self.server._map.values()):
+            channel.close()
+        self.app.extensions["pegs"].close()
+
+
+def test_an_address_that_floods_is_read_no_faster_than_its_budget():
+    guarded = Guarded(rate=10, burst=5)
     try:
-        port = server.effective_port
+        def twenty_five_from(source):
+            conn = http.client.HTTPConnection("127.0.0.1", guarded.port, timeout=10, source_address=(source, 0))
+            t0 = time.monotonic()
+            for _ in range(25):
+                conn.request("GET", "/api/presets")
+                assert conn.getresponse().read()
+            conn.close()
+            return time.monotonic() - t0
+        assert twenty_five_from("127.0.0.7") >= 1.5   # 5 at once, then 10 a second: 2 s
+        assert twenty_five_from("127.0.0.1") < 1.5    # the companion's own browser is not metered
+    finally:
+        guarded.close()
+
+
+def test_a_request_that_trickles_in_is_closed_after_the_deadline():
+    guarded = Guarded(request_deadline=1.0, cleanup_interval=0.2)
+    server = guarded.server
+    try:
+        port = guarded.port
         sock = connect(port, "127.0.0.1")
         trickle = Trickle([sock], seconds=4, every=0.2)
         trickle.start()
@@ -170,12 +205,7 @@ def test_a_request_that_trickles_in_is_closed_after_the_deadline():
         # every connection closed is uncounted: the address is not locked out by its past
         assert wait_until(lambda: not server.connections_by_address, 3), server.connections_by_address
     finally:
-        stopping = True
-        thread.join(5)
-        server.task_dispatcher.shutdown(timeout=5)
-        for channel in list(server._map.values()):
-            channel.close()
-        app.extensions["pegs"].close()
+        guarded.close()
 
 
 def test_too_few_threads_are_refused_and_the_stream_cap_leaves_threads_for_requests(tmp_path, capsys,
