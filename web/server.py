@@ -40,7 +40,7 @@ MAX_HEADER_BYTES = 32 * 1024
 MAX_BODY_BYTES = 1024 * 1024   # the app refuses more than 64 KB; waitress need not buffer a gigabyte
 REQUEST_THREADS = 8       # worker threads always left for plain requests (event streams take the rest)
 RATE, BURST = 20.0, 100   # requests a second one address may make, sustained, after a burst (a page load ~10)
-UNMETERED = frozenset({"127.0.0.1", "::1"})   # the companion's own browser and tools
+UNMETERED = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})   # the companion's own browser and tools
 
 
 class Budget:

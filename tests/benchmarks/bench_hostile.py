@@ -12,7 +12,8 @@ ended (at once, or after --reconnect-delay), and --half-open connections (spread
 when closed.
 
 Prints, per phase, the seat view GET's p50 / p95 / p99 / max in milliseconds, the failed
-GETs, how often a player's stream was ended, and the load average.
+GETs, how often a player's stream was ended, the CPU the server used (in cores: the
+attack's cost whatever else runs on the machine) and the load average.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ import statistics
 import threading
 import time
 
-from benchkit import call, cpu_name, pct, pegs_serve, ten_seat_table  # noqa: E402
+from benchkit import call, cpu_name, cpu_seconds, pct, pegs_serve, ten_seat_table  # noqa: E402
 
 
 class Player(threading.Thread):
@@ -180,18 +181,20 @@ def _play(port, gid, seats, halt):
         call(port, "POST", f"/api/games/{gid}/act", {"move": move, "card": card, "version": tv["version"]}, jar)
 
 
-def measure(players, seconds):
+def measure(players, seconds, pid):
     for p in players:
         p.times, p.failed, p.stream_ended = [], 0, 0
         p.recording = True
-    load0 = os.getloadavg()[0]
+    load0, cpu0 = os.getloadavg()[0], cpu_seconds(pid)
     time.sleep(seconds)
+    cpu = (cpu_seconds(pid) - cpu0) / seconds
     for p in players:
         p.recording = False
     times = [t for p in players for t in p.times]
     return {"n": len(times), "p50": statistics.median(times), "p95": pct(times, 95), "p99": pct(times, 99),
             "max": max(times), "failed": sum(p.failed for p in players),
-            "ended": sum(p.stream_ended for p in players), "load": (load0 + os.getloadavg()[0]) / 2}
+            "ended": sum(p.stream_ended for p in players), "load": (load0 + os.getloadavg()[0]) / 2,
+            "cpu": cpu}
 
 
 def main():
@@ -205,18 +208,18 @@ def main():
                          "1.5: as EventSource does)")
     args = ap.parse_args()
     halt = threading.Event()
-    with pegs_serve("--threads", str(args.threads)) as port:
+    with pegs_serve("--threads", str(args.threads)) as (port, pid):
         gid, _, seats = ten_seat_table(port)
         players = [Player(port, gid, jar, f"seat{i}") for i, jar in enumerate(seats)]
         for p in players:
             p.start()
         threading.Thread(target=play, args=(port, gid, seats, halt), daemon=True).start()
         time.sleep(2)
-        quiet = measure(players, args.seconds)
+        quiet = measure(players, args.seconds, pid)
         attack = Attack(port, gid, args.streams, args.half_open, args.reconnect_delay)
         attack.start()
         time.sleep(3)
-        hostile = measure(players, args.seconds)
+        hostile = measure(players, args.seconds, pid)
         attack.stop()
         halt.set()
         for p in players:
@@ -225,13 +228,14 @@ def main():
               f"(stream + view after each event and every 0.25 s), a move every 0.5 s, {args.seconds:g} s a phase; "
               f"{cpu_name()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
         print()
-        print("| phase | GETs | p50 ms | p95 ms | p99 ms | max ms | failed | players' streams ended | load avg |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        print("| phase | GETs | p50 ms | p95 ms | p99 ms | max ms | failed | players' streams ended "
+              "| server CPU (cores) | load avg |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for name, r in (("quiet", quiet),
                         (f"+ {args.streams} anonymous streams (reconnecting after {args.reconnect_delay:g} s), "
                          f"{args.half_open} half-open", hostile)):
             print(f"| {name} | {r['n']} | {r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | "
-                  f"{r['failed']} | {r['ended']} | {r['load']:.2f} |")
+                  f"{r['failed']} | {r['ended']} | {r['cpu']:.2f} | {r['load']:.2f} |")
         print(f"\nattacker stream reconnects (ended or refused by the server): {attack.reconnects}")
 
 

@@ -69,7 +69,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--actions", type=int, default=200)
     args = ap.parse_args()
-    with pegs_serve() as port:
+    with pegs_serve() as (port, _):
         gid, _, seats = ten_seat_table(port)
         pages = [Page(port, gid, f"/api/games/{gid}/me", jar, f"seat{i}") for i, jar in enumerate(seats)]
         pages.append(Page(port, gid, f"/api/games/{gid}/table", {}, "table"))

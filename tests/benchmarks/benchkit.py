@@ -57,7 +57,7 @@ def pct(values, p):
 @contextlib.contextmanager
 def pegs_serve(*args):
     """`python -m web` (waitress, as `pegs serve`) on a free 127.0.0.1 port with a temporary
-    data folder, `args` added; yields the port once it listens, stops it with SIGTERM."""
+    data folder, `args` added; yields (port, pid) once it listens, stops it with SIGTERM."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -72,7 +72,7 @@ def pegs_serve(*args):
                 break
             except OSError:
                 time.sleep(0.05)
-        yield port
+        yield port, proc.pid
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -94,3 +94,10 @@ def ten_seat_table(port):
         call(port, "POST", "/api/join", {"code": s["code"]}, jar)
         seats.append(jar)
     return gid, host, seats
+
+
+def cpu_seconds(pid) -> float:
+    """User + system CPU time a process has used so far (Linux /proc)."""
+    import os
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
