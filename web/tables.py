@@ -703,44 +703,46 @@ class TableService:
         the client's IP, `holder` who the page belongs to ("seat 2", "host", a
         paired display) or None for an anonymous page. Anonymous streams never
         end a holder's: an address holding `streams_per_address` anonymous
-        streams is refused another (503: cheap, where ending one wakes every
+        streams is refused another (429: cheap, where ending one wakes every
         stream of its table); past the total cap the oldest stream of the
         address holding the most anonymous ones ends; with only holders'
-        streams open, a new anonymous one is refused. A holder keeps
+        streams open, a new anonymous one is refused (503). A holder keeps
         STREAMS_PER_HOLDER (its own oldest ends)."""
         stop = threading.Event()
-        refused = False
+        refused = None
         with self._lock:
             evicted = []
             old = self._streams.pop(key, None)
             if old:
                 evicted.append(old)
             if holder is None:
-                refused = sum(1 for e in self._streams.values()
-                              if e[3] is None and e[2] == address) >= self.streams_per_address
+                if sum(1 for e in self._streams.values()
+                       if e[3] is None and e[2] == address) >= self.streams_per_address:
+                    refused = ApiError(429, "this device has as many live pages open as it may; close some "
+                                       "(this page will try again)", code="streams_full")
             else:
                 mine = [k for k, e in self._streams.items() if e[3] == holder and e[0] is table]
                 if len(mine) >= self.STREAMS_PER_HOLDER:
                     evicted.append(self._streams.pop(mine[0]))
-            if not refused and len(self._streams) >= self.max_streams:
+            if refused is None and len(self._streams) >= self.max_streams:
                 anonymous = [(k, e[2]) for k, e in self._streams.items() if e[3] is None]
                 if anonymous:
                     held = Counter(a for _, a in anonymous)
                     most = max(held.values())
                     evicted.append(self._streams.pop(next(k for k, a in anonymous if held[a] == most)))
                 elif holder is None:
-                    refused = True
+                    refused = ApiError(503, "the companion has as many live pages open as it can serve; "
+                                       "this page will try again", code="streams_full")
                 else:   # holders' streams alone fill the cap: the oldest ends
                     evicted.append(self._streams.pop(next(iter(self._streams))))
-            if not refused:
+            if refused is None:
                 self._streams[key] = (table, stop, address, holder)
         for t, ev, _, _ in evicted:
             ev.set()
             with t.cond:
                 t.cond.notify_all()
-        if refused:
-            raise ApiError(503, "the companion has as many live pages open as it can serve; "
-                           "this page will try again", code="streams_full")
+        if refused is not None:
+            raise refused
         return stop
 
     def close_stream(self, key: str, stop: threading.Event) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from conftest import Phone, make_app, wait_until
 from livekit import LiveServer
+from web.errors import ApiError
 
 
 class Stream(threading.Thread):
@@ -131,3 +132,16 @@ def test_a_full_house_of_players_refuses_an_anonymous_stream(small_server):
     status, body, _ = Phone(live.port).get(f"/api/games/{table.gid}/events?client=late-guest")
     assert status == 503 and "try again" in body["error"]
     assert not any(stop.is_set() for stop in stops)
+
+
+def test_one_address_holds_twelve_anonymous_streams_and_the_thirteenth_is_told(small_server):
+    svc = small_server.app.extensions["pegs"]
+    svc.max_streams = 100
+    table, _ = svc.create({"preset": "basic", "players": 4, "names": ["Ann", "Bob", "Cy", "Di"]})
+    stops = [svc.open_stream(table, f"a{i}", "10.0.0.7") for i in range(svc.streams_per_address)]
+    with pytest.raises(ApiError) as refused:
+        svc.open_stream(table, "a-late", "10.0.0.7")
+    assert refused.value.status == 429 and "this device" in refused.value.message
+    assert svc.open_stream(table, "b0", "10.0.0.8")          # another address is not held back
+    assert svc.open_stream(table, "a0", "10.0.0.7")          # the same page reconnecting replaces its own
+    assert stops[0].is_set() and not any(s.is_set() for s in stops[1:])
