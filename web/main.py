@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import create_app
-from .store import DB_NAME, SECRET_NAME, open_data_dir  # noqa: F401  (the names of the data folder's files)
+from .store import open_data_dir
 from .tables import TableService
 
 
