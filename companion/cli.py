@@ -41,6 +41,35 @@ def _read_json(path: str):
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise ValueError(f"{path} is nested too deeply to be a position or a record") from None
+    except ValueError as exc:   # e.g. a number of more than 4300 digits
+        raise ValueError(f"{path} is not usable JSON: {str(exc).split(';')[0]}") from None
+
+
+# What a malformed input can still raise deep in the engine once the edge checks pass;
+# each becomes one line and exit 2, never a traceback.
+_BAD_INPUT = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
+
+
+def _non_negative(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {n}")
+    return n
+
+
+def _words(exc: Exception, what: str) -> str:
+    """One line for a bad input: our own ValueErrors say it; anything else is named briefly."""
+    text = str(exc).splitlines()[0][:300] if str(exc) else ""
+    if isinstance(exc, RecursionError):
+        return f"{what}: nested too deeply"
+    if isinstance(exc, ValueError):
+        return text or what
+    return f"{what} ({type(exc).__name__}: {text or 'a value of the wrong type'})"
 
 
 def _parse_hand(text: str) -> list[str]:
@@ -59,9 +88,10 @@ def cmd_moves(args) -> int:
     try:
         ranks = _parse_hand(args.hand) if args.hand is not None else None
         pos = position_from_json(_read_json(args.position))
-    except (ValueError, PositionError) as exc:
-        return _fail(str(exc))
-    json.dump(moves_report(pos, ranks), sys.stdout, indent=args.indent)
+        report = moves_report(pos, ranks)
+    except (PositionError, *_BAD_INPUT) as exc:
+        return _fail(_words(exc, f"{args.position} is not a valid position"))
+    json.dump(report, sys.stdout, indent=args.indent)
     sys.stdout.write("\n")
     return 0
 
@@ -132,11 +162,11 @@ def cmd_replay(args) -> int:
     try:
         record = _read_json(args.record)
         game = Game.from_record(record, upto=args.upto)
-    except ValueError as exc:
-        return _fail(str(exc))
-    out = {"moves_replayed": len(game.history), "turns": game.turn, "phase": game.phase,
-           "winner_seats": game.player_view(None)["winner"],
-           "position": position_to_json(game.position)}
+        out = {"moves_replayed": len(game.history), "turns": game.turn, "phase": game.phase,
+               "winner_seats": game.player_view(None)["winner"],
+               "position": position_to_json(game.position)}
+    except _BAD_INPUT as exc:
+        return _fail(_words(exc, f"{args.record} is not a valid game record"))
     if args.json:
         json.dump(out, sys.stdout, indent=2)
         print()
@@ -182,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="replay a game record and show where it ends")
     p.add_argument("record", help="game record JSON file, or - for standard input")
-    p.add_argument("--upto", type=int, default=None, help="replay only the first N moves")
+    p.add_argument("--upto", type=_non_negative, default=None, help="replay only the first N moves")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_replay)
 

@@ -87,6 +87,28 @@ class _ShuffleLog:
             self.rng.setstate(inner)
 
 
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_record_types(record: dict) -> None:
+    """ValueError naming the first field of a record that has the wrong type (before any use)."""
+    for key in ("players", "teams", "dealer"):
+        if record.get(key) is not None and not _whole(record[key]):
+            raise ValueError(f"the record's {key!r} must be a whole number, not {record[key]!r}")
+    seed = record.get("seed")
+    if seed is not None and not (_whole(seed) or isinstance(seed, str)):
+        raise ValueError(f"the record's 'seed' must be a whole number or text, not {seed!r}")
+    if "shuffles" in record:
+        shuffles = record["shuffles"]
+        if not isinstance(shuffles, list) or not all(
+                isinstance(s, list) and all(isinstance(c, str) for c in s) for s in shuffles):
+            raise ValueError("the record's 'shuffles' must be a list of lists of cards")
+    moves = record.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
+        raise ValueError("the record's 'moves' must be a list of objects {\"move\", \"card\"}")
+
+
 class Game:
     """A game of Pegs and Jokers from the deal to the win.
 
@@ -429,6 +451,7 @@ class Game:
         """Replay a record (all moves, or the first `upto`)."""
         if not isinstance(record, dict) or record.get("format") != GAME_FORMAT:
             raise ValueError(f"not a game record: expected format {GAME_FORMAT!r}")
+        _check_record_types(record)
         kwargs = dict(rules=record.get("rules", "basic"), players=record.get("players", 4),
                       teams=record.get("teams"), dealer=record.get("dealer"))
         if "shuffles" in record:
@@ -442,7 +465,8 @@ class Game:
             try:
                 game.push_text(entry["move"], entry.get("card"))
             except (MoveSyntaxError, IllegalMoveError, KeyError, TypeError) as exc:
-                raise ValueError(f"move {i + 1} ({entry!r}) does not replay: {exc}") from None
+                shown = repr(entry) if len(repr(entry)) <= 80 else repr(entry)[:77] + "..."
+                raise ValueError(f"move {i + 1} ({shown}) does not replay: {exc}") from None
         return game
 
     # ------------------------------------------------------------------ views

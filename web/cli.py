@@ -30,11 +30,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="the settings file (default $PEGS_CONFIG, else /etc/pegs-companion/config.toml "
                                     "if it exists); systemd/config.example.toml documents every key")
     p.add_argument("--check", action="store_true", help="check the settings, print them and stop")
+    p.add_argument("--restore", nargs="?", const="", metavar="BACKUP",
+                   help="put back the newest good backup of the games (DATA_DIR/backups) if the database "
+                        "fails its checks, and secret.key's copy if it is missing; with BACKUP, that file "
+                        "whatever the state of the database. What it replaces is kept (*.set-aside-*). "
+                        "Stop the server first")
+    p.add_argument("--new-key", action="store_true",
+                   help="start even though secret.key is missing or truncated: make a new one (join codes "
+                        "not yet used change; seats already taken stay)")
     p.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
     p.add_argument("--port", help="port (default 8000)")
     p.add_argument("--data-dir", help="where games are kept (default $PEGS_DATA_DIR or "
                    "~/.local/share/pegs-companion)")
-    p.add_argument("--threads", help="waitress worker threads (default 48: ~12 live phones plus requests)")
+    p.add_argument("--threads", help="waitress worker threads, 16-512 (default 48): a quarter, at least 8, answer "
+                                     "requests; the rest hold the live pages' event streams")
     p.add_argument("--bot-delay", help="seconds a computer player waits before it moves (default 0.8)")
     p.add_argument("--public-url", help="address printed and put in the QR codes, e.g. http://192.168.4.1:8000/")
     p.add_argument("--board", dest="board_mode", metavar="MODE",
@@ -69,7 +78,7 @@ def resolve(argv, env=None) -> dict:
             "wiring": s["wiring"], "wiring_source": s["wiring_source"], "config_path": s["config_path"],
             "camera": {"source": s["camera.source"], "calibration": s["camera.calibration"],
                        "layout": s["camera.layout"], "hold_frames": s["camera.hold_frames"]},
-            "settings": s, "check": args.check}
+            "settings": s, "check": args.check, "restore": args.restore, "new_key": args.new_key}
 
 
 def describe(conf: dict) -> str:
@@ -93,6 +102,16 @@ def serve_command(argv) -> int:
         return 2
     if conf["check"]:
         print(describe(conf))
+        return 0
+    if conf["restore"] is not None:
+        from .store import DataDirError, restore
+        try:
+            done = restore(conf["data_dir"], conf["restore"] or None)
+        except (DataDirError, OSError) as exc:
+            print(f"pegs serve --restore: {exc}", file=sys.stderr)
+            return 2
+        for line in done:
+            print(line)
         return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     import warnings   # gpiozero warns once per pin library it can't load; the safe start says it better

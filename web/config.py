@@ -102,8 +102,9 @@ SETTINGS = (
     Setting("serve.host", "0.0.0.0", _text("an address such as 0.0.0.0"),
             "address to listen on (0.0.0.0: every interface)", "--host"),
     Setting("serve.port", 8000, _whole(1, 65535), "port to listen on", "--port"),
-    Setting("serve.threads", 48, _whole(8, 512),
-            "waitress worker threads (~12 live phones plus requests)", "--threads"),
+    Setting("serve.threads", 48, _whole(16, 512),
+            "waitress worker threads: a quarter (at least 8) answer requests, the rest hold the live "
+            "pages' event streams (~12 per table); fewer than 16 can't do both", "--threads"),
     Setting("serve.bot_delay", 0.8, _number(0, 30, " seconds"),
             "seconds a computer player waits before it moves", "--bot-delay", web=True),
     Setting("serve.public_url", None, _text("an address starting with http:// or https://",
@@ -167,6 +168,10 @@ def read_file(path: str | os.PathLike) -> dict:
         raise ConfigError(f"can't be read ({exc.strerror})", str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML ({exc})", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not UTF-8 text (byte {exc.start}); save it as UTF-8", str(path)) from None
+    except RecursionError:
+        raise ConfigError("nested too deeply to be a settings file", str(path)) from None
 
 
 def _flatten(data: dict, problems: list) -> dict:

@@ -1,34 +1,11 @@
 """The composition root: config -> store, secret, table service, board, app."""
 from __future__ import annotations
 
-import os
-import secrets
 from pathlib import Path
 
 from . import create_app
-from .store import Store
+from .store import open_data_dir
 from .tables import TableService
-
-DB_NAME = "games.sqlite3"
-SECRET_NAME = "secret.key"
-
-
-def load_secret(data_dir: Path) -> bytes:
-    """The key join codes are derived from (kept beside the database, owner-only)."""
-    path = data_dir / SECRET_NAME
-    try:
-        key = path.read_bytes()
-        if len(key) >= 32:
-            return key
-    except FileNotFoundError:
-        pass
-    key = secrets.token_bytes(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(key)
-        fh.flush()
-        os.fsync(fh.fileno())
-    return key
 
 
 def build_board(app, service, config: dict, threaded: bool = True):
@@ -53,12 +30,10 @@ def build_board(app, service, config: dict, threaded: bool = True):
 
 def build_app(config: dict):
     """The app for `pegs serve`: games in DATA_DIR/games.sqlite3, the board as configured,
-    the settings page writing CONFIG_PATH (if any)."""
-    data_dir = Path(config["DATA_DIR"])
-    data_dir.mkdir(parents=True, exist_ok=True)
-    store = Store(data_dir / DB_NAME)
+    the settings page writing CONFIG_PATH (if any). `web.store.DataDirError` if the data
+    folder can't be used as it is (NEW_KEY: replace a missing or short key)."""
+    store, secret = open_data_dir(config["DATA_DIR"], new_key=bool(config.get("NEW_KEY")))
     app_config = dict(config)
-    secret = load_secret(data_dir)
     app_config.setdefault("SECRET", secret)
     service = TableService(store, secret,
                            bot_delay=float(app_config.get("BOT_DELAY", 0.8)),

@@ -1,13 +1,173 @@
-"""Running the app under waitress, with a clean shutdown on SIGTERM / Ctrl-C."""
+"""Running the app under waitress, with a clean shutdown on SIGTERM / Ctrl-C.
+
+On a shared Wi-Fi a client may open connections and never finish a request
+(a byte a second keeps waitress's inactivity timer happy). `create_guarded_server`
+keeps players served: many connections allowed (CONNECTION_LIMIT, with the
+open-file limit raised to match), at most PER_ADDRESS of them from one client
+address, a request's head and body must arrive within REQUEST_DEADLINE seconds,
+idle connections close after IDLE_TIMEOUT, request sizes are bounded, and an
+address making more than RATE requests a second (after a BURST) is read no
+faster than that: a client that floods waits on its own sockets, so its flood
+costs neither threads nor the players' time (the Pi's own browser, on
+127.0.0.1, is not metered).
+Half-open connections cost a socket, never a worker thread: waitress hands a
+request to a thread only once it has fully arrived. Event streams do hold a
+thread each, so `stream_cap` leaves REQUEST_THREADS for plain requests.
+"""
 from __future__ import annotations
 
+import os
+import resource
 import signal
 import sys
+import time
+from collections import Counter
 
-from waitress.server import create_server
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer, create_server
 
 from .main import build_app
 from .netinfo import is_loopback, lan_ip
+from .store import BackupKeeper, Backups, DataDirError
+
+
+CONNECTION_LIMIT = 1000   # waitress's default 100 is 100 half-open connections from a stranger
+PER_ADDRESS = 64          # connections one client address may hold (a phone's browser uses about 6)
+REQUEST_DEADLINE = 10.0   # seconds a request may take to arrive, however it trickles in
+IDLE_TIMEOUT = 30         # seconds an idle keep-alive connection stays open
+CLEANUP_INTERVAL = 2      # seconds between the checks of the two above
+MAX_HEADER_BYTES = 32 * 1024
+MAX_BODY_BYTES = 1024 * 1024   # the app refuses more than 64 KB; waitress need not buffer a gigabyte
+REQUEST_THREADS = 8       # worker threads always left for plain requests (event streams take the rest)
+RATE, BURST = 20.0, 100   # requests a second one address may make, sustained, after a burst (a page load ~10)
+UNMETERED = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})   # the companion's own browser and tools
+
+
+class Budget:
+    """One client address's request budget (a token bucket); its connections are not read
+    while it is spent, so a flood waits on its own sockets and costs no thread."""
+
+    __slots__ = ("tokens", "at", "rate", "burst")
+
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def ready(self) -> bool:
+        if self.tokens < 1:
+            self._refill()
+        return self.tokens >= 1
+
+    def spend(self) -> None:
+        self._refill()
+        self.tokens -= 1
+
+    def full(self) -> bool:
+        self._refill()
+        return self.tokens >= self.burst
+
+
+def stream_cap(threads: int) -> int:
+    """How many event streams `threads` waitress threads can hold and still answer plain
+    requests promptly: a quarter of them, at least REQUEST_THREADS, stay free."""
+    return threads - max(REQUEST_THREADS, threads // 4)
+
+
+class GuardedChannel(HTTPChannel):
+    """An HTTP connection that notes when its current request began, is closed at once
+    when its client address already holds PER_ADDRESS connections, and is not read while
+    its address has spent its request budget (RATE, BURST)."""
+
+    per_address = PER_ADDRESS
+    rate, burst = RATE, BURST
+    request_started = None
+    counted = None   # the client address this connection is counted under
+    budget = None
+
+    def __init__(self, server, sock, addr, adj, map=None):
+        super().__init__(server, sock, addr, adj, map)
+        host = addr[0] if isinstance(addr, tuple) and addr else None
+        if host and self._fileno in server.active_channels:
+            held = server.__dict__.setdefault("connections_by_address", Counter())
+            held[host] += 1
+            self.counted = host
+            if host not in UNMETERED:
+                budgets = server.__dict__.setdefault("budgets", {})
+                self.budget = budgets.get(host) or budgets.setdefault(host, Budget(self.rate, self.burst))
+            if held[host] > self.per_address:
+                self.close()
+
+    def readable(self):
+        return super().readable() and (self.budget is None or self.budget.ready())
+
+    def del_channel(self, map=None):
+        if self.counted is not None and self._fileno in self.server.active_channels:
+            held = self.server.connections_by_address
+            held[self.counted] -= 1
+            if held[self.counted] <= 0:
+                del held[self.counted]
+            self.counted = None
+        super().del_channel(map)
+
+    def received(self, data):
+        before = self.request
+        if data and before is None:
+            self.request_started = time.monotonic()
+        result = super().received(data)
+        completed = (self.request is not before) if before is not None else (self.request is None)
+        if self.budget is not None and data and completed:
+            self.budget.spend()   # a request arrived whole (one charge a read, however many it held)
+        return result
+
+
+def _guarded_maintenance(server, deadline: float):
+    def maintenance(now):
+        BaseWSGIServer.maintenance(server, now)   # idle connections (channel_timeout)
+        late = time.monotonic() - deadline
+        budgets = server.__dict__.get("budgets", {})
+        held = server.__dict__.get("connections_by_address", {})
+        for host in [h for h, b in budgets.items() if h not in held and b.full()]:
+            del budgets[host]   # forget addresses gone quiet
+        for channel in list(server.active_channels.values()):
+            started = getattr(channel, "request_started", None)
+            if (not channel.requests and channel.request is not None and started is not None
+                    and started < late):
+                channel.will_close = True   # a request still arriving after the deadline
+    return maintenance
+
+
+def _raise_open_file_limit(want: int) -> int:
+    """The soft limit on open files raised towards `want` (as far as the hard limit allows)."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        return soft if soft != resource.RLIM_INFINITY else want
+    except (ValueError, OSError):
+        return 1024
+
+
+def create_guarded_server(app, host: str, port: int, threads: int, request_deadline: float = REQUEST_DEADLINE,
+                          idle_timeout: int = IDLE_TIMEOUT, cleanup_interval: float = CLEANUP_INTERVAL,
+                          per_address: int = PER_ADDRESS, rate: float = RATE, burst: int = BURST):
+    """A waitress server with the limits above (OSError if it can't listen)."""
+    files = _raise_open_file_limit(CONNECTION_LIMIT + threads + 128)
+    server = create_server(app, host=host, port=port, threads=threads, ident="pegs-companion",
+                           connection_limit=max(100, min(CONNECTION_LIMIT, files - threads - 128)),
+                           channel_timeout=idle_timeout, cleanup_interval=cleanup_interval,
+                           max_request_header_size=MAX_HEADER_BYTES, max_request_body_size=MAX_BODY_BYTES)
+    if isinstance(server, BaseWSGIServer):
+        server.channel_class = type("Channel", (GuardedChannel,),
+                                    {"per_address": per_address, "rate": rate, "burst": burst})
+        server.maintenance = _guarded_maintenance(server, request_deadline)
+    return server
 
 
 BOARD_WORDS = {
@@ -22,18 +182,42 @@ BOARD_WORDS = {
 
 def run(conf: dict) -> int:
     board = conf.get("board") or {"mode": "none"}
-    app = build_app({"DATA_DIR": conf["data_dir"], "BOT_DELAY": conf["bot_delay"],
-                     "PUBLIC_URL": conf["public_url"], "BIND_HOST": conf["host"], "MAX_STREAMS": max(8, conf["threads"] - 8),
+    os.umask(0o077)   # the data folder holds every shuffle: nothing the server makes is readable by others
+    try:
+        app = _build(conf, board)
+    except DataDirError as exc:
+        print(f"pegs serve: {exc}", file=sys.stderr)
+        return 2
+    service = app.extensions["pegs"]
+    keeper = BackupKeeper(Backups(service.store, conf["data_dir"]), lambda: finished_games(service))
+    keeper.tick()   # a copy at start unless there is one from the last day
+    keeper.start()
+    try:
+        return _serve(conf, board, app)
+    finally:
+        keeper.stop()
+
+
+def finished_games(service) -> list[str]:
+    return [gid for gid, table in list(service.tables.items()) if table.status in ("over", "ended")]
+
+
+def _build(conf: dict, board: dict):
+    return build_app({"DATA_DIR": conf["data_dir"], "BOT_DELAY": conf["bot_delay"],
+                     "PUBLIC_URL": conf["public_url"], "BIND_HOST": conf["host"],
+                     "MAX_STREAMS": stream_cap(conf["threads"]),
                      "BOARD_MODE": board["mode"], "SETTLE_SECONDS": board.get("settle_seconds", 0.8),
                      "WIRING": conf.get("wiring") or board.get("wiring"), "CONFIG_PATH": conf.get("config_path"),
                      "WIRING_FILE": board.get("wiring"), "ADMIN_CODE": conf.get("admin_code"),
-                     "CAMERA": conf.get("camera"), "MAX_TABLES": conf.get("max_tables", 20),
-                     "TABLES_PER_MINUTE": conf.get("tables_per_minute", 6)})
+                     "CAMERA": conf.get("camera"), "NEW_KEY": conf.get("new_key"),
+                     "MAX_TABLES": conf.get("max_tables", 20), "TABLES_PER_MINUTE": conf.get("tables_per_minute", 6)})
+
+
+def _serve(conf: dict, board: dict, app) -> int:
     service = app.extensions["pegs"]
     control = app.extensions.get("pegs_board_control")
     try:
-        server = create_server(app, host=conf["host"], port=conf["port"], threads=conf["threads"],
-                               ident="pegs-companion", channel_timeout=60, cleanup_interval=15)
+        server = create_guarded_server(app, conf["host"], conf["port"], conf["threads"])
     except OSError as exc:
         print(f"pegs serve: can't listen on {conf['host']}:{conf['port']}: {exc.strerror}", file=sys.stderr)
         service.close()
@@ -61,7 +245,11 @@ def run(conf: dict) -> int:
         print("The board did not start, so the phones are the board for now:", flush=True)
         for p in control.problems:
             print(f"  {p.what} {p.fix}", flush=True)
-    print(f"Games are kept in {conf['data_dir']}. Stop with Ctrl-C.", flush=True)
+    for gid, reason in sorted(service.broken.items()):
+        print(f"Game {gid} is set aside, its saved log is damaged: {reason}. The other games are served; "
+              f"`pegs serve --restore` puts back the last backup.", flush=True)
+    print(f"Games are kept in {conf['data_dir']} (backups in {conf['data_dir']}/backups). Stop with Ctrl-C.",
+          flush=True)
 
     def stop(signum, frame):
         service.close()  # SSE streams end, the bot thread stops

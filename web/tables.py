@@ -37,7 +37,7 @@ from companion.rules import PRESETS, RulesError, rules_from_json
 from . import colours
 from .errors import ApiError
 from .qr import qr_svg
-from .store import StoreError
+from .store import DamagedGame, StoreError
 
 log = logging.getLogger("web.tables")
 
@@ -298,17 +298,21 @@ class TableService:
     finished_age = 3600.0
     abandoned_age = 12 * 3600.0
 
-    def __init__(self, store, secret: bytes, bot_delay: float = 0.8, max_streams: int = 40):
+    STREAMS_PER_HOLDER = 4   # a seat's (or the host's) pages: a phone, a tab or two
+
+    def __init__(self, store, secret: bytes, bot_delay: float = 0.8, max_streams: int = 40,
+                 streams_per_address: int = 12):
         self.store = store
         self.secret = secret
         self.bot_delay = bot_delay
         self.max_streams = max_streams
+        self.streams_per_address = streams_per_address   # anonymous streams one client address may hold
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}
         self._lock = threading.Lock()
         self._create_lock = threading.Lock()
         self.closing = threading.Event()
-        self._streams: dict[str, tuple] = {}  # key -> (table, stop event), oldest first
+        self._streams: dict[str, tuple] = {}  # key -> (table, stop event, address, holder), oldest first
         # The physical (or simulated) board's referee, set by the composition root
         # (web.board_referee.BoardHub): told of every commit, asked before a bot acts.
         self.board = None
@@ -322,8 +326,8 @@ class TableService:
 
     # ------------------------------------------------------------ loading
     def _load(self, gid: str) -> Table | None:
-        events = self.store.events(gid)
         try:
+            events = self.store.events(gid)
             if not events or events[0][1] != "created":
                 raise ValueError("the log does not start with the table's creation")
             shuffles = [d["cards"] for _, kind, d in events if kind == "shuffle"]
@@ -332,6 +336,12 @@ class TableService:
                 table.apply(kind, data)
             table.version = events[-1][0]
             table.game.take_new_shuffles()
+        except DamagedGame as exc:  # a log that is not what was written: set it aside
+            log.warning("game %s is set aside: %s; the other games are served (pegs serve --restore puts "
+                      "back the last backup)", gid, exc.reason)
+            self.broken[gid] = exc.reason
+            self.tables.pop(gid, None)
+            return None
         except Exception as exc:  # a log this code can't replay: keep serving the others
             log.exception("game %s can't be replayed", gid)
             self.broken[gid] = str(exc)
@@ -345,7 +355,8 @@ class TableService:
         table = self.tables.get(gid)
         if table is None:
             if gid in self.broken:
-                raise ApiError(500, "this game's log could not be replayed; see the server log")
+                raise ApiError(503, "this game's saved log is damaged, so the companion set it aside "
+                               "(its start message and log say why); the other games go on")
             raise ApiError(404, "there is no table with that id on this companion")
         return table
 
@@ -886,19 +897,54 @@ class TableService:
                 self._bots.schedule(gid, max(self.bot_delay, 1.0))
 
     # ------------------------------------------------------------ streams
-    def open_stream(self, table: Table, key: str) -> threading.Event:
-        """Register a change stream; a newer one with the same key ends the older."""
+    def open_stream(self, table: Table, key: str, address: str | None = None,
+                    holder: str | None = None) -> threading.Event:
+        """Register a change stream (waitress threads are finite, so streams are capped).
+
+        `key` names the page (a newer stream with it ends the older), `address`
+        the client's IP, `holder` who the page belongs to ("seat 2", "host", a
+        paired display) or None for an anonymous page. Anonymous streams never
+        end a holder's: an address holding `streams_per_address` anonymous
+        streams is refused another (429: cheap, where ending one wakes every
+        stream of its table); past the total cap the oldest stream of the
+        address holding the most anonymous ones ends; with only holders'
+        streams open, a new anonymous one is refused (503). A holder keeps
+        STREAMS_PER_HOLDER (its own oldest ends)."""
         stop = threading.Event()
+        refused = None
         with self._lock:
+            evicted = []
             old = self._streams.pop(key, None)
-            self._streams[key] = (table, stop)
-            evicted = [old] if old else []
-            while len(self._streams) > self.max_streams:
-                evicted.append(self._streams.pop(next(iter(self._streams))))
-        for t, ev in evicted:
+            if old:
+                evicted.append(old)
+            if holder is None:
+                if sum(1 for e in self._streams.values()
+                       if e[3] is None and e[2] == address) >= self.streams_per_address:
+                    refused = ApiError(429, "this device has as many live pages open as it may; close some "
+                                       "(this page will try again)", code="streams_full")
+            else:
+                mine = [k for k, e in self._streams.items() if e[3] == holder and e[0] is table]
+                if len(mine) >= self.STREAMS_PER_HOLDER:
+                    evicted.append(self._streams.pop(mine[0]))
+            if refused is None and len(self._streams) >= self.max_streams:
+                anonymous = [(k, e[2]) for k, e in self._streams.items() if e[3] is None]
+                if anonymous:
+                    held = Counter(a for _, a in anonymous)
+                    most = max(held.values())
+                    evicted.append(self._streams.pop(next(k for k, a in anonymous if held[a] == most)))
+                elif holder is None:
+                    refused = ApiError(503, "the companion has as many live pages open as it can serve; "
+                                       "this page will try again", code="streams_full")
+                else:   # holders' streams alone fill the cap: the oldest ends
+                    evicted.append(self._streams.pop(next(iter(self._streams))))
+            if refused is None:
+                self._streams[key] = (table, stop, address, holder)
+        for t, ev, _, _ in evicted:
             ev.set()
             with t.cond:
                 t.cond.notify_all()
+        if refused is not None:
+            raise refused
         return stop
 
     def close_stream(self, key: str, stop: threading.Event) -> None:

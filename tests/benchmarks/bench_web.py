@@ -21,18 +21,11 @@ import json
 import os
 import platform
 import random
-import signal
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-from benchkit import call, cpu_name, pct  # noqa: E402
+from benchkit import call, cpu_name, pct, pegs_serve, ten_seat_table  # noqa: E402
 
 
 class Page(threading.Thread):
@@ -62,9 +55,12 @@ class Page(threading.Thread):
                     if line.startswith(b"data: "):
                         t_event = time.perf_counter()
                         version = json.loads(line[6:])["version"]
-                        self.conn.request("GET", self.view_path, headers={"Cookie": self.cookie})
-                        r = self.conn.getresponse()
-                        r.read()
+                        try:
+                            self.conn.request("GET", self.view_path, headers={"Cookie": self.cookie})
+                            r = self.conn.getresponse()
+                            r.read()
+                        except (OSError, http.client.HTTPException):
+                            return   # the server is stopping (a board event at shutdown)
                         self.arrived[version] = (t_event, time.perf_counter())
                         self.ready.set()
 
@@ -73,31 +69,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--actions", type=int, default=200)
     args = ap.parse_args()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    data = tempfile.mkdtemp(prefix="pegs-bench-")
-    proc = subprocess.Popen([sys.executable, "-m", "web", "--host", "127.0.0.1", "--port", str(port),
-                             "--data-dir", data], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        names = [f"Player{i}" for i in range(10)]
-        host = {}
-        status, created = call(port, "POST", "/api/games",
-                               {"preset": "basic", "players": 10, "teams": 2, "names": names}, host)
-        gid = created["gid"]
-        _, info = call(port, "GET", f"/api/games/{gid}/host", cookies=host)
-        seats = []
-        for s in info["seats"]:
-            jar = {}
-            call(port, "POST", "/api/join", {"code": s["code"]}, jar)
-            seats.append(jar)
+    with pegs_serve() as (port, _):
+        gid, _, seats = ten_seat_table(port)
         pages = [Page(port, gid, f"/api/games/{gid}/me", jar, f"seat{i}") for i, jar in enumerate(seats)]
         pages.append(Page(port, gid, f"/api/games/{gid}/table", {}, "table"))
         for p in pages:
@@ -138,12 +111,6 @@ def main():
         print("| --- | ---: | ---: | ---: |")
         print(f"| the event at every page | {statistics.median(ev):.1f} | {pct(ev, 95):.1f} | {max(ev):.1f} |")
         print(f"| every page holding its new view | {statistics.median(vw):.1f} | {pct(vw, 95):.1f} | {max(vw):.1f} |")
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 if __name__ == "__main__":

@@ -116,7 +116,7 @@ def test_wiring_from_the_environment(tmp_path):
 @pytest.mark.parametrize("text, words", [
     ("[serve]\nport = 'x'\n", "serve.port: must be a whole number 1-65535, not 'x'"),
     ("[serve]\nport = 0\n", "serve.port: must be a whole number 1-65535, not 0"),
-    ("[serve]\nthreads = true\n", "serve.threads: must be a whole number 8-512, not True"),
+    ("[serve]\nthreads = true\n", "serve.threads: must be a whole number 16-512, not True"),
     ("[serve]\nbot_delay = 31\n", "serve.bot_delay: must be a number from 0 to 30 seconds, not 31"),
     ("[serve]\npublic_url = 'pegs.local'\n", "serve.public_url: must be an address starting with http://"),
     ("[serve]\nadmin_code = '123'\n", "serve.admin_code: must be at least 6 characters"),

@@ -163,7 +163,7 @@ def run_serve(*args, env=None):
 @pytest.mark.parametrize("args, words", [
     (["--port", "abc"], "serve.port (from --port): must be a whole number 1-65535, not 'abc'"),
     (["--port", "70000"], "serve.port (from --port): must be a whole number 1-65535"),
-    (["--threads", "2"], "serve.threads (from --threads): must be a whole number 8-512"),
+    (["--threads", "2"], "serve.threads (from --threads): must be a whole number 16-512"),
     (["--bot-delay", "-1"], "serve.bot_delay (from --bot-delay)"),
     (["--public-url", "192.168.1.2"], "serve.public_url (from --public-url): must be an address starting with"),
     (["--config", "/nonexistent.toml"], "/nonexistent.toml: file not found"),

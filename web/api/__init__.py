@@ -23,8 +23,8 @@ from ..errors import ApiError
 from ..netinfo import is_loopback as host_is_loopback
 from ..qr import qr_svg
 from ..tables import REQUEST_ID
-from ..util import (DISPLAY_COOKIE, HOST_COOKIE, SEAT_COOKIE, base_url, seat_token, service,
-                    set_secret_cookie)
+from ..util import (DISPLAY_COOKIE, HOST_COOKIE, SEAT_COOKIE, base_url, display_token, host_token, seat_token,
+                    service, set_secret_cookie)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 _CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -213,6 +213,16 @@ def record(gid):
         "Content-Disposition": f'attachment; filename="pegs-{gid}.json"'})
 
 
+def _stream_holder(table, gid) -> str | None:
+    """Whose page a stream is (a seat, the host, a paired display), or None: anonymous streams never end these."""
+    seat = table.seat_of_token(seat_token(gid))
+    if seat is not None:
+        return f"seat {seat}"
+    if table.is_host(host_token(gid)):
+        return "host"
+    return "display" if table.is_display(display_token(gid)) else None
+
+
 @route(bp, "GET", "/games/<gid>/events", who={"anyone"},
        reveals="the state version and board version as they change; nothing private")
 def events(gid):
@@ -229,7 +239,9 @@ def events(gid):
     if not _CLIENT_ID.match(client):
         raise ApiError(400, "the event stream needs a client id (8-64 letters, digits, - or _)")
     heartbeat = float(current_app.config["HEARTBEAT"])
-    stop = svc.open_stream(table, f"{gid}:{client}")
+    holder = _stream_holder(table, gid)
+    key = f"{gid}:{holder or '-'}:{client}"   # an anonymous page can't take a holder's key
+    stop = svc.open_stream(table, key, request.remote_addr, holder)
     # With a board, a "board" event says its state changed (a peg lifted, LEDs, a message):
     # pages then fetch /board. Without one the stream is exactly as before.
     with_board = (current_app.extensions.get("pegs_board") is not None
@@ -257,7 +269,7 @@ def events(gid):
                         and not stop.is_set() and not svc.closing.is_set():
                     yield ": keep-alive\n\n"
         finally:
-            svc.close_stream(f"{gid}:{client}", stop)
+            svc.close_stream(key, stop)
 
     return Response(stream(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
