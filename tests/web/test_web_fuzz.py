@@ -196,7 +196,9 @@ def request_strategy(world):
     fill = {
         "gid": st.sampled_from([gid, gid, gid, "nosuch", "ÄÖ", "a" * 40, "../x"]) | junk_text,
         "code": st.sampled_from([*world.codes, "ZZZZZZZZ", "ÄBCDEFGH", "%00", "🙂"]) | junk_text,
-        "action": st.sampled_from(["undo", "pause", "resume", "end", "reseat", "bot", "x"]) | junk_text,
+        "action": st.sampled_from(["undo", "pause", "resume", "end", "reseat", "bot", "approve", "refuse",
+                                   "x"]) | junk_text,
+        "hole": st.sampled_from(["M0", "M21", "H3-s2", "S-s2-1", "nosuch"]) | junk_text,
         "filename": st.sampled_from(["js/common.js", "../web/__init__.py", "css/app.css", "nope"]) | junk_text,
     }
     headers = st.tuples(

@@ -222,12 +222,14 @@ def test_the_simulated_board_catches_up_with_a_phone_move_without_lag():
     app = create_app({"BOT_DELAY": 0.0}, service=svc, board=hub)
     try:
         for _ in range(100):   # a deal where the first player can bring a peg out
-            table, _ = svc.create({"preset": "basic", "players": 4, "teams": 2,
-                                   "names": ["Ann", "Ben", "Cy", "Di"]})
+            table, host = svc.create({"preset": "basic", "players": 4, "teams": 2,
+                                      "names": ["Ann", "Ben", "Cy", "Di"]})
             g = table.game
             play = next((p for p in g.legal_plays() if p.move.rank in ("A", "K")), None)
             if play is not None:
                 break
+            # a game in play keeps the board (13.4): end the deals not wanted, as their host would
+            svc.host_action(table, host, "end", {"version": table.version})
         t0 = time.monotonic()
         while hub.state(table)["state"] != "ready" and time.monotonic() - t0 < 5:
             time.sleep(0.01)
