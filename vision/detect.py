@@ -189,7 +189,8 @@ class ColourModel:
     empty: list                          # Lab of an empty hole (normalised)
     pegs: dict                           # side -> Lab of that side's pegs (normalised)
     tau: float = 3.0                     # spread of one class, weighted Lab units
-    names: dict = field(default_factory=dict)   # side -> colour name, for messages
+    names: dict = field(default_factory=dict)   # side -> the user's colour name, for messages
+    hole_empty: dict = field(default_factory=dict)   # hole -> Lab of that hole empty, in its own light
 
     def classes(self):
         """(keys, weighted Lab means): EMPTY, sides..., UNKNOWN for bare board."""
@@ -202,13 +203,15 @@ class ColourModel:
                 "empty": [round(float(v), 2) for v in self.empty],
                 "pegs": {str(s): [round(float(v), 2) for v in lab] for s, lab in sorted(self.pegs.items())},
                 "tau": round(float(self.tau), 3),
-                "names": {str(s): n for s, n in sorted(self.names.items())}}
+                "names": {str(s): n for s, n in sorted(self.names.items())},
+                "hole_empty": {h: [round(float(v), 2) for v in lab] for h, lab in self.hole_empty.items()}}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
         return cls(board_ref=list(data["board_ref"]), empty=list(data["empty"]),
                    pegs={int(s): list(v) for s, v in data["pegs"].items()}, tau=float(data["tau"]),
-                   names={int(s): n for s, n in data.get("names", {}).items()})
+                   names={int(s): n for s, n in data.get("names", {}).items()},
+                   hole_empty={str(h): list(v) for h, v in (data.get("hole_empty") or {}).items()})
 
 
 class Classifier:
@@ -218,9 +221,13 @@ class Classifier:
     a side's pegs on the best of the head positions (see ``sample_geometry``).
     """
 
-    def __init__(self, model: ColourModel):
+    def __init__(self, model: ColourModel, holes=None):
         self.model = model
         keys, self.means = model.classes()
+        # each hole's own empty look where calibration saw it (else the board's typical empty hole)
+        self.empty_means = None
+        if holes is not None and model.hole_empty:
+            self.empty_means = weighted(np.array([model.hole_empty.get(h, model.empty) for h in holes], float))
         self.keys = np.array(keys)
         self.sides = np.array(sorted(model.pegs), int)
         d = np.linalg.norm(self.means[:, None] - self.means[None], axis=2)
@@ -246,15 +253,46 @@ class Classifier:
         """((N, classes) distances in the order of ``keys``, (N, sides) best head position)."""
         n_sides = len(self.sides)
         d_empty = self._dist(f.hole_lab, f.hole_bgr, f.hole_clip, slice(0, 1))[:, 0]
+        if self.empty_means is not None and len(self.empty_means) == len(d_empty):
+            own = np.linalg.norm(weighted(f.hole_lab) - self.empty_means, axis=1)
+            d_empty = np.where(f.hole_clip.any(axis=1), d_empty, np.minimum(d_empty, own))
         d_board = self._dist(f.hole_lab, f.hole_bgr, f.hole_clip, slice(n_sides + 1, n_sides + 2))[:, 0]
         d_heads = self._dist(f.head_lab, f.head_bgr, f.head_clip, slice(1, n_sides + 1))   # (N, C, S)
         where = d_heads.argmin(axis=1)
         d_sides = d_heads.min(axis=1)
         return np.column_stack([d_empty, d_sides, d_board]), where
 
-    def classify(self, f: Features):
+    def readings(self, f: Features, visible=None) -> list:
+        """Per hole, ``(p_peg, side or None, p_side)`` (companion.readings.Reading), or None
+        for a hole that tells nothing (covered by a hand, blown out, unlike anything learnt,
+        out of the picture). p_peg weighs the nearest side's pegs against an empty hole;
+        p_side is the chosen side's share among the sides."""
+        d, _ = self.distances(f)
+        labels, *_ = self.classify(f, d=d)
+        n_sides = len(self.sides)
+        t2 = 2 * self.tau ** 2
+        de, ds = d[:, 0], d[:, 1:1 + n_sides]
+        out = []
+        for i in range(len(d)):
+            if labels[i] == UNKNOWN or (visible is not None and not visible[i]):
+                out.append(None)
+                continue
+            if n_sides == 0:
+                out.append((0.0, None, 0.0))
+                continue
+            j = int(ds[i].argmin())
+            # log-odds peg vs empty, bounded so one hole never decides a game alone
+            z = float(np.clip((de[i] ** 2 - ds[i, j] ** 2) / t2, -30, 30))
+            p_peg = 1.0 / (1.0 + math.exp(-z))
+            w = np.exp(-np.clip((ds[i] ** 2 - ds[i, j] ** 2) / t2, 0, 60))
+            out.append((p_peg, int(self.sides[j]), float(1.0 / w.sum())))
+        return out
+
+    def classify(self, f: Features, d=None):
         """(labels, confidences, distance to the chosen class, best head position per hole)."""
-        d, where = self.distances(f)
+        d, where = self.distances(f) if d is None else (d, None)
+        if where is None:
+            where = np.zeros((len(d), max(len(self.sides), 1)), int)
         n = len(d)
         best = d.argmin(axis=1)
         d1 = d[np.arange(n), best]
@@ -278,6 +316,7 @@ class BoardReading:
     lab: dict | None = None      # hole -> normalised Lab (for diagnostics)
     markers_ok: bool = True      # the homography was confirmed on this frame
     moving: bool = False         # something moved over the board (see motion.py)
+    readings: dict = field(default_factory=dict)   # hole -> (p_peg, side, p_side); unread holes left out
 
     @property
     def pegs(self) -> dict:
@@ -300,13 +339,15 @@ class BoardReading:
 def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, keep_lab: bool = False) -> BoardReading:
     f = features(sampler.sample(frame), classifier.model.board_ref)
     labels, conf, _, head = classifier.classify(f)
+    per_hole = dict(zip(sampler.holes, classifier.readings(f, sampler.visible)))
     labels = np.where(sampler.visible, labels, UNKNOWN)
     conf = np.where(sampler.visible, conf, 0.0)
     holes = sampler.holes
     lab = None
     if keep_lab:
         lab = {h: (f.head_lab[i, head[i]] if labels[i] >= 0 else f.hole_lab[i]).tolist() for i, h in enumerate(holes)}
-    return BoardReading(labels=dict(zip(holes, labels.tolist())), confidence=dict(zip(holes, conf.tolist())), lab=lab)
+    return BoardReading(labels=dict(zip(holes, labels.tolist())), confidence=dict(zip(holes, conf.tolist())), lab=lab,
+                        readings={h: r for h, r in per_hole.items() if r is not None})
 
 
 def lab_to_bgr_unclipped(lab) -> np.ndarray:

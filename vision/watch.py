@@ -57,12 +57,14 @@ class BoardVision:
         calibration.check_layout(layout)
         self.layout = layout
         self.calibration = calibration
-        self.classifier = Classifier(calibration.colours)
+        self.classifier = Classifier(calibration.colours, list(layout.holes))
         self.tracker = StableBoardTracker(hold_frames, min_confidence)
         self.motion = MotionDetector()
         self.recheck = recheck and calibration.method == "markers" and bool(layout.markers)
         self.lost_after = lost_after
         self.frame_index = 0
+        self.last_frame = None            # the latest frame read (crops of doubtful holes for the phone)
+        self.last_reading = None
         self.timings: dict = {s: deque(maxlen=500) for s in STAGES + ("total",)}
         self._unseen = 0
         self._lost = False
@@ -146,8 +148,11 @@ class BoardVision:
             labels = np.where(self.sampler.visible, labels, UNKNOWN)
             conf = np.where(self.sampler.visible, conf, 0.0)
             holes = self.sampler.holes
+            per_hole = self.classifier.readings(f, self.sampler.visible)
             reading = BoardReading(dict(zip(holes, labels.tolist())), dict(zip(holes, conf.tolist())),
-                                   None, markers_ok, moving)
+                                   None, markers_ok, moving,
+                                   {h: r for h, r in zip(holes, per_hole) if r is not None})
+            self.last_frame, self.last_reading = frame, reading
             t4 = time.perf_counter()
         change = self.tracker.update(reading, moving)
         t5 = time.perf_counter()
@@ -227,11 +232,13 @@ def detect_image(image: np.ndarray, layout: Layout, calibration: Calibration) ->
         raise CalibrationError(f"the picture is {w}x{h}, the calibration {calibration.image_size[0]}x"
                                f"{calibration.image_size[1]}, and its markers can't be found")
     sampler = HoleSampler(layout, H, (w, h))
-    classifier = Classifier(calibration.colours)
+    classifier = Classifier(calibration.colours, list(layout.holes))
     f = features(sampler.sample(image), calibration.colours.board_ref)
     labels, conf, _, head = classifier.classify(f)
     labels = np.where(sampler.visible, labels, UNKNOWN)
     conf = np.where(sampler.visible, conf, 0.0)
     holes = sampler.holes
     lab = {hh: (f.head_lab[i, head[i]] if labels[i] >= 0 else f.hole_lab[i]).tolist() for i, hh in enumerate(holes)}
-    return BoardReading(dict(zip(holes, labels.tolist())), dict(zip(holes, conf.tolist())), lab, ok, False)
+    per_hole = classifier.readings(f, sampler.visible)
+    return BoardReading(dict(zip(holes, labels.tolist())), dict(zip(holes, conf.tolist())), lab, ok, False,
+                        {hh: r for hh, r in zip(holes, per_hole) if r is not None})
