@@ -134,6 +134,8 @@ class Verdict:
     rule: str | None = None
     fix: dict = field(default_factory=dict)   # {"empty": [...], "fill": [...], "start": {side: +-n}}
     wrong_holes: list = field(default_factory=list)
+    fix_colours: dict = field(default_factory=dict)   # {track hole: side} of the board the fix leads to
+    colours: dict = field(default_factory=dict)       # {hole: side} of pegs known to stand in wrong holes
 
 
 def _expected(pos, moves):
@@ -268,9 +270,18 @@ def _wrong(pos, expected, before, observed, events, rank) -> Verdict:
     if not message:
         message, rule = ("that is not a legal result of the card played; put the pegs back "
                          "as shown, or as one of the legal moves", "M1")
-    fix = best[2] if best is not None and best[0] <= 2 else fix_back
+    near = best is not None and best[0] <= 2
+    fix = best[2] if near else fix_back
+    target = pos.result_of(best[1]) if near else pos.pegs()
+    known = {}
+    if len(lifted) == 1 and len(placed) == 1:   # one peg moved: the one now in the wrong hole
+        colour = colours_of_pegs(pos, pos.pegs()).get(lifted[0])
+        if colour is not None:
+            known[placed[0]] = colour
+    elif len(placed) == 1 and not lifted and sum(observed.start) < sum(before.start):
+        known[placed[0]] = next(i for i, (a, b) in enumerate(zip(before.start, observed.start)) if b < a)
     return Verdict("wrong", message=message, rule=rule, fix=fix,
-                   wrong_holes=placed or lifted)
+                   wrong_holes=placed or lifted, fix_colours=colours_of_pegs(pos, target), colours=known)
 
 
 # ---------------------------------------------------------------- guidance

@@ -2,8 +2,10 @@
 
 A `BoardHub` belongs to the app (the composition root, `web.main.build_app`,
 makes it and decides real or mock hardware); it owns the one board the
-companion has (reed switches and LEDs, or the simulation's emulated ones) and
-gives it to one live table at a time, through a `BoardReferee`. The referee:
+companion has (reed switches and LEDs, or the simulation's emulated ones), its
+thread and its lock, and gives it to one live table at a time, through a
+`BoardReferee`: that feeds the pure `companion.referee.Referee`, which makes
+every decision, and carries them out (LEDs, commits, wake-ups). The referee:
 
 * knows, from the game, what the board must show (`companion.matching`
   occupancies) and compares it with what the sensor says: at set-up, after a
@@ -42,10 +44,11 @@ from collections import Counter, deque
 
 from companion.board import START
 from companion.cards import rank_of
-from companion.game import DOUBT_PHASE, PLAY
-from companion.matching import (BoardFollower, Occupancy, StageIndex, hit_returns, hole_id,
-                                occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
-from companion.moves import RANKS, SWAP
+from companion.game import PLAY
+from companion.matching import hole_id
+from companion.moves import RANKS
+from companion.referee import GameView, Referee, RefereeError, canonical_holes, side_of_hole
+from companion.referee import start_holes_of as _start_holes
 
 from .errors import ApiError
 
@@ -54,27 +57,16 @@ log = logging.getLogger("web.board")
 MODES = ("simulation", "sensors", "leds", "camera", "none")
 SENSING = ("simulation", "sensors", "camera")
 RGB_HEX = "#{:02x}{:02x}{:02x}"
+_side_of = side_of_hole
 
 
 def _hex(colour) -> str:
     return RGB_HEX.format(*colour)
 
 
-def _side_of(hole: str) -> int:
-    """The side a start or home hole id belongs to."""
-    return int(hole.split("-s", 1)[1].split("-")[0])
-
-
-def _start_holes(side: int, count: int = 5) -> list[str]:
-    return [f"S-s{side}-{i}" for i in range(1, count + 1)]
-
-
-def canonical_holes(occ: Occupancy) -> set[str]:
-    """The filled holes of an occupancy, start pegs in the lowest start holes."""
-    out = set(occ.track)
-    for side, n in enumerate(occ.start):
-        out.update(_start_holes(side, n))
-    return out
+def _rgb(hex_colour: str) -> tuple:
+    h = hex_colour.lstrip("#")
+    return tuple(int(h[i:i + 2], 16) for i in (0, 2, 4))
 
 
 # ============================================================================ virtual board
@@ -209,10 +201,12 @@ class VirtualBoard:
 # ============================================================================ referee
 
 class BoardReferee:
-    """The referee of one table on the board (see the module docstring). All methods
-    are called with the hub's lock held."""
+    """One table on the board: feeds the pure `companion.referee.Referee` (which decides)
+    from the sensor, the table and the simulated board, and carries out what it decides:
+    the LEDs, the move to commit (through `TableService.act_as`, the path a phone's move
+    takes), a computer seat's go-ahead, the pages' wake-up. All methods are called with the
+    hub's lock held."""
 
-    FLASH = 1.0          # seconds the pegs of a move taken from the board flash white
     SYNC_DELAY = 0.6     # simulation: seconds before the pegs of a move made elsewhere start moving
 
     def __init__(self, hub: "BoardHub", table, hw, virtual: VirtualBoard | None = None):
@@ -224,481 +218,134 @@ class BoardReferee:
         self.sensing = hub.mode in SENSING
         self.virtual = virtual
         self.leds = hw.leds
-        self.led_holes = set(self.leds.led_map)
         self.sensor = hw.sensor if self.sensing else None
-        self.start_holes = hw.wiring.board.start_holes
-        self.version = None          # the game version last looked at
+        filled = {h for h, occupied in self.sensor.snapshot().items() if occupied} \
+            if self.sensor is not None else set()
+        self.core = Referee(sensing=self.sensing, start_holes=hw.wiring.board.start_holes,
+                            led_holes=set(self.leds.led_map), settle=hub.settle, filled=filled,
+                            simulated=virtual is not None)
         self.dirty = True
-        self.synced_version = None   # the version the board last showed
-        self.ready_version = None    # the version at which the board is right and play may go on
-        self.choice = None           # {"seat", "card", "rank", "version"}: the card chosen on the phone
-        self.follower = None
-        self.stages = None
-        self.stage = None
-        self.verdict = None
-        self.state = "starting"
-        self.message = ""
-        self.rule = None
-        self.fix_text: list[str] = []
-        self.hits: list = []
-        self.candidates: list[dict] = []
-        self.plan: dict[str, str] = {}    # hole -> LED role wanted now
         self.roles: dict[str, str] = {}   # hole -> LED role shown
-        self.flash: dict[str, tuple] = {}  # hole -> (role, until)
-        self.start_lifted: dict[int, str] = {}  # side -> the start hole a peg last left
-        self.last_event_at = None
+        self.shown_colours: dict[str, int] = {}   # hole -> the side whose colour its LED shows
+        self.side_rgb: dict[int, tuple] = {}
+        self.touched = None
         self.timings: deque = deque(maxlen=2000)   # commits from the board, for the benchmark
         self._pending_timing = None
         self._published = None
         self.changed = True
-        if self.sensor is not None:
-            self.filled = {h for h, occupied in self.sensor.snapshot().items() if occupied}
-        else:
-            self.filled = set()
-        self.touched = None
-        self._prev_expected = None
-        self.history_len = None      # moves in the game's history, to see an undo
-        self.undone = False
+        self.view: GameView | None = None
+        self._readings_seen = None
         self._refresh_game(force=True)
-        self._evaluate()
 
-    # ------------------------------------------------------------------ the game side
+    def __getattr__(self, name):
+        # the decisions' state (state, message, fix_text, follower, filled ...) is the core's
+        if name == "core":
+            raise AttributeError(name)
+        return getattr(self.core, name)
+
     @property
     def settle(self) -> float:
         """The hub's settle time (the settings page may change it while a table is live)."""
         return self.hub.settle
 
+    # ------------------------------------------------------------------ the game side
     def _refresh_game(self, force: bool = False) -> bool:
-        """Read what the game says the board must show; True if the game moved on."""
+        """Give the referee the game as the table has it; True if the game moved on."""
         t = self.table
         with t.cond:
-            if not force and not self.dirty and t.version == self.version:
+            if not force and not self.dirty and t.version == self.core.version:
                 return False
             self.dirty = False
-            changed = t.version != self.version
-            g = t.game
-            if changed:
-                history = len(g.history)
-                self.undone = self.history_len is not None and history < self.history_len
-                self.history_len = history
-            self.version = t.version
-            self.status = t.status
-            self.phase = g.phase
-            self.actor = g.actor
-            self.pos = g.position.copy()
-            pegs = self.pos.pegs()
-            if g.phase == DOUBT_PHASE and g.pending:   # V-BJ: the declared move stands on the board
-                pegs = self.pos.result_of(g.pending["move"])
-            self.expected_pegs = pegs
-            self.expected = occupancy_of_pegs(self.pos, pegs)
-            if not self.sensing:   # LEDs only: the board is taken to be as the game says
-                self.filled = canonical_holes(self.expected)
-            self.fresh_game = not g.history
-            self.names = {g.seat_side[i]: t.name_of(i) for i in range(len(t.seats))}
-            self.seat_names = [t.name_of(i) for i in range(len(t.seats))]
-            self.colour_names = {g.seat_side[i]: t.public_seats_base[i]["colour"]["name"]
-                                 for i in range(len(t.seats))}
-            last = g.history[-1] if g.history else None
-            self.last = None
-            if last is not None:
-                self.last = {"seat": last["seat"], "move": last["move"], "text": last["move"].text(t.geo)}
-            self.bots = [bool(s.bot) for s in t.seats]
+            view = GameView.of(t.game, t.version, status=t.status,
+                               names=[t.name_of(i) for i in range(len(t.seats))],
+                               colour_names=[b["colour"]["name"] for b in t.public_seats_base],
+                               bots=[bool(s.bot) for s in t.seats])
+        self.view = view
+        self.side_rgb = {self.table.game.seat_side[i]: _rgb(b["colour"]["hex"])
+                         for i, b in enumerate(self.table.public_seats_base)}
+        self.core.settle = self.settle
+        changed = self.core.update_game(view, self.hub.clock())
         if changed:
             self.changed = True
-            self.follower = self.stages = self.stage = self.verdict = None
-            self.candidates = []
-            if self.choice is not None and self.choice["version"] != self.version:
-                self.choice = None
-            if self.virtual is not None and self.synced_version != self.version:
+            if self.virtual is not None and self.core.synced_version != self.core.version:
                 # a move made away from the simulated board (a computer seat, a phone, an undo):
                 # its pegs move by themselves, through the emulated switches, after a moment
                 # in which the LEDs show what is to move
                 self._virtual_sync(delay=self.SYNC_DELAY)
+        self._kick()
         return changed
 
-    def _observed(self) -> Occupancy:
-        try:
-            return occupancy_from_holes(self.pos, self.filled)
-        except ValueError:   # a hole this game's board doesn't have
-            known = set()
-            for h in self.filled:
-                try:
-                    parse_hole_id(self.pos.geo, h)
-                    known.add(h)
-                except ValueError:
-                    pass
-            return occupancy_from_holes(self.pos, known)
+    def _kick(self) -> None:
+        if self.core.kick:
+            self.core.kick = False
+            self.hub.kick_later(self.table)
 
     # ------------------------------------------------------------------ inputs
     def on_event(self, hole: str, occupied: bool, t: float) -> None:
-        """A debounced switch change (or a camera's snapshot difference)."""
-        if occupied:
-            self.filled.add(hole)
-        else:
-            self.filled.discard(hole)
-            if hole.startswith("S-s"):
-                self.start_lifted[_side_of(hole)] = hole
-        self.last_event_at = t
-        self.changed = True
-        if self.follower is not None:
-            self.follower.feed(hole, occupied, t)
-            self.stage = self.stages.get(self._observed())
-            if self.stage is not None:
-                self.verdict = None
-                self._plan_stage()
-        else:
-            self._evaluate()
+        self.core.on_event(hole, occupied, t)
+        self._kick()
 
     def observe(self, snapshot: dict, t: float) -> None:
-        """A camera's snapshot {hole: colour side or None}: its differences are events, and
-        while a card is followed its colours go to the judge (`BoardFollower.observe`)."""
-        filled = {h for h, c in snapshot.items() if c is not None}
-        if self.follower is None:
-            for hole in sorted(self.filled - filled):
-                self.on_event(hole, False, t)
-            for hole in sorted(filled - self.filled):
-                self.on_event(hole, True, t)
-            return
-        self.follower.observe(snapshot, t)
-        self.filled = filled
-        self.last_event_at = t
-        self.changed = True
-        self.stage = self.stages.get(self._observed())
-        if self.stage is not None:
-            self.verdict = None
-            self._plan_stage()
+        self.core.observe(snapshot, t)
+        self._kick()
 
     def choose(self, seat: int, card: str | None, rank: str | None, version: int, now: float) -> None:
-        """The acting seat chose a card on its phone (None: it went back)."""
         self._refresh_game()
-        if version != self.version:
-            raise ApiError(409, "the game has moved on since your page was drawn; look again",
-                           version=self.version)
-        self.follower = self.stages = self.stage = self.verdict = None
-        self.candidates = []
-        self.flash.clear()
-        self.choice = None if card is None else {"seat": seat, "card": card, "rank": rank,
-                                                 "version": version}
-        self.changed = True
-        if self.choice is not None and not self.sensing:
-            self._follow(now)          # LEDs only: show the card's choices
-        else:
-            self._evaluate()
+        self.core.settle = self.settle
+        try:
+            self.core.choose(seat, card, rank, version, now)
+        except RefereeError as exc:
+            raise ApiError(409, exc.message, version=exc.version) from None
+        self._kick()
 
-    # ------------------------------------------------------------------ states
-    def _evaluate(self) -> None:
-        """No card being followed: is the board what the game says?"""
-        self.rule, self.fix_text, self.hits = None, [], []
-        playing = self.status == "playing"
-        if not self.sensing:
-            if self.choice is not None:
-                return
-            self.state = "ready" if playing else "waiting"
-            self.message = self._ready_message()
-            self._plan_move_shown()
-            self.ready_version = self.version
-            return
-        observed = self._observed()
-        if observed == self.expected:
-            self.synced_version = self.version
-            self.plan = {}
-            if self.choice is not None and playing and self.phase == PLAY:
-                self._follow(self.hub.clock())
-                return
-            self.state = "ready" if playing and self.phase == PLAY else "waiting"
-            self.message = self._ready_message()
-            if self.ready_version != self.version:
-                self.ready_version = self.version
-                if playing and self.actor is not None and self.bots[self.actor]:
-                    self.hub.kick_later(self.table)
-            return
-        self.ready_version = None
-        diff = observed.differences(self.expected)
-        if self.fresh_game and self.synced_version is None:
-            self.state = "setup"
-            self.message = ("Set-up: every peg goes in its start area. A fast-blinking hole has a peg "
-                            "that doesn't belong there; a green hole needs a peg.")
-            self._plan_fix(diff, "wrong")
-        elif self.synced_version is not None and self.synced_version < self.version and (
-                self.last or self.undone):
-            self.state = "sync"
-            self._plan_fix(diff, "can-move", dests=self._last_destinations())
-            hit = "hit" in self.plan.values()
-            if self.undone or not self.last:
-                what = "the host undid a move"
-            else:
-                who = self.seat_names[self.last["seat"]] if self.last["seat"] is not None else "the host"
-                kind = self.last["move"].kind
-                what = who + " " + {"doubt": "doubted", "pass": "passed",
-                                    "penalty": f"chose {self.last['text']}"}.get(kind, f"played {self.last['text']}")
-            self.message = (f"Move the pegs to match the game: {what}. "
-                            f"Slow-blinking pegs move; green holes get a peg"
-                            + ("; a pulsing hole is where a hit peg goes." if hit else ".")
-                            + (" (On the simulated board they move by themselves in a moment.)"
-                               if self.virtual is not None else ""))
-        else:
-            self.state = "restore"
-            self.message = ("The board differs from the game (after a restart, or a peg knocked out "
-                            "of place): put it back as lit before play goes on. Fast blink: take this "
-                            "peg out; green: put a peg here.")
-            self._plan_fix(diff, "wrong")
-        self.fix_text = self._fix_words(diff)
-        if self.choice is not None:
-            self.message += " Then the card you chose is followed on the board."
-
-    def _ready_message(self) -> str:
-        if self.status == "over":
-            return "The game is over."
-        if self.status == "ended":
-            return "The host has ended this game."
-        if self.status == "paused":
-            return "Paused by the host."
-        if self.actor is None:
-            return ""
-        who = self.seat_names[self.actor]
-        if self.phase == DOUBT_PHASE:
-            return f"{who}: doubt or pass, on the phone."
-        if self.phase != PLAY:
-            return f"{who} chooses the penalty peg on the phone."
-        if self.bots[self.actor]:
-            return f"{who}, the computer, is playing" + (
-                ": its pegs move by themselves." if self.virtual is not None else ".")
-        if self.sensing:
-            return f"{who} to play: choose a card on your phone, then move the peg on the board."
-        return f"{who} to play: choose a card and enter the move on your phone."
-
-    def _follow(self, now: float) -> None:
-        """Start following the chosen card on the board."""
-        c = self.choice
-        moves = [m for m in self.pos.legal_moves([c["rank"]]) if m.steps]
-        who = self.seat_names[c["seat"]]
-        if not moves:
-            self.state, self.choice = "ready", None
-            self.message = f"No peg can move with a {c['rank']}: {who}, discard it on the phone."
-            self.plan = {}
-            return
-        self.stages = StageIndex(self.pos, moves)
-        self.follower = BoardFollower(self.pos, moves, self.filled if self.sensing else
-                                      canonical_holes(self.expected), settle=self.settle, rank=c["rank"])
-        self.stage = self.stages.get(self.expected)
-        self.verdict = None
-        self._plan_stage()
-
-    def _plan_stage(self) -> None:
-        """Light the current stage of the move being made (and say it in words)."""
-        c = self.choice
-        who = self.seat_names[c["seat"]]
-        st = self.stage
-        plan = {}
-        self.hits = []
-        self.rule, self.fix_text = None, []
-        if st is not None:
-            # One hole, several meanings (the board fits several moves so far): an empty hole
-            # that is a legal destination shows green even if a peg in the hand came from it,
-            # or a hit peg could go there in another reading of the board; a peg that can move
-            # shows that, even where another peg could land (a hit, a split of two team pegs,
-            # a swap).
-            for ref in st.selected:
-                if ref.startswith("S-s") and ref.count("-") == 1:
-                    hole = self.start_lifted.get(_side_of(ref))
-                    if hole and hole not in self.filled:
-                        plan[hole] = "selected"
-                else:
-                    plan[ref] = "selected"
-            for colour, frm, to in st.hits:
-                hole = self._start_free(colour) if to == "start" else to
-                if hole:
-                    plan[hole] = "hit"
-                self.hits.append({"side": colour, "from": frm, "to": to})
-            for hole in st.destination:
-                plan[hole] = "legal"
-            for ref in st.can_move:
-                for hole in self._start_filled(ref) if ref.startswith("S-s") and ref.count("-") == 1 else [ref]:
-                    plan[hole] = "can-move"
-        self.plan = plan
-        if not self.sensing:
-            self.state = "following"
-            self.message = (f"{who} plays a {c['rank']}: the blinking pegs can move, the green holes "
-                            f"are where they may go. Enter the move on the phone.")
-            return
-        if self.hits:
-            self.state = "hit"
-            parts = [f"{self.names.get(h['side'], 'the')}'s peg goes "
-                     + ("back to its start area" if h["to"] == "start" else f"to {self._words(h['to'])}")
-                     for h in self.hits]
-            self.message = f"A hit: {'; '.join(parts)} (the pulsing hole)."
-        else:
-            self.state = "following"
-            if st is not None and st.selected:
-                self.message = f"{who} plays a {c['rank']}: put the peg in a green hole."
-            elif st is not None and st.done:
-                self.message = f"{who} plays a {c['rank']}: keep the board still for a moment."
-            else:
-                self.message = (f"Waiting for the board: {who} plays a {c['rank']}. Lift a blinking "
-                                f"peg and put it in a green hole.")
+    # ------------------------------------------------------------------ judging
+    def _readings(self):
+        """(stamp, {hole: (p_peg, side, p_side)}) of the camera's latest stable picture, from a
+        sensor that offers ``readings()`` (vision's camera); None from reed switches."""
+        reader = getattr(self.sensor, "readings", None)
+        return reader() if callable(reader) else None
 
     def _judge(self, now: float) -> None:
-        faults = [f for f in self.sensor.active_faults.values() if f.kind != "ignored"] \
+        faults = [f.message for f in self.sensor.active_faults.values() if f.kind != "ignored"] \
             if self.sensor is not None else []
-        if faults:   # nothing is judged (let alone taken) while the sensors can't be trusted
-            if self.state != "fault":
-                self.state = "fault"
-                self.message = (f"The sensors report a problem, so the board can't be trusted: "
-                                f"{faults[0].message}. Enter the move on the phone, or wait for it "
-                                f"to clear.")
-                self.changed = True
-            return
-        if self.state == "fault" and self.follower is None:   # cleared between turns: read the board again
-            self.state = None
-            self._evaluate()
-            self.changed = True
-            return
-        if self.follower is None:
-            return
-        if self.state == "fault":
-            self.stage = self.stages.get(self._observed())
-            self._plan_stage()
-            self.changed = True
-        verdict = self.follower.poll(now)
-        if verdict is None:
-            return
-        self.changed = True
-        if verdict.kind == "move":
-            self._commit(verdict.move, now)
-        elif verdict.kind == "ambiguous":
-            self.verdict = verdict
-            self.state = "ambiguous"
-            geo = self.pos.geo
-            self.candidates = [{"move": m.text(geo), "words": self._move_words(m)} for m in verdict.candidates]
-            self.message = (f"The board fits {len(self.candidates)} moves: "
-                            f"{self.seat_names[self.choice['seat']]}, choose yours on the phone.")
-        elif verdict.kind == "unchanged":
-            self.verdict = None
-            self.stage = self.stages.get(self._observed())
-            self._plan_stage()
-        else:   # wrong, unless the board is just part of the way there (a peg in the hand)
-            observed = self._observed()
-            self.stage = self.stages.get(observed)
-            if self.stage is not None and not self.stage.done:
-                self._plan_stage()
-                return
-            self.verdict = verdict
-            self.state = "wrong"
-            self.rule = verdict.rule
-            self.message = verdict.message + (f" (rule {verdict.rule})" if verdict.rule else "")
-            self.fix_text = self._fix_words(verdict.fix)
-            self.plan = {}
-            self._plan_fix(verdict.fix, "wrong")
-            for hole in verdict.wrong_holes:
-                if hole in self.filled:
-                    self.plan[hole] = "wrong"
+        commit = self.core.judge(now, faults)
+        if commit is not None:
+            self._commit(commit, now)
+        self._kick()
 
-    def _commit(self, move, now: float) -> None:
-        c = self.choice
-        text = move.text(self.pos.geo)
-        last_event = self.follower.events[-1][2] if self.follower.events else now
+    def _commit(self, commit, now: float) -> None:
         try:
-            res = self.service.act_as(self.table, c["seat"], {"version": self.version, "move": text,
-                                                              "card": c["card"]}, via="board")
+            res = self.service.act_as(self.table, commit.seat, {"version": commit.version, "move": commit.text,
+                                                                "card": commit.card}, via="board")
         except ApiError as exc:
-            log.warning("board move %s not taken: %s", text, exc.message)
-            self.follower = self.stages = self.stage = None
-            self.choice = None
+            log.warning("board move %s not taken: %s", commit.text, exc.message)
+            self.core.commit_failed(exc.message)
             self.dirty = True
-            self.state = "error"
-            self.message = f"The move on the board could not be taken: {exc.message}"
             return
-        self._pending_timing = {"last_event": last_event, "settle": self.settle, "judged": now,
-                                "committed": self.hub.clock(), "version": res["version"], "move": text}
-        until = now + self.FLASH
-        for c_, s, d in move.steps:
-            if move.kind != SWAP and d != START:
-                self.flash[hole_id(self.pos.geo, c_, d)] = ("selected", until)
-        self.synced_version = res["version"]
-        self.choice = None
+        self._pending_timing = {"last_event": commit.last_event, "settle": self.settle, "judged": now,
+                                "committed": self.hub.clock(), "version": res["version"], "move": commit.text}
+        self.core.committed(commit, res["version"], now)
         self._refresh_game()
-        self._evaluate()
 
-    # ------------------------------------------------------------------ LED plans
-    def _start_filled(self, ref: str) -> list[str]:
-        side = _side_of(ref)
-        return [h for h in _start_holes(side, self.start_holes) if h in self.filled]
-
-    def _start_free(self, side: int) -> str | None:
-        filled = self.filled if self.sensing else canonical_holes(self.expected)
-        for h in _start_holes(side, self.start_holes):
-            if h not in filled:
-                return h
-        return None
-
-    def _last_destinations(self) -> set | None:
-        """Where the last move's own pegs went (any other hole to fill is a hit peg's);
-        None after an undo (nothing is a hit then)."""
-        if self.undone:
-            return None
-        move = self.last["move"] if self.last else None
-        if move is None or move.kind not in ("move", "free", "swap"):
-            return set()
-        return {hole_id(self.pos.geo, c, d) for c, _, d in move.steps if d != START}
-
-    def _plan_fix(self, diff: dict, take_role: str, dests=None) -> None:
-        """LEDs for a set of differences: pegs to take out (`take_role`), holes to fill
-        (green; pulsing orange for a hit peg's place when `dests` names the move's own)."""
-        plan = {}
-        filled = self.filled if self.sensing else canonical_holes(self.expected)
-        for hole in diff["empty"]:
-            plan[hole] = take_role
-        for hole in diff["fill"]:
-            plan[hole] = "hit" if dests is not None and hole not in dests else "legal"
-        for side, n in diff["start"].items():
-            holes = _start_holes(int(side), self.start_holes)
-            if n > 0:
-                for hole in [h for h in holes if h not in filled][:n]:
-                    plan[hole] = "hit" if dests is not None else "legal"
-            else:
-                for hole in [h for h in reversed(holes) if h in filled][:-n]:
-                    plan[hole] = take_role
-        self.plan = plan
-
-    def _plan_move_shown(self) -> None:
-        """LEDs only: after a move, show it (from, to, where hit pegs go) until the next card."""
-        prev, self._prev_expected = self._prev_expected, self.expected
-        self.synced_version = self.version
-        if prev is None or prev == self.expected:
-            self.plan = {}
-            return
-        d = prev.differences(self.expected)
-        old_filled = canonical_holes(prev)
-        plan = {h: "can-move" for h in d["empty"]}
-        plan.update({h: "legal" for h in d["fill"]})
-        for side, n in d["start"].items():
-            if n > 0:
-                for i in range(prev.start[side] + 1, prev.start[side] + n + 1):
-                    plan[f"S-s{side}-{i}"] = "hit"
-            else:
-                for i in range(prev.start[side], prev.start[side] + n, -1):
-                    plan[f"S-s{side}-{i}"] = "can-move"
-        self.plan = {h: r for h, r in plan.items() if h in self.led_holes or h in old_filled}
-
+    # ------------------------------------------------------------------ LEDs
     def _apply_leds(self, now: float) -> None:
-        want = {}
-        for hole, (role, until) in list(self.flash.items()):
-            if now >= until:
-                del self.flash[hole]
-                self.changed = True
-            else:
-                want[hole] = role
-        want.update(self.plan)
-        want = {h: r for h, r in want.items() if h in self.led_holes}
-        if want == self.roles:
+        want = self.core.leds(now)
+        colours = {h: s for h, s in self.core.led_colours().items() if h in want and s in self.side_rgb}
+        if want == self.roles and colours == self.shown_colours:
             return
         gone = [h for h in self.roles if h not in want]
         if gone:
             self.leds.clear(gone)
         for hole, role in want.items():
-            if self.roles.get(hole) != role:
+            if self.roles.get(hole) == role and self.shown_colours.get(hole) == colours.get(hole):
+                continue
+            if hole in colours:   # a hole that wants a particular peg shows that peg's colour
+                look = self.leds.roles[role]
+                self.leds.set(hole, self.side_rgb[colours[hole]], look.pattern, period=look.period, now=now)
+            else:
                 self.leds.mark([hole], role, now=now)
         self.roles = want
+        self.shown_colours = colours
         self.changed = True
 
     # ------------------------------------------------------------------ the loop
@@ -706,10 +353,18 @@ class BoardReferee:
         if self.virtual is not None and self.virtual.run_due(now):
             self.changed = True
         if self.sensor is not None:
-            for event in self.sensor.scan(now):
-                self.on_event(event.hole, event.occupied, event.timestamp)
-        if self._refresh_game():
-            self._evaluate()
+            events = self.sensor.scan(now)
+            read = self._readings()
+            if read is not None:   # a camera that scores its holes: the referee weighs the readings
+                if read[0] != self._readings_seen:
+                    self._readings_seen = read[0]
+                    self.core.observe_readings(read[1], now)
+            else:
+                for event in events:
+                    self.core.on_event(event.hole, event.occupied, event.timestamp)
+        if self.virtual is not None:   # the simulated board knows each peg's colour
+            self.core.see_colours(self.virtual.pegs, now)
+        self._refresh_game()
         self._judge(now)
         self._apply_leds(now)
         self.leds.update(now)
@@ -718,8 +373,8 @@ class BoardReferee:
             self._pending_timing["frame"] = frames[-1].timestamp if frames else self.hub.clock()
             self.timings.append(self._pending_timing)
             self._pending_timing = None
-        if self.changed:
-            self.changed = False
+        if self.changed or self.core.changed:
+            self.changed = self.core.changed = False
             self._publish()
 
     def hot(self, now: float) -> bool:
@@ -728,27 +383,26 @@ class BoardReferee:
             return True
         if self.virtual is not None and self.virtual.queue:
             return True
-        if self.follower is not None and self.follower.last_change is not None:
-            return True
-        recent = [t for t in (self.last_event_at, self.touched) if t is not None and now - t < 1.0]
-        return bool(recent or self.flash)
+        return self.core.busy(now) or (self.touched is not None and now - self.touched < 1.0)
 
     # ------------------------------------------------------------------ public state
     def public(self) -> dict:
         """What every page may see (never the chosen card, only the rank it moves as)."""
         marks = self.leds.marks()
-        out = {"mode": self.mode, "attached": True, "gid": self.table.gid, "version": self.version,
-               "state": self.state, "message": self.message, "rule": self.rule,
-               "fix": self.fix_text, "hits": self.hits, "candidates": self.candidates,
-               "settle": self.settle,
-               "seat": self.choice["seat"] if self.choice else None,
-               "rank": self.choice["rank"] if self.choice else None,
-               "leds": {h: {"role": m["role"], "rgb": _hex(m["colour"]), "pattern": m["pattern"],
-                            "period": m["period"]} for h, m in sorted(marks.items())}}
+        out = {"mode": self.mode, "attached": True, "gid": self.table.gid, **self.core.public(),
+               "leds": {h: self._led(h, m) for h, m in sorted(marks.items())}}
         if self.sensor is not None:
             out["faults"] = [f.message for f in self.sensor.active_faults.values() if f.kind != "ignored"]
         if self.virtual is not None:
             out["board"] = self.virtual.state()
+        return out
+
+    def _led(self, hole: str, mark: dict) -> dict:
+        out = {"role": mark["role"] or self.roles.get(hole), "rgb": _hex(mark["colour"]),
+               "pattern": mark["pattern"], "period": mark["period"]}
+        side = self.shown_colours.get(hole)
+        if side is not None and self.view is not None:
+            out["want"] = self.view.colour_names.get(side)   # the colour of the peg this hole wants
         return out
 
     def _publish(self) -> None:
@@ -763,58 +417,16 @@ class BoardReferee:
 
     # ------------------------------------------------------------------ simulation helpers
     def _virtual_sync(self, delay: float = 0.0) -> int:
-        geo = self.pos.geo
-        target = {}
-        for side, locs in self.expected_pegs.items():
-            for loc in locs:
-                if loc != START:
-                    target[hole_id(geo, side, loc)] = side
-        start = {side: locs.count(START) for side, locs in self.expected_pegs.items()}
+        target, start = self.core.expected_holes()
         return self.virtual.sync_to(target, start, self.hub.clock() + delay)
 
-    # ------------------------------------------------------------------ words
-    def _words(self, hole: str) -> str:
-        if hole.startswith("M"):
-            return f"hole {hole[1:]}"
-        side = _side_of(hole)
-        colour = self.colour_names.get(side, f"side {side}")
-        if hole.startswith("H"):
-            return f"{colour}'s home {hole[1]}"
-        return f"{colour}'s start area"
-
-    def _fix_words(self, fix: dict) -> list[str]:
-        out = [f"take the peg out of {self._words(h)}" for h in fix.get("empty", [])]
-        out += [f"put a peg in {self._words(h)}" for h in fix.get("fill", [])]
-        for side, n in sorted(fix.get("start", {}).items()):
-            colour = self.colour_names.get(int(side), f"side {side}")
-            if n > 0:
-                out.append(f"put {n} peg{'s' * (n > 1)} in {colour}'s start area")
-            else:
-                out.append(f"take {-n} peg{'s' * (n < -1)} out of {colour}'s start area")
-        return out
-
-    def _move_words(self, move) -> str:
-        geo = self.pos.geo
-        if move.kind == SWAP:
-            (c1, a, _), (c2, b, _) = move.steps
-            return (f"swap {self.colour_names.get(c1)} on hole {a} with {self.colour_names.get(c2)} "
-                    f"on hole {b}")
-        parts = []
-        for c, s, d in move.steps:
-            frm = "start" if s == START else self._words(hole_id(geo, c, s))
-            parts.append(f"{self.colour_names.get(c)} {frm} → {self._words(hole_id(geo, c, d))}")
-        extra = [f"{self.colour_names.get(col)} from {self._words(frm)} to "
-                 + ("start" if to == "start" else self._words(to)) for col, frm, to in hit_returns(self.pos, move)]
-        return ", then ".join(parts) + (f" (hits: {'; '.join(extra)})" if extra else "")
-
     def close(self) -> None:
-        self.roles, self.plan, self.flash = {}, {}, {}
+        self.roles, self.shown_colours, self.core.plan, self.core.flash = {}, {}, {}, {}
         try:
             self.leds.clear()
             self.leds.update(self.hub.clock())
         except Exception:   # the hardware may already be gone
             pass
-
 
 # ============================================================================ hub
 
@@ -1029,7 +641,8 @@ class BoardHub:
     def choose(self, table, token, data) -> dict:
         """The acting seat's phone chose a card (or went back: card null)."""
         if not isinstance(data, dict):
-            raise ApiError(400, "send a JSON object: {\"version\", \"card\", \"rank\"}")
+            raise ApiError(400, "send a JSON object: {\"version\", \"card\", \"rank\"} "
+                                "(Bluffing Joker: \"declared\" instead of \"rank\")")
         svc = self.service
         card = data.get("card")
         with table.cond:
@@ -1043,7 +656,14 @@ class BoardHub:
             if card is not None:
                 if not isinstance(card, str) or card not in g.hands[seat]:
                     raise ApiError(400, f"{card!r} is not a card in your hand")
-                if rank is None:
+                if g.rules.bluffing:
+                    # V-BJ: the board is public, so it may follow only the declared rank, and only
+                    # once declared: a card tapped but not declared shows nothing (issue 13.1)
+                    rank = data.get("declared")
+                    if rank is None:
+                        raise ApiError(400, "Bluffing Joker: the board follows a card only once you "
+                                            "declare what it plays as: send {\"card\", \"declared\": rank}")
+                elif rank is None:
                     rank = rank_of(card)
                 if rank not in RANKS:
                     raise ApiError(400, f"{rank!r} is not a rank ({' '.join(RANKS)})")
@@ -1053,7 +673,6 @@ class BoardHub:
         with self.lock:
             ref = self._referee_of(table)
             ref.choose(seat, card, rank if card is not None else None, version, self.clock())
-            ref.changed = True
             ref._apply_leds(self.clock())
             ref._publish()
             body = ref.public()

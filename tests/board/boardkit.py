@@ -174,10 +174,15 @@ class Rig:
         self.hub.tick()
         return out
 
+    def colour(self, side: int) -> str:
+        """The colour name of a side's pegs ("Red")."""
+        return self.table.public_seats_base[self.game.side_seat[side]]["colour"]["name"]
+
     def role_at(self, hole: str):
         """The role lit on `hole` now (from the LED board's marks)."""
         m = self.leds.marks().get(hole)
-        return m and m["role"]
+        # a hole that wants a particular peg shows that peg's colour: its role is the referee's
+        return m and (m["role"] or self.ref.roles.get(hole))
 
     def pixel(self, hole: str):
         """The last frame's pixel of `hole`'s LED."""
@@ -186,6 +191,11 @@ class Rig:
     def lit(self, role: str):
         """The pixel a steady `role` shows at the board's brightness."""
         return tuple(round(c * self.leds.brightness) for c in ROLES[role].colour)
+
+    def lit_side(self, side: int):
+        """The pixel of a hole lit in a side's peg colour (a hole that wants that side's peg)."""
+        h = self.table.public_seats_base[self.game.side_seat[side]]["colour"]["hex"].lstrip("#")
+        return tuple(round(int(h[i:i + 2], 16) * self.leds.brightness) for i in (0, 2, 4))
 
     def close(self):
         self.svc.close()

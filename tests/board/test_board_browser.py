@@ -147,7 +147,7 @@ def test_drag_a_peg_on_the_virtual_board_and_the_move_is_taken(live):
                 expect(tv.locator("#referee")).to_have_attribute("data-state", "wrong", timeout=5000)
                 tv.wait_for_selector(f'#leds [data-led="{wrong}"][data-role="wrong"]')
                 expect(tv.locator("#ref-msg")).to_contain_text("(rule ")
-                expect(tv.locator("#ref-fix li").first).to_contain_text(f"take the peg out of hole {wrong[1:]}")
+                expect(tv.locator("#ref-fix li").first).to_contain_text(f"'s peg out of hole {wrong[1:]}")
                 expect(phone.locator("#board-msg")).to_contain_text("(rule ")
                 assert table.version == version
                 tv.screenshot(path=str(ARTIFACTS / "board-table-wrong.png"))

@@ -65,7 +65,8 @@ def test_a_peg_put_in_the_wrong_hole_then_put_right(rigs):
     assert ref.rule == "M6" or ref.rule == "M1"
     assert "(rule" in ref.message
     assert ref.roles[wrong] == "wrong" and ref.roles[dst] == "legal"
-    assert ref.fix_text == [f"take the peg out of hole {wrong[1:]}", f"put a peg in hole {dst[1:]}"]
+    assert ref.fix_text == [f"take {rig.colour(side)}'s peg out of hole {wrong[1:]}",
+                            f"put {rig.colour(side)}'s peg in hole {dst[1:]}"]
     public = ref.public()
     assert public["state"] == "wrong" and public["leds"][wrong]["pattern"] == "blink"
     rig.lift(wrong)

@@ -41,7 +41,9 @@ def test_setup_check_lights_what_is_out_of_place_then_the_board_is_ready(rigs):
     # every start hole of the four sides needs a peg: green ("legal": put a peg here)
     assert {h for h, r in ref.roles.items() if r == "legal"} == {
         f"S-s{s}-{i}" for s in range(4) for i in range(1, 6)}
-    assert rig.pixel("S-s2-3") == rig.lit("legal")
+    # each in the colour of the peg it wants (issue 14.2), steady like every "put a peg here"
+    assert rig.pixel("S-s2-3") == rig.lit_side(2) != rig.lit_side(1)
+    assert rig.leds.marks()["S-s2-3"]["pattern"] == "steady"
     rig.hands.tray.append(0)
     rig.hands.place("M30", 0, rig.clock.t)        # a stray peg on the track
     rig.set_up()
@@ -262,7 +264,7 @@ def test_a_wrong_hole_blinks_says_the_rule_and_how_to_put_it_right(rigs):
     assert ref.rule and f"(rule {ref.rule})" in ref.message
     assert ref.roles[wrong] == "wrong" and rig.leds.marks()[wrong]["pattern"] == "blink"
     assert ref.roles[f"M{d}"] == "legal"
-    assert ref.fix_text == [f"take the peg out of hole {wrong[1:]}", f"put a peg in hole {d}"]
+    assert ref.fix_text == [f"take {rig.colour(c)}'s peg out of hole {wrong[1:]}", f"put {rig.colour(c)}'s peg in hole {d}"]
     rig.lift(wrong)
     rig.place(f"M{d}", c)
     rig.settle()
@@ -421,3 +423,58 @@ def test_an_undo_on_the_host_phone_lights_the_pegs_to_put_back(rigs):
     rig.lift(f"M{side * 18 + 8}")
     rig.place(f"S-s{side}-5", side)
     assert ref.state == "ready"
+
+
+# ------------------------------------------------------------------ colours (issue 14.2)
+
+def _two_come_outs_entered_on_phones(rig):
+    """Two seats in turn bring a peg out, entered on their phones; the simulated board is
+    left for the players to match by hand. Returns ((side, hole), (side, hole))."""
+    g = rig.game
+    out = []
+    for _ in range(2):
+        seat = g.actor
+        side = g.seat_side[seat]
+        with rig.table.cond:
+            g.hands[seat] = ["KH"] + [c for c in g.hands[seat] if c != "KH"][1:]
+        hole = f"M{side * 18 + 8}"
+        rig.act(f"K {side}:S-{hole}", "KH", seat=seat)
+        rig.hands.queue.clear()               # the pegs don't move by themselves: the players do it
+        out.append((side, hole))
+    return out
+
+
+@pytest.mark.parametrize("mode", ["simulation", "sensors"])
+def test_a_peg_of_the_wrong_colour_is_a_difference_where_the_board_sees_colours(rigs, mode):
+    # The issue's scenario: one side's peg put where the other's belongs (and the other way
+    # round), so every hole is filled as the game says, but with the wrong colours.
+    rig = rigs(mode, seed=0)
+    if mode == "sensors":
+        rig.set_up()
+    (a, hole_a), (b, hole_b) = _two_come_outs_entered_on_phones(rig)
+    ref = rig.ref
+    assert ref.state == "sync"
+    fix = " / ".join(ref.fix_text)
+    assert f"put {rig.colour(a)}'s peg in hole {hole_a[1:]}" in fix    # every instruction names the colour
+    assert f"{rig.colour(b)}'s start area" in fix
+    assert rig.pixel(hole_a) == rig.lit_side(a) and rig.pixel(hole_b) == rig.lit_side(b)
+    rig.lift(f"S-s{b}-5")
+    rig.place(hole_a, b)                      # b's peg where a's belongs ...
+    rig.lift(f"S-s{a}-5")
+    rig.place(hole_b, a)                      # ... and a's where b's belongs
+    rig.run(0.1)
+    if mode == "sensors":                     # reed switches can't see colours: taken as right
+        assert ref.state in ("ready", "waiting")
+        return
+    assert ref.state == "sync" and ref.ready_version is None and not rig.hub.may_act(rig.table)
+    assert (f"take {rig.colour(b)}'s peg out of hole {hole_a[1:]} and put {rig.colour(a)}'s peg there"
+            in ref.fix_text)
+    led = ref.public()["leds"][hole_a]            # blinks (a peg to move) in the colour it wants
+    hex_a = rig.table.public_seats_base[rig.game.side_seat[a]]["colour"]["hex"].lower()
+    assert ref.roles[hole_a] == "can-move" and led["want"] == rig.colour(a) and led["rgb"] == hex_a
+    for hole in (hole_a, hole_b):
+        rig.lift(hole)
+    rig.place(hole_a, a)
+    rig.place(hole_b, b)
+    rig.run(0.1)
+    assert ref.state in ("ready", "waiting") and ref.roles == {}

@@ -33,7 +33,9 @@
   async function chooseOnBoard(card, rank) {
     if (!mirror || !view) return;
     try {
-      bstate = await api(`/api/games/${gid}/board/card`, { version: view.version, card, rank });
+      // Bluffing Joker: the board is public, so it hears only a declared rank (never the card's own)
+      const body = plays && plays.bluffing && card ? { version: view.version, card, declared: rank } : { version: view.version, card, rank };
+      bstate = await api(`/api/games/${gid}/board/card`, body);
       if (sel && card) sel.onBoard = bb.senses && bstate.attached && bstate.state !== "ready";
     } catch (e) {
       if (sel) sel.onBoard = false;
@@ -356,7 +358,8 @@
     }
     say("");
     render();
-    if (currentMoves().length) chooseOnBoard(card, sel.rank);
+    if (plays.bluffing) chooseOnBoard(null, null);   // the board follows a bluffing card once declared
+    else if (currentMoves().length) chooseOnBoard(card, sel.rank);
   }
 
   function onHoleTap(id) {

@@ -47,7 +47,9 @@ class LedMirror {
       c.dataset.role = led.role || "";
       if (led.period) c.style.animationDuration = `${led.period}s`;
       const t = document.createElementNS(Board.NS, "title");
-      t.textContent = `${hole}: ${LED_WORDS[led.role] || led.pattern}`;
+      // a hole that wants a particular peg glows in that peg's colour, and says so
+      t.textContent = `${hole}: ${LED_WORDS[led.role] || led.pattern}${led.want ? ` (${led.want}'s peg)` : ""}`;
+      if (led.want) c.dataset.want = led.want;
       c.append(t);
       layer.append(c);
     }

@@ -1,0 +1,830 @@
+"""The referee on the board: what the board must show, what to light, what to say, which move to take.
+
+Pure (standard library and companion only): no threads, no clock of its own, no
+hardware. One `Referee` serves one table on any board, reed switches, a camera or
+the simulated board; the web hub (`web.board_referee`) feeds it and carries out
+what it decides:
+
+* `update_game(GameView)`: the game as the table has it now (a `GameView`, read
+  under the table's lock); a move made away from the board (a phone, a computer
+  seat, an undo) makes the board differ from the game, and the referee lights
+  what is out of place until the board is right again;
+* `on_event(hole, occupied, t)`: a sensor's change; `observe(snapshot, t)`: a
+  camera's colours; `see_colours({hole: side})`: what a board that sees colours
+  (the simulated board) holds;
+* `choose(seat, card, rank, version, now)`: the acting seat's phone chose a card:
+  its legal moves are followed on the board (`companion.matching.BoardFollower`);
+* `judge(now, faults)`: once the board has been still for ``settle`` seconds and
+  shows exactly one legal result, returns that move for the hub to commit (then
+  `committed` or `commit_failed`); several: the phone chooses; anything else:
+  "wrong", the RULES id and how to put it right;
+* `leds(now)`: {hole: role} to light now (`colours` names the side whose colour
+  a hole's LED should show, where it wants a particular peg); `public()`: the
+  words for every page.
+
+Nothing private leaves it: only the rank a card moves as (declared, in Bluffing
+Joker), never the card.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import START
+from .game import DOUBT_PHASE, PLAY
+from .matching import (BoardFollower, Occupancy, StageIndex, colours_of_pegs, hit_returns, hole_id,
+                       occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
+from .moves import SWAP
+from .readings import DEFAULT_MARGIN, contradictions, decide, doubtful
+
+
+class RefereeError(ValueError):
+    """A request the referee can't take now (the game moved on since the phone looked)."""
+
+    def __init__(self, message: str, version=None):
+        super().__init__(message)
+        self.message = message
+        self.version = version
+
+
+def side_of_hole(hole: str) -> int:
+    """The side a start or home hole id belongs to."""
+    return int(hole.split("-s", 1)[1].split("-")[0])
+
+
+def start_holes_of(side: int, count: int = 5) -> list[str]:
+    return [f"S-s{side}-{i}" for i in range(1, count + 1)]
+
+
+def canonical_holes(occ: Occupancy) -> set[str]:
+    """The filled holes of an occupancy, start pegs in the lowest start holes."""
+    out = set(occ.track)
+    for side, n in enumerate(occ.start):
+        out.update(start_holes_of(side, n))
+    return out
+
+
+@dataclass
+class GameView:
+    """What the referee needs of a table's game (read by the hub under the table lock)."""
+    version: int
+    status: str                    # "playing", "paused", "over", "ended", ...
+    phase: str
+    actor: int | None
+    pos: object                    # a copy of the position (companion.position.Position)
+    expected_pegs: dict            # side -> locations the board must show (a declared move stands)
+    history_len: int
+    seat_names: list
+    names: dict                    # side -> the seat's name
+    colour_names: dict             # side -> the seat's colour name ("Blue")
+    bots: list
+    last: dict | None = None       # {"seat", "move", "text"} of the last move, if any
+
+    @classmethod
+    def of(cls, game, version: int, *, names, colour_names, status: str = "playing", bots=None) -> "GameView":
+        """The view of a `companion.game.Game` (`names`, `colour_names`: per seat)."""
+        pos = game.position.copy()
+        pegs = pos.pegs()
+        if game.phase == DOUBT_PHASE and game.pending:   # V-BJ: the declared move stands on the board
+            pegs = pos.result_of(game.pending["move"])
+        last = game.history[-1] if game.history else None
+        seats = range(len(game.seat_side))
+        return cls(version=version, status=status, phase=game.phase, actor=game.actor, pos=pos,
+                   expected_pegs=pegs, history_len=len(game.history), seat_names=list(names),
+                   names={game.seat_side[i]: names[i] for i in seats},
+                   colour_names={game.seat_side[i]: colour_names[i] for i in seats},
+                   bots=list(bots) if bots is not None else [False] * len(game.seat_side),
+                   last=None if last is None else {"seat": last["seat"], "move": last["move"],
+                                                   "text": last["move"].text(pos.geo)})
+
+
+@dataclass
+class Commit:
+    """A move the board shows, for the hub to make (`TableService.act_as`)."""
+    seat: int
+    card: str
+    move: object                   # companion.moves.Move
+    text: str
+    version: int
+    last_event: float
+
+
+class Referee:
+    """The decisions of the board referee for one table (see the module docstring)."""
+
+    FLASH = 1.0          # seconds the pegs of a move taken from the board flash white
+    MARGIN = DEFAULT_MARGIN   # camera: nats by which one result must explain the picture best
+    SURE = 0.9           # camera: a reading this sure that contradicts the best result vetoes it
+
+    def __init__(self, *, sensing: bool, start_holes: int = 5, led_holes=None, settle: float = 0.8,
+                 filled=(), simulated: bool = False):
+        self.sensing = sensing
+        self.start_holes = start_holes
+        self.led_holes = set(led_holes) if led_holes is not None else None
+        self.settle = settle
+        self.simulated = simulated
+        self.filled: set[str] = set(filled) if sensing else set()
+        self.game: GameView | None = None
+        self.version = None
+        self.synced_version = None   # the version the board last showed
+        self.ready_version = None    # the version at which the board is right and play may go on
+        self.choice = None           # {"seat", "card", "rank", "version"}: the card chosen on the phone
+        self.follower = None
+        self.stages = None
+        self.stage = None
+        self.verdict = None
+        self.state = "starting"
+        self.message = ""
+        self.rule = None
+        self.fix_text: list[str] = []
+        self.hits: list = []
+        self.candidates: list[dict] = []
+        self.plan: dict[str, str] = {}      # hole -> LED role wanted now
+        self.plan_colours: dict[str, int] = {}   # hole -> the side whose peg it wants (its LED's colour)
+        self.seen: dict[str, int] | None = None  # track hole -> side, on a board that sees colours
+        self.readings: dict | None = None        # camera: hole -> (p_peg, side, p_side), latest stable frame
+        self.doubtful: list[str] = []            # camera: the holes it could not read surely, when it asks
+        self.scores: list[float] = []            # camera: the last decision's scores (for the benchmark)
+        self.board_colours: dict[str, int] = {}  # track hole -> side when the board last showed the game
+        self.flash: dict[str, tuple] = {}   # hole -> (role, until)
+        self.start_lifted: dict[int, str] = {}  # side -> the start hole a peg last left
+        self.last_event_at = None
+        self.kick = False             # a computer seat may act now (the hub passes it on once)
+        self.changed = True
+        self._prev_expected = None
+        self.history_len = None
+        self.undone = False
+        self.expected = None
+        self.pos = None
+
+    # ------------------------------------------------------------------ the game side
+    def update_game(self, view: GameView, now: float) -> bool:
+        """The game as it is now; True if it moved on (the follow starts again)."""
+        changed = view.version != self.version
+        if changed:
+            self.undone = self.history_len is not None and view.history_len < self.history_len
+            self.history_len = view.history_len
+        self.game = view
+        self.version = view.version
+        self.pos = view.pos
+        self.expected = occupancy_of_pegs(view.pos, view.expected_pegs)
+        if not self.sensing:   # LEDs only: the board is taken to be as the game says
+            self.filled = canonical_holes(self.expected)
+        if changed:
+            self.changed = True
+            self.follower = self.stages = self.stage = self.verdict = None
+            self.candidates, self.doubtful = [], []
+            if self.choice is not None and self.choice["version"] != self.version:
+                self.choice = None
+        if changed or self.state == "starting":
+            self._evaluate(now)
+        return changed
+
+    @property
+    def seat_names(self):
+        return self.game.seat_names
+
+    def _observed(self) -> Occupancy:
+        try:
+            return occupancy_from_holes(self.pos, self.filled)
+        except ValueError:   # a hole this game's board doesn't have
+            known = set()
+            for h in self.filled:
+                try:
+                    parse_hole_id(self.pos.geo, h)
+                    known.add(h)
+                except ValueError:
+                    pass
+            return occupancy_from_holes(self.pos, known)
+
+    # ------------------------------------------------------------------ inputs
+    def on_event(self, hole: str, occupied: bool, t: float) -> None:
+        """A debounced switch change (or a camera's snapshot difference)."""
+        if occupied:
+            self.filled.add(hole)
+        else:
+            self.filled.discard(hole)
+            if hole.startswith("S-s"):
+                self.start_lifted[side_of_hole(hole)] = hole
+        self.last_event_at = t
+        self.changed = True
+        if self.game is None:
+            return
+        if self.follower is not None:
+            self.follower.feed(hole, occupied, t)
+            self.stage = self.stages.get(self._observed())
+            if self.stage is not None:
+                self.verdict = None
+                self._plan_stage()
+        else:
+            self._evaluate(t)
+
+    def see_colours(self, colours: dict, t: float) -> None:
+        """What a board that sees colours holds now ({hole: side}: the simulated board, whose
+        pegs are placed by colour). A wrong colour is then a difference like any other."""
+        seen = {h: s for h, s in colours.items() if not h.startswith("S-")}
+        if seen == self.seen:
+            return
+        self.seen = seen
+        self.changed = True
+        if self.game is None:
+            return
+        if self.follower is not None:
+            track = {h for h in self.filled if not h.startswith("S-")}
+            # only a picture that agrees with the switches is judged by colour (no half-made step)
+            self.follower.colours = dict(seen) if set(seen) == track else None
+        else:
+            self._evaluate(t)
+
+    def observe(self, snapshot: dict, t: float) -> None:
+        """A camera's snapshot {hole: colour side or None}: its differences are events, and
+        while a card is followed its colours go to the judge (`BoardFollower.observe`)."""
+        filled = {h for h, c in snapshot.items() if c is not None}
+        self.seen = {h: c for h, c in snapshot.items() if c is not None and not h.startswith("S-")}
+        if self.follower is None:
+            for hole in sorted(self.filled - filled):
+                self.on_event(hole, False, t)
+            for hole in sorted(filled - self.filled):
+                self.on_event(hole, True, t)
+            return
+        self.follower.observe(snapshot, t)
+        self.filled = filled
+        self.last_event_at = t
+        self.changed = True
+        self.stage = self.stages.get(self._observed())
+        if self.stage is not None:
+            self.verdict = None
+            self._plan_stage()
+
+    def observe_readings(self, readings: dict, t: float) -> None:
+        """A camera's per-hole readings {hole: (p_peg, side, p_side)} (`companion.readings`) of a
+        stable picture. Their likeliest board goes in as a snapshot (events, colours); while a
+        card is followed, the settled picture is then judged by scoring every legal result
+        against them (`_judge_readings`), not by the likeliest reading of each hole alone."""
+        self.readings = dict(readings)
+        snap = {}
+        for hole, (p_peg, side, _) in readings.items():
+            if p_peg >= 0.5:
+                snap[hole] = side if side is not None else (
+                    side_of_hole(hole) if hole.startswith("S-") else -1)
+            else:
+                snap[hole] = None
+        for hole in self.filled:   # a hole the camera could not read keeps what it had
+            if hole not in snap:
+                snap[hole] = (self.seen or {}).get(hole, side_of_hole(hole) if hole.startswith("S-") else -1)
+        self.observe(snap, t)
+
+    def choose(self, seat: int, card: str | None, rank: str | None, version: int, now: float) -> None:
+        """The acting seat chose a card on its phone (None: it went back)."""
+        if version != self.version:
+            raise RefereeError("the game has moved on since your page was drawn; look again",
+                               version=self.version)
+        self.follower = self.stages = self.stage = self.verdict = None
+        self.candidates, self.doubtful = [], []
+        self.flash.clear()
+        self.choice = None if card is None else {"seat": seat, "card": card, "rank": rank,
+                                                 "version": version}
+        self.changed = True
+        if self.choice is not None and not self.sensing:
+            self._follow(now)          # LEDs only: show the card's choices
+        else:
+            self._evaluate(now)
+
+    # ------------------------------------------------------------------ states
+    def _evaluate(self, now: float) -> None:
+        """No card being followed: is the board what the game says?"""
+        g = self.game
+        self.rule, self.fix_text, self.hits = None, [], []
+        playing = g.status == "playing"
+        if not self.sensing:
+            if self.choice is not None:
+                return
+            self.state = "ready" if playing else "waiting"
+            self.message = self._ready_message()
+            self._plan_move_shown()
+            self.ready_version = self.version
+            return
+        if self.follower is not None:
+            return
+        observed = self._observed() if self.readings is None else self._read_board()
+        wanted = self._wanted()
+        recolour = self._recolour(observed, wanted)
+        if observed == self.expected and not recolour:
+            self.synced_version = self.version
+            self.board_colours = dict(wanted)
+            self.plan, self.plan_colours = {}, {}
+            if self.choice is not None and playing and g.phase == PLAY:
+                self._follow(now)
+                return
+            self.state = "ready" if playing and g.phase == PLAY else "waiting"
+            self.message = self._ready_message()
+            if self.ready_version != self.version:
+                self.ready_version = self.version
+                if playing and g.actor is not None and g.bots[g.actor]:
+                    self.kick = True
+            return
+        self.ready_version = None
+        diff = observed.differences(self.expected)
+        diff["recolour"] = recolour
+        if not g.history_len and self.synced_version is None:
+            self.state = "setup"
+            self.message = ("Set-up: every peg goes in its start area. A fast-blinking hole has a peg "
+                            "that doesn't belong there; a green hole needs a peg.")
+            self._plan_fix(diff, "wrong", wanted=wanted)
+        elif self.synced_version is not None and self.synced_version < self.version and (
+                g.last or self.undone):
+            self.state = "sync"
+            self._plan_fix(diff, "can-move", dests=self._last_destinations(), wanted=wanted)
+            hit = "hit" in self.plan.values()
+            if self.undone or not g.last:
+                what = "the host undid a move"
+            else:
+                who = self.seat_names[g.last["seat"]] if g.last["seat"] is not None else "the host"
+                kind = g.last["move"].kind
+                what = who + " " + {"doubt": "doubted", "pass": "passed",
+                                    "penalty": f"chose {g.last['text']}"}.get(kind, f"played {g.last['text']}")
+            self.message = (f"Move the pegs to match the game: {what}. "
+                            f"Slow-blinking pegs move; green holes get a peg"
+                            + ("; a pulsing hole is where a hit peg goes." if hit else ".")
+                            + (" (On the simulated board they move by themselves in a moment.)"
+                               if self.simulated else ""))
+        else:
+            self.state = "restore"
+            self.message = ("The board differs from the game (after a restart, or a peg knocked out "
+                            "of place): put it back as lit before play goes on. Fast blink: take this "
+                            "peg out; green: put a peg here.")
+            self._plan_fix(diff, "wrong", wanted=wanted)
+        self.fix_text = self._fix_words(diff, wanted, self._present())
+        if self.choice is not None:
+            self.message += " Then the card you chose is followed on the board."
+
+    def _ready_message(self) -> str:
+        g = self.game
+        if g.status == "over":
+            return "The game is over."
+        if g.status == "ended":
+            return "The host has ended this game."
+        if g.status == "paused":
+            return "Paused by the host."
+        if g.actor is None:
+            return ""
+        who = self.seat_names[g.actor]
+        if g.phase == DOUBT_PHASE:
+            return f"{who}: doubt or pass, on the phone."
+        if g.phase != PLAY:
+            return f"{who} chooses the penalty peg on the phone."
+        if g.bots[g.actor]:
+            return f"{who}, the computer, is playing" + (
+                ": its pegs move by themselves." if self.simulated else ".")
+        if self.sensing:
+            return f"{who} to play: choose a card on your phone, then move the peg on the board."
+        return f"{who} to play: choose a card and enter the move on your phone."
+
+    def _read_board(self) -> Occupancy:
+        """Camera: the board as the game has it, but for the holes that sure readings
+        contradict. A hole the camera reads unsurely is not a difference (no one is asked to
+        fix a shadow); a sure difference is."""
+        expected = self._board_of(self.game.expected_pegs)
+        filled = set(expected)
+        for hole in contradictions(self.readings, expected, self.SURE):
+            filled ^= {hole}
+        for side in range(len(self.expected.start)):
+            holes = [h for h in start_holes_of(side, self.start_holes) if h in self.readings]
+            want = self.expected.start[side]
+            sure_in = sum(self.readings[h][0] >= self.SURE for h in holes)
+            sure_out = sum(self.readings[h][0] <= 1 - self.SURE for h in holes)
+            have = max(sure_in, min(want, self.start_holes - sure_out))
+            filled -= set(start_holes_of(side, self.start_holes))
+            filled |= set(start_holes_of(side, have))
+        return occupancy_from_holes(self.pos, {h for h in filled if self._known_hole(h)})
+
+    def _known_hole(self, hole: str) -> bool:
+        try:
+            parse_hole_id(self.pos.geo, hole)
+            return True
+        except ValueError:
+            return False
+
+    def _wanted(self) -> dict:
+        """{track hole: side} of the pegs the game puts on the track and in the homes."""
+        return colours_of_pegs(self.pos, self.game.expected_pegs)
+
+    def _present(self) -> dict:
+        """{track hole: side} of the pegs known to stand on the board now: what a board that sees
+        colours sees, else what stood there when the board last showed the game."""
+        return self.seen if self.seen is not None else self.board_colours
+
+    def _recolour(self, observed: Occupancy, wanted: dict) -> dict:
+        """{hole: the side it wants} where a peg of another colour stands (boards that see colours)."""
+        if self.seen is None:
+            return {}
+        if self.readings is not None:   # a camera: only a colour it reads surely counts
+            return {h: wanted[h] for h in sorted(observed.track & self.expected.track)
+                    if h in wanted and h in self.readings and self.readings[h][1] is not None
+                    and self.readings[h][1] != wanted[h] and self.readings[h][2] >= self.SURE}
+        return {h: wanted[h] for h in sorted(observed.track & self.expected.track)
+                if h in self.seen and h in wanted and self.seen[h] != wanted[h]}
+
+    def _follow(self, now: float) -> None:
+        """Start following the chosen card on the board."""
+        c = self.choice
+        moves = [m for m in self.pos.legal_moves([c["rank"]]) if m.steps]
+        who = self.seat_names[c["seat"]]
+        if not moves:
+            self.state, self.choice = "ready", None
+            self.message = f"No peg can move with a {c['rank']}: {who}, discard it on the phone."
+            self.plan = {}
+            return
+        self.stages = StageIndex(self.pos, moves)
+        self.follower = BoardFollower(self.pos, moves, self.filled if self.sensing else
+                                      canonical_holes(self.expected),
+                                      settle=self.settle, rank=c["rank"])
+        if self.seen is not None and self.sensing:
+            self.follower.colours = dict(self.seen)
+        self.stage = self.stages.get(self.expected)
+        self.verdict = None
+        self._plan_stage()
+
+    def _plan_stage(self) -> None:
+        """Light the current stage of the move being made (and say it in words)."""
+        c = self.choice
+        who = self.seat_names[c["seat"]]
+        st = self.stage
+        plan, colours = {}, {}
+        self.hits = []
+        self.rule, self.fix_text = None, []
+        if st is not None:
+            # One hole, several meanings (the board fits several moves so far): an empty hole
+            # that is a legal destination shows green even if a peg in the hand came from it,
+            # or a hit peg could go there in another reading of the board; a peg that can move
+            # shows that, even where another peg could land (a hit, a split of two team pegs,
+            # a swap).
+            for ref in st.selected:
+                if ref.startswith("S-s") and ref.count("-") == 1:
+                    hole = self.start_lifted.get(side_of_hole(ref))
+                    if hole and hole not in self.filled:
+                        plan[hole] = "selected"
+                else:
+                    plan[ref] = "selected"
+            for colour, frm, to in st.hits:
+                hole = self._start_free(colour) if to == "start" else to
+                if hole:
+                    plan[hole] = "hit"
+                    colours[hole] = colour
+                self.hits.append({"side": colour, "from": frm, "to": to})
+            for hole in st.destination:   # the player holds the peg: green, as every legal place
+                plan[hole] = "legal"
+                colours.pop(hole, None)
+            for ref in st.can_move:
+                for hole in self._start_filled(ref) if ref.startswith("S-s") and ref.count("-") == 1 else [ref]:
+                    plan[hole] = "can-move"
+                    colours.pop(hole, None)
+        self.plan = plan
+        self.plan_colours = colours
+        if not self.sensing:
+            self.state = "following"
+            self.message = (f"{who} plays a {c['rank']}: the blinking pegs can move, the green holes "
+                            f"are where they may go. Enter the move on the phone.")
+            return
+        if self.hits:
+            self.state = "hit"
+            parts = [f"{self.game.names.get(h['side'], 'the')}'s peg goes "
+                     + ("back to its start area" if h["to"] == "start" else f"to {self._words(h['to'])}")
+                     for h in self.hits]
+            self.message = f"A hit: {'; '.join(parts)} (the pulsing hole)."
+        else:
+            self.state = "following"
+            if st is not None and st.selected:
+                self.message = f"{who} plays a {c['rank']}: put the peg in a green hole."
+            elif st is not None and st.done:
+                self.message = f"{who} plays a {c['rank']}: keep the board still for a moment."
+            else:
+                self.message = (f"Waiting for the board: {who} plays a {c['rank']}. Lift a blinking "
+                                f"peg and put it in a green hole.")
+
+    def judge(self, now: float, faults=()) -> Commit | None:
+        """Judge the board at `now` (`faults`: the sensors' active fault messages). Returns
+        the move to commit, if the board shows one."""
+        if faults:   # nothing is judged (let alone taken) while the sensors can't be trusted
+            if self.state != "fault":
+                self.state = "fault"
+                self.message = (f"The sensors report a problem, so the board can't be trusted: "
+                                f"{faults[0]}. Enter the move on the phone, or wait for it "
+                                f"to clear.")
+                self.changed = True
+            return None
+        if self.state == "fault" and self.follower is None:   # cleared between turns: read the board again
+            self.state = None
+            self._evaluate(now)
+            self.changed = True
+            return None
+        if self.follower is None:
+            return None
+        if self.state == "fault":
+            self.stage = self.stages.get(self._observed())
+            self._plan_stage()
+            self.changed = True
+        verdict = self.follower.poll(now)
+        if verdict is None:
+            return None
+        self.changed = True
+        if self.readings is not None:
+            commit, verdict = self._judge_readings(now, verdict)
+            if commit is not None or verdict is None:
+                return commit
+        if verdict.kind == "move":
+            c = self.choice
+            last_event = self.follower.events[-1][2] if self.follower.events else now
+            return Commit(c["seat"], c["card"], verdict.move, verdict.move.text(self.pos.geo),
+                          self.version, last_event)
+        if verdict.kind == "ambiguous":
+            self.verdict = verdict
+            self.state = "ambiguous"
+            self.candidates = [{"move": m.text(self.pos.geo), "words": self._move_words(m)}
+                               for m in verdict.candidates]
+            self.message = (f"The board fits {len(self.candidates)} moves: "
+                            f"{self.seat_names[self.choice['seat']]}, choose yours on the phone.")
+            if len(self.candidates) == 1:
+                self.message = (f"The board looks like {self.candidates[0]['words']}, but not for sure: "
+                                f"{self.seat_names[self.choice['seat']]}, confirm your move on the phone.")
+            if self.doubtful:
+                self.message = (f"The camera can't tell for sure which move was made (it can't read "
+                                f"{', '.join(self._words(h) for h in self.doubtful)} clearly): "
+                                f"{self.seat_names[self.choice['seat']]}, choose yours on the phone.")
+        elif verdict.kind == "unchanged":
+            self.verdict = None
+            self.stage = self.stages.get(self._observed())
+            self._plan_stage()
+        else:   # wrong, unless the board is just part of the way there (a peg in the hand)
+            observed = self._observed()
+            self.stage = self.stages.get(observed)
+            if self.stage is not None and not self.stage.done:
+                self._plan_stage()
+                return None
+            self.verdict = verdict
+            self.state = "wrong"
+            self.rule = verdict.rule
+            self.message = verdict.message + (f" (rule {verdict.rule})" if verdict.rule else "")
+            self.fix_text = self._fix_words(verdict.fix, verdict.fix_colours,
+                                            {**verdict.colours, **(self.seen or {})})
+            self.plan = {}
+            self._plan_fix(verdict.fix, "wrong", wanted=verdict.fix_colours)
+            for hole in verdict.wrong_holes:
+                if hole in self.filled:
+                    self.plan[hole] = "wrong"
+        return None
+
+    def _board_of(self, pegs: dict) -> dict:
+        """{hole: side} of every peg of `pegs` (start pegs in the lowest start holes)."""
+        out = {}
+        for side, locs in pegs.items():
+            k = 0
+            for loc in locs:
+                if loc == START:
+                    k += 1
+                    out[f"S-s{side}-{k}"] = side
+                else:
+                    out[hole_id(self.pos.geo, side, loc)] = side
+        return out
+
+    def _judge_readings(self, now: float, verdict):
+        """Camera: score the board as it was and every legal result against the readings.
+        Returns (a move to commit or None, the verdict still to act on or None). A result is
+        taken only when it explains the picture by `MARGIN` better than every other board and
+        no sure reading contradicts it; when the camera is unsure the phone is asked (the
+        doubtful holes named); a board that fits no result is judged as before (wrong)."""
+        results: dict = {}   # board key -> (board, [moves])
+        before = self._board_of(self.pos.pegs())
+        results[tuple(sorted(before.items()))] = (before, [])
+        for m in self.follower.moves:
+            board = self._board_of(self.pos.result_of(m))
+            results.setdefault(tuple(sorted(board.items())), (board, []))[1].append(m)
+        boards = [b for b, _ in results.values()]
+        moves = [ms for _, ms in results.values()]
+        idx, scores = decide(self.readings, boards, self.MARGIN)
+        self.scores = scores
+        # Only the holes where the boards differ can veto one: a sure misread where every board
+        # agrees says nothing about which move was made (the board is checked after the move).
+        decisive = {h for b in boards for h in set(b) ^ set(boards[0])} | {
+            h for b in boards for h in b if h in boards[0] and b[h] != boards[0][h]}
+
+        def vetoed(i):
+            return any(h in decisive for h in contradictions(self.readings, boards[i], self.SURE))
+
+        if idx is not None and not vetoed(idx):
+            self.doubtful = []
+            if idx == 0:   # the board as it was: nothing made yet (or put back)
+                self.verdict = None
+                self.stage = self.stages.get(self._observed())
+                self._plan_stage()
+                return None, None
+            chosen = moves[idx]
+            if len(chosen) > 1 and verdict.kind == "move" and verdict.move in chosen:
+                chosen = [verdict.move]   # one board, several moves: the event order told them apart
+            if len(chosen) == 1:
+                c = self.choice
+                last_event = self.follower.events[-1][2] if self.follower.events else now
+                move = chosen[0]
+                return Commit(c["seat"], c["card"], move, move.text(self.pos.geo), self.version,
+                              last_event), None
+            verdict.kind, verdict.candidates = "ambiguous", chosen
+            return None, verdict
+        stage = self.stages.get(self._observed())
+        if stage is not None and not stage.done:
+            return None, verdict   # a peg still in the hand, by the likeliest reading: wait
+        best = max(scores)
+        close = [i for i in range(1, len(boards)) if best - scores[i] < self.MARGIN
+                 and not vetoed(i)]
+        if idx is None and close:   # the camera can't tell: ask the phone, naming what it couldn't read
+            self.doubtful = doubtful(self.readings, boards, scores)
+            verdict.kind = "ambiguous"
+            verdict.candidates = [m for i in sorted(close, key=lambda i: -scores[i]) for m in moves[i]]
+            return None, verdict
+        if verdict.kind == "move":   # never taken unless the readings chose it: the phone confirms
+            verdict.kind, verdict.candidates = "ambiguous", [verdict.move]
+        return None, verdict   # a picture no legal result explains: judged as the switches would
+
+    def committed(self, commit: Commit, version: int, now: float) -> None:
+        """The hub made the move: flash its pegs; the board shows version `version`."""
+        move = commit.move
+        until = now + self.FLASH
+        for c_, s, d in move.steps:
+            if move.kind != SWAP and d != START:
+                self.flash[hole_id(self.pos.geo, c_, d)] = ("selected", until)
+        self.synced_version = version
+        self.choice = None
+        self.follower = self.stages = self.stage = None
+        self.changed = True
+
+    def commit_failed(self, message: str) -> None:
+        self.follower = self.stages = self.stage = None
+        self.choice = None
+        self.state = "error"
+        self.message = f"The move on the board could not be taken: {message}"
+        self.changed = True
+
+    # ------------------------------------------------------------------ LED plans
+    def _start_filled(self, ref: str) -> list[str]:
+        side = side_of_hole(ref)
+        return [h for h in start_holes_of(side, self.start_holes) if h in self.filled]
+
+    def _start_free(self, side: int) -> str | None:
+        filled = self.filled if self.sensing else canonical_holes(self.expected)
+        for h in start_holes_of(side, self.start_holes):
+            if h not in filled:
+                return h
+        return None
+
+    def _last_destinations(self) -> set | None:
+        """Where the last move's own pegs went (any other hole to fill is a hit peg's);
+        None after an undo (nothing is a hit then)."""
+        if self.undone:
+            return None
+        last = self.game.last
+        move = last["move"] if last else None
+        if move is None or move.kind not in ("move", "free", "swap"):
+            return set()
+        return {hole_id(self.pos.geo, c, d) for c, _, d in move.steps if d != START}
+
+    def _plan_fix(self, diff: dict, take_role: str, dests=None, wanted=None) -> None:
+        """LEDs for a set of differences: pegs to take out (`take_role`), holes to fill
+        (green; pulsing orange for a hit peg's place when `dests` names the move's own),
+        a peg of the wrong colour (`take_role`). A hole that wants a peg shows, where the
+        LEDs can, the colour of the peg it wants (`wanted`: {hole: side})."""
+        plan, colours = {}, {}
+        wanted = wanted or {}
+        filled = self.filled if self.sensing else canonical_holes(self.expected)
+        for hole in diff["empty"]:
+            plan[hole] = take_role
+        for hole in diff["fill"]:
+            plan[hole] = "hit" if dests is not None and hole not in dests else "legal"
+            if hole in wanted:
+                colours[hole] = wanted[hole]
+        for hole, side in diff.get("recolour", {}).items():
+            plan[hole] = take_role
+            colours[hole] = side
+        for side, n in diff["start"].items():
+            holes = start_holes_of(int(side), self.start_holes)
+            if n > 0:
+                for hole in [h for h in holes if h not in filled][:n]:
+                    plan[hole] = "hit" if dests is not None else "legal"
+                    colours[hole] = int(side)
+            else:
+                for hole in [h for h in reversed(holes) if h in filled][:-n]:
+                    plan[hole] = take_role
+        self.plan = plan
+        self.plan_colours = colours
+
+    def _plan_move_shown(self) -> None:
+        """LEDs only: after a move, show it (from, to, where hit pegs go) until the next card."""
+        prev, self._prev_expected = self._prev_expected, self.expected
+        self.synced_version = self.version
+        self.plan_colours = {}
+        if prev is None or prev == self.expected:
+            self.plan = {}
+            return
+        d = prev.differences(self.expected)
+        old_filled = canonical_holes(prev)
+        plan = {h: "can-move" for h in d["empty"]}
+        plan.update({h: "legal" for h in d["fill"]})
+        for side, n in d["start"].items():
+            if n > 0:
+                for i in range(prev.start[side] + 1, prev.start[side] + n + 1):
+                    plan[f"S-s{side}-{i}"] = "hit"
+            else:
+                for i in range(prev.start[side], prev.start[side] + n, -1):
+                    plan[f"S-s{side}-{i}"] = "can-move"
+        self.plan = {h: r for h, r in plan.items()
+                     if self.led_holes is None or h in self.led_holes or h in old_filled}
+
+    def leds(self, now: float) -> dict[str, str]:
+        """{hole: role} to light at `now`: the plan over the flashes still running."""
+        want = {}
+        for hole, (role, until) in list(self.flash.items()):
+            if now >= until:
+                del self.flash[hole]
+                self.changed = True
+            else:
+                want[hole] = role
+        want.update(self.plan)
+        if self.led_holes is not None:
+            want = {h: r for h, r in want.items() if h in self.led_holes}
+        return want
+
+    def led_colours(self) -> dict[str, int]:
+        """{hole: side} for the lit holes that want a particular peg: their LED shows that
+        side's colour (in the role's pattern), so a player sees which peg goes where."""
+        return {h: s for h, s in self.plan_colours.items() if self.plan.get(h) is not None}
+
+    def busy(self, now: float) -> bool:
+        """Is something under way that needs the board read at full speed?"""
+        if self.follower is not None and self.follower.last_change is not None:
+            return True
+        return bool(self.flash) or (self.last_event_at is not None and now - self.last_event_at < 1.0)
+
+    # ------------------------------------------------------------------ public state
+    def public(self) -> dict:
+        """What every page may see (never the chosen card, only the rank it moves as)."""
+        return {"version": self.version, "state": self.state, "message": self.message, "rule": self.rule,
+                "fix": self.fix_text, "hits": self.hits, "candidates": self.candidates,
+                "settle": self.settle,
+                "doubtful": list(self.doubtful),
+                "seat": self.choice["seat"] if self.choice else None,
+                "rank": self.choice["rank"] if self.choice else None}
+
+    def expected_holes(self) -> tuple[dict, dict]:
+        """({track or home hole: side}, {side: pegs in its start area}) the board must hold."""
+        target = colours_of_pegs(self.pos, self.game.expected_pegs)
+        start = {side: locs.count(START) for side, locs in self.game.expected_pegs.items()}
+        return target, start
+
+    # ------------------------------------------------------------------ words
+    def _colour(self, side) -> str:
+        return self.game.colour_names.get(int(side), f"side {side}")
+
+    def _words(self, hole: str) -> str:
+        if hole.startswith("M"):
+            return f"hole {hole[1:]}"
+        side = side_of_hole(hole)
+        colour = self._colour(side)
+        if hole.startswith("H"):
+            return f"{colour}'s home {hole[1]}"
+        return f"{colour}'s start area"
+
+    def _peg(self, side) -> str:
+        return "the peg" if side is None else f"{self._colour(side)}'s peg"
+
+    def _fix_words(self, fix: dict, wanted: dict | None = None, present: dict | None = None) -> list[str]:
+        """How to put the board right, every peg named by its colour where it is known
+        (`wanted`: {hole: side} the holes want; `present`: {hole: side} the pegs there now)."""
+        wanted, present = wanted or {}, present or {}
+        out = [f"take {self._peg(present.get(h))} out of {self._words(h)}" for h in fix.get("empty", [])]
+        for h, side in fix.get("recolour", {}).items():
+            out.append(f"take {self._peg(present.get(h))} out of {self._words(h)} and put "
+                       f"{self._peg(side)} there")
+        out += [f"put {self._peg(wanted.get(h))} in {self._words(h)}" for h in fix.get("fill", [])]
+        for side, n in sorted(fix.get("start", {}).items()):
+            colour = self._colour(side)
+            pegs = f"{colour}'s peg" if abs(n) == 1 else f"{abs(n)} of {colour}'s pegs"
+            if n > 0:
+                out.append(f"put {pegs} in {colour}'s start area")
+            else:
+                out.append(f"take {pegs} out of {colour}'s start area")
+        return out
+
+    def _move_words(self, move) -> str:
+        geo = self.pos.geo
+        names = self.game.colour_names
+        if move.kind == SWAP:
+            (c1, a, _), (c2, b, _) = move.steps
+            return f"swap {names.get(c1)} on hole {a} with {names.get(c2)} on hole {b}"
+        parts = []
+        for c, s, d in move.steps:
+            frm = "start" if s == START else self._words(hole_id(geo, c, s))
+            parts.append(f"{names.get(c)} {frm} → {self._words(hole_id(geo, c, d))}")
+        extra = [f"{names.get(col)} from {self._words(frm)} to "
+                 + ("start" if to == "start" else self._words(to)) for col, frm, to in hit_returns(self.pos, move)]
+        return ", then ".join(parts) + (f" (hits: {'; '.join(extra)})" if extra else "")
+
+
+__all__ = ["Referee", "GameView", "Commit", "RefereeError", "canonical_holes", "side_of_hole",
+           "start_holes_of"]

@@ -1,0 +1,96 @@
+"""board.mode = "camera" with a camera that scores its holes (``readings()``: per hole the
+probability of a peg, its likeliest colour and that colour's confidence): the hub passes the
+readings to the referee, which weighs every legal result against them (issue 16.3). A stand-in
+camera gives the readings, so no OpenCV is needed."""
+from __future__ import annotations
+
+from boardkit import NAMES, FakeClock, _seeded, mock_hardware
+from companion.matching import all_holes
+from companion.notation import pegs_to_json, position_from_json
+from web.board_referee import BoardHub
+from web.store import Store
+from web.tables import TableService
+
+
+class ScoringCamera:
+    """The sensor interface of `vision.sensor.CameraSensor`, plus ``readings()``."""
+
+    def __init__(self):
+        self.active_faults = {}
+        self.current = None
+        self.stamp = 0
+
+    def show(self, readings):
+        self.stamp += 1
+        self.current = (self.stamp, dict(readings))
+
+    def scan(self, now=None):
+        return []
+
+    def snapshot(self, fresh=False):
+        return {}
+
+    def readings(self):
+        return self.current
+
+    def close(self):
+        pass
+
+
+def picture(geo, pegs, p=0.96, q=0.9):
+    board = {}
+    for side, locs in pegs.items():
+        k = 0
+        for loc in locs:
+            if loc < 0:
+                k += 1
+                board[f"S-s{side}-{k}"] = side
+            else:
+                board[f"M{loc}" if loc < geo.length else f"H{loc - geo.length + 1}-s{side}"] = side
+    return {h: (p, board[h], q) if h in board else (1 - p, None, 0.0) for h in all_holes(geo, range(4))}
+
+
+def test_a_camera_that_reads_colours_takes_a_swap_on_the_board():
+    clock = FakeClock()
+    hw = mock_hardware(4, clock)
+    camera = ScoringCamera()
+    hw.sensor = camera
+    store = Store(":memory:")
+    svc = TableService(store, b"k" * 32, bot_delay=0.0)
+    hub = BoardHub(svc, "camera", lambda s, h: hw, settle=0.5, clock=clock, threaded=False)
+    try:
+        with _seeded(0):
+            table, _ = svc.create({"preset": "north_carolina", "players": 4, "teams": 2, "names": NAMES[:4]})
+        token = svc.join(svc.join_code(table, table.game.actor))[2]
+        g = table.game
+        seat = g.actor
+        pegs = pegs_to_json(g.position)
+        pegs["0"], pegs["1"] = ["S"] * 4 + ["M20"], ["S"] * 4 + ["M40"]
+        new = position_from_json({"format": "pegs-and-jokers/position/1", "rules": "north_carolina",
+                                  "sides": 4, "teams": [[0, 2], [1, 3]], "pegs": pegs,
+                                  "to_move": g.position.to_move})
+        with table.cond:
+            g.position.occ, g.position.start = new.occ, new.start
+            g.hands[seat] = ["2H"] + g.hands[seat][1:]
+        hub.tick()
+        hub.referee.dirty = True
+        pos = g.position
+        camera.show(picture(pos.geo, pos.pegs()))
+        hub.tick()
+        assert hub.referee.state == "ready", hub.referee.message
+        hub.choose(table, token, {"version": table.version, "card": "2H"})
+        swap = next(m for m in pos.legal_moves(["2"]) if m.kind == "swap")
+        version = table.version
+        for _ in range(3):                  # the camera sees the two pegs change places
+            clock.advance(0.2)
+            camera.show(picture(pos.geo, pos.result_of(swap)))
+            hub.tick()
+        for _ in range(8):
+            clock.advance(0.1)
+            hub.tick()
+        assert table.version > version, (hub.referee.state, hub.referee.message)
+        assert g.history[-1]["move"].text(pos.geo) == "2 0:M20<>1:M40"
+        assert store.events(table.gid)[-1][2]["via"] == "board"     # taken from the board
+    finally:
+        svc.close()
+        hw.close()
