@@ -285,7 +285,10 @@ class Classifier:
             z = float(np.clip((de[i] ** 2 - ds[i, j] ** 2) / t2, -30, 30))
             p_peg = 1.0 / (1.0 + math.exp(-z))
             w = np.exp(-np.clip((ds[i] ** 2 - ds[i, j] ** 2) / t2, 0, 60))
-            out.append((p_peg, int(self.sides[j]), float(1.0 / w.sum())))
+            if p_peg < 0.2:         # an empty hole: its nearest colour means nothing
+                out.append((p_peg, None, 0.0))
+            else:
+                out.append((p_peg, int(self.sides[j]), float(1.0 / w.sum())))
         return out
 
     def classify(self, f: Features, d=None):

@@ -3,6 +3,8 @@
 ``BoardVision.process(frame)`` runs one frame through every stage and times
 each (``timings``); ``BoardWatcher`` reads a camera and hands out events:
 
+* ``readings``: the board held still: ``data`` is {hole: (p_peg, side, p_side)} (see
+  ``BoardVision._quiet_readings``), for a referee that weighs them against the legal moves;
 * ``board``: a new stable state (``data`` is a ``BoardChange``; the first one
   has ``before=None``);
 * ``recalibrated``: the board or camera moved and the markers gave a new homography;
@@ -22,7 +24,7 @@ import numpy as np
 from .calibration import (Calibration, CalibrationError, MarkerCheck, homography_from_markers,
                           refine_with_holes)
 from .camera import Camera, CameraLost
-from .detect import UNKNOWN, BoardReading, Classifier, HoleSampler, features
+from .detect import EMPTY, UNKNOWN, BoardReading, Classifier, HoleSampler, features
 from .layout import Layout
 from .markers import detect_markers, to_gray
 from .motion import MotionDetector, board_mask
@@ -51,7 +53,7 @@ class FrameResult:
 
 class BoardVision:
     def __init__(self, layout: Layout, calibration: Calibration, *, hold_frames: int = 5,
-                 min_confidence: float = 0.8, lost_after: int = 5, recheck: bool = True):
+                 min_confidence: float = 0.8, lost_after: int = 5, recheck: bool = True, max_covered: int = 2):
         if calibration.colours is None:
             raise CalibrationError("the calibration has no peg colours: calibrate from a set-up picture")
         calibration.check_layout(layout)
@@ -65,6 +67,8 @@ class BoardVision:
         self.frame_index = 0
         self.last_frame = None            # the latest frame read (crops of doubtful holes for the phone)
         self.last_reading = None
+        self.max_covered = max_covered
+        self._quiet_key, self._quiet_count = None, 0
         self.timings: dict = {s: deque(maxlen=500) for s in STAGES + ("total",)}
         self._unseen = 0
         self._lost = False
@@ -123,6 +127,24 @@ class BoardVision:
             return self._full_recalibration(frame, events) and False
         return not self._lost
 
+    def _quiet_readings(self, reading: BoardReading, unusable: bool):
+        """The per-hole readings once the board has held still for ``hold_frames`` frames with
+        the same likeliest reading of every hole (once per such state), else None. Unlike the
+        tracker's state this needs no hole read surely: the referee weighs the readings against
+        the legal moves. A frame with more than ``max_covered`` unreadable holes (a hand resting
+        on the board) doesn't count."""
+        covered = sum(v == UNKNOWN for v in reading.labels.values())
+        if unusable or not reading.labels or covered > self.max_covered:
+            self._quiet_key, self._quiet_count = None, 0
+            return None
+        key = tuple(sorted((h, r[1] if r[0] >= 0.5 else EMPTY) for h, r in reading.readings.items()))
+        if key != self._quiet_key:
+            self._quiet_key, self._quiet_count = key, 0
+        self._quiet_count += 1
+        if self._quiet_count != self.tracker.hold_frames:
+            return None
+        return dict(reading.readings)
+
     def process(self, frame: np.ndarray) -> FrameResult:
         events: list = []
         t = {}
@@ -158,6 +180,9 @@ class BoardVision:
         t5 = time.perf_counter()
         if change is not None:
             events.append(VisionEvent("board", change.describe(), change, self.frame_index))
+        quiet = self._quiet_readings(reading, moving or not markers_ok)
+        if quiet is not None:
+            events.append(VisionEvent("readings", f"{len(quiet)} holes read", quiet, self.frame_index))
         t = {"markers": (t1 - t0) * 1000, "motion": (t2 - t1) * 1000, "sampling": (t3 - t2) * 1000,
              "classification": (t4 - t3) * 1000, "tracker": (t5 - t4) * 1000}
         t["total"] = (time.perf_counter() - t0) * 1000
