@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from .colours import bgr_to_lab
-from .detect import ColourModel, HoleSampler, features, weighted
+from .detect import EMPTY, Classifier, ColourModel, HoleSampler, features, weighted
 from .layout import Layout
 from .markers import detect_in_windows, detect_markers, to_gray
 
@@ -311,17 +311,6 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     mu_e = np.median(e_keep, axis=0)
     # each hole's own empty look, judged against its own light (set-up picture: all but start)
     hole_empty = {hh: x[index[hh]] for hh, d in zip(empty_ids, de) if d <= max(8 * spread_e, 12)}
-    if empty_image is not None:
-        if empty_image.shape != image.shape:
-            raise CalibrationError("the empty-board picture is not the size of the set-up picture")
-        fe = features(sampler.sample(empty_image), board_ref)
-        xe = weighted(fe.hole_lab)
-        de2 = np.linalg.norm(xe - mu_e, axis=1)
-        full_now = [hh for hh, d in zip(sampler.holes, de2) if d > max(8 * spread_e, 12)]
-        if len(full_now) > len(sampler.holes) // 4:
-            raise CalibrationError(f"the empty-board picture doesn't show an empty board ({len(full_now)} holes "
-                                   f"look filled): take every peg off, same camera and light")
-        hole_empty.update({hh: xe[i] for i, hh in enumerate(sampler.holes) if hh not in full_now})
     # which sides have pegs: start holes well away from the empty holes
     stand_out = max(4 * spread_e, 8.0)
     side_lab, centres, spreads = {}, {}, [np.linalg.norm(e_keep - mu_e, axis=1)]
@@ -371,6 +360,17 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                         pegs={s: [float(v) for v in lab_s] for s, lab_s in side_lab.items()}, tau=tau,
                         names={s: n for s, n in names.items() if s in side_lab},
                         hole_empty={hh: [round(float(v), 2) for v in lab / lab_w] for hh, lab in hole_empty.items()})
+    if empty_image is not None:    # every hole's own empty look, start holes too
+        if empty_image.shape != image.shape:
+            raise CalibrationError("the empty-board picture is not the size of the set-up picture")
+        fe = features(sampler.sample(empty_image), board_ref)
+        labels = Classifier(model).classify(fe)[0]
+        full_now = [hh for hh, v in zip(sampler.holes, labels) if v >= 0]
+        if len(full_now) > max(3, len(sampler.holes) // 20):
+            raise CalibrationError(f"the empty-board picture doesn't show an empty board ({len(full_now)} holes "
+                                   f"look filled): take every peg off, same camera and light")
+        model.hole_empty.update({hh: [round(float(v), 2) for v in lab] for hh, lab, lv in
+                                 zip(sampler.holes, fe.hole_lab, labels) if lv == EMPTY})
     in_hole = {s: float(np.linalg.norm(c - mu_e)) for s, c in centres.items()}
     problems = weak_sides(model, in_hole)
     # how the light is where each weak side's pegs stand: the advice depends on it

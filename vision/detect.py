@@ -111,12 +111,20 @@ class HoleSampler:
             pts_ring.append([good[k % len(good)] for k in range(len(ring))])
         board_pts = np.concatenate([centres[:, None, :] + local[None], np.array(pts_ring)], axis=1)  # (N, K, 2)
         img_pts = cv2.perspectiveTransform(board_pts.reshape(1, -1, 2), self.homography).reshape(board_pts.shape)
+        self.centres = cv2.perspectiveTransform(centres.reshape(1, -1, 2), self.homography)[0]
+        w, h = self.image_size
+
+        def inside(p):
+            return (p[..., 0] >= 0) & (p[..., 0] <= w - 1) & (p[..., 1] >= 0) & (p[..., 1] <= h - 1)
+        # a hole near the picture's edge: ring and head points that fall outside are read on the
+        # other side of the hole instead (mirrored through its centre), so the hole stays readable
+        out = ~inside(img_pts)
+        out[:, :self.n_hole] = False
+        mirrored = 2 * self.centres[:, None, :] - img_pts
+        img_pts = np.where(out[..., None], mirrored, img_pts)
         self.map_x = np.ascontiguousarray(img_pts[..., 0], dtype=np.float32)
         self.map_y = np.ascontiguousarray(img_pts[..., 1], dtype=np.float32)
-        w, h = self.image_size
-        self.visible = ((img_pts[..., 0] >= 0) & (img_pts[..., 0] <= w - 1) &
-                        (img_pts[..., 1] >= 0) & (img_pts[..., 1] <= h - 1)).all(axis=1)
-        self.centres = cv2.perspectiveTransform(centres.reshape(1, -1, 2), self.homography)[0]
+        self.visible = inside(img_pts).all(axis=1)
 
     def sample(self, frame: np.ndarray) -> Samples:
         vals = cv2.remap(frame, self.map_x, self.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
