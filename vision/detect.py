@@ -270,33 +270,38 @@ class Classifier:
         d_sides = d_heads.min(axis=1)
         return np.column_stack([d_empty, d_sides, d_board]), where
 
-    def readings(self, f: Features, visible=None) -> list:
+    def readings(self, f: Features, visible=None, d=None, labels=None) -> list:
         """Per hole, ``(p_peg, side or None, p_side)`` (companion.readings.Reading), or None
         for a hole that tells nothing (covered by a hand, blown out, unlike anything learnt,
         out of the picture). p_peg weighs the nearest side's pegs against an empty hole;
-        p_side is the chosen side's share among the sides."""
-        d, _ = self.distances(f)
-        labels, *_ = self.classify(f, d=d)
-        n_sides = len(self.sides)
+        p_side is the chosen side's share among the sides. ``d``/``labels``: from
+        ``distances``/``classify`` of the same features, if the caller has them."""
+        if d is None:
+            d, _ = self.distances(f)
+        if labels is None:
+            labels = self.classify(f, d=d)[0]
+        n, n_sides = len(d), len(self.sides)
+        unread = labels == UNKNOWN
+        if visible is not None:
+            unread = unread | ~np.asarray(visible, bool)
+        if n_sides == 0:
+            return [None if unread[i] else (0.0, None, 0.0) for i in range(n)]
         t2 = 2 * self.tau ** 2
         de, ds = d[:, 0], d[:, 1:1 + n_sides]
+        j = ds.argmin(axis=1)
+        dmin = ds[np.arange(n), j]
+        # log-odds peg vs empty, bounded so one hole never decides a game alone
+        p_peg = 1.0 / (1.0 + np.exp(-np.clip((de ** 2 - dmin ** 2) / t2, -30, 30)))
+        p_side = 1.0 / np.exp(-np.clip((ds ** 2 - dmin[:, None] ** 2) / t2, 0, 60)).sum(axis=1)
+        sides = self.sides[j]
         out = []
-        for i in range(len(d)):
-            if labels[i] == UNKNOWN or (visible is not None and not visible[i]):
+        for i in range(n):
+            if unread[i]:
                 out.append(None)
-                continue
-            if n_sides == 0:
-                out.append((0.0, None, 0.0))
-                continue
-            j = int(ds[i].argmin())
-            # log-odds peg vs empty, bounded so one hole never decides a game alone
-            z = float(np.clip((de[i] ** 2 - ds[i, j] ** 2) / t2, -30, 30))
-            p_peg = 1.0 / (1.0 + math.exp(-z))
-            w = np.exp(-np.clip((ds[i] ** 2 - ds[i, j] ** 2) / t2, 0, 60))
-            if p_peg < 0.2:         # an empty hole: its nearest colour means nothing
-                out.append((p_peg, None, 0.0))
+            elif p_peg[i] < 0.2:     # an empty hole: its nearest colour means nothing
+                out.append((float(p_peg[i]), None, 0.0))
             else:
-                out.append((p_peg, int(self.sides[j]), float(1.0 / w.sum())))
+                out.append((float(p_peg[i]), int(sides[i]), float(p_side[i])))
         return out
 
     def classify(self, f: Features, d=None):
@@ -349,8 +354,11 @@ class BoardReading:
 
 def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, keep_lab: bool = False) -> BoardReading:
     f = features(sampler.sample(frame), classifier.model.board_ref)
-    labels, conf, _, head = classifier.classify(f)
-    per_hole = dict(zip(sampler.holes, classifier.readings(f, sampler.visible)))
+    d, where = classifier.distances(f)
+    labels, conf, _, _ = classifier.classify(f, d=d)
+    head = where[np.arange(len(d)), np.clip(np.argmin(d, axis=1) - 1, 0, max(len(classifier.sides) - 1, 0))] \
+        if len(classifier.sides) else np.zeros(len(d), int)
+    per_hole = dict(zip(sampler.holes, classifier.readings(f, sampler.visible, d, labels)))
     labels = np.where(sampler.visible, labels, UNKNOWN)
     conf = np.where(sampler.visible, conf, 0.0)
     holes = sampler.holes

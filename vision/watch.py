@@ -166,11 +166,12 @@ class BoardVision:
             samples = self.sampler.sample(frame)
             t3 = time.perf_counter()
             f = features(samples, self.classifier.model.board_ref)
-            labels, conf, _, _ = self.classifier.classify(f)
+            d, _ = self.classifier.distances(f)
+            labels, conf, _, _ = self.classifier.classify(f, d=d)
+            per_hole = self.classifier.readings(f, self.sampler.visible, d, labels)
             labels = np.where(self.sampler.visible, labels, UNKNOWN)
             conf = np.where(self.sampler.visible, conf, 0.0)
             holes = self.sampler.holes
-            per_hole = self.classifier.readings(f, self.sampler.visible)
             reading = BoardReading(dict(zip(holes, labels.tolist())), dict(zip(holes, conf.tolist())),
                                    None, markers_ok, moving,
                                    {h: r for h, r in zip(holes, per_hole) if r is not None})
