@@ -293,12 +293,14 @@ def render_hard(scene: HardScene, pegs: dict, seed: int = 0, hands=()) -> np.nda
 
 
 def hand_over_board(scene: HardScene, rng) -> list:
-    """A hand whose fingertips rest over a random hole, its forearm reaching in from outside."""
+    """A hand whose fingers lie over a random hole, its forearm reaching in from outside."""
     holes = list(scene.layout.holes)
-    tip = scene.hole_px(holes[int(rng.integers(len(holes)))])
+    over = scene.hole_px(holes[int(rng.integers(len(holes)))])
     w, h = scene.size
-    angle = math.degrees(math.atan2(tip[1] - h / 2, tip[0] - w / 2)) + 180 + rng.uniform(-40, 40)
-    return [(tip, angle)]
+    angle = math.degrees(math.atan2(over[1] - h / 2, over[0] - w / 2)) + 180 + rng.uniform(-40, 40)
+    reach = rng.uniform(10, 60) * scene.px_per_mm        # the fingers run on past the hole
+    a = math.radians(angle)
+    return [((over[0] + reach * math.cos(a), over[1] + reach * math.sin(a)), angle)]
 
 
 __all__ = ["TABLE_COLOURS", "TABLE_NAMES", "Conditions", "PRESETS", "HardScene", "make_hard_scene", "render_hard", "hand_over_board"]

@@ -143,4 +143,5 @@ def summary(c: Counter) -> dict:
             "positions_read": c["positions_read"] / n, "false_positions": c["false_positions"],
             "taken": c["taken"] / n, "asked": c["asked"] / n, "wrong": c["wrong"],
             "hand_pictures": c["hand_pictures"], "hand_positions_read": c["hand_positions_read"],
+            "hand_false_positions": c["hand_false_positions"],
             "hand_wrong": c["hand_wrong"], "candidates": c["candidates"] / n}
