@@ -301,6 +301,11 @@ def _teams_arg(text):
     return teams
 
 
+def _reading_json(r):
+    """(p_peg, side, p_side) rounded, or None for a hole that tells nothing."""
+    return None if r is None else [round(r[0], 4), r[1], round(r[2], 4)]
+
+
 def cmd_detect(args) -> int:
     from .calibration import CalibrationError
     from .detect import EMPTY, UNKNOWN
@@ -314,7 +319,8 @@ def cmd_detect(args) -> int:
         raise _Fail(_one_line(exc), EXIT_NOT_READ) from None
     if args.holes:
         names = {EMPTY: "empty", UNKNOWN: "unknown"}
-        out = {h: {"label": names.get(v, v), "confidence": round(reading.confidence[h], 3)}
+        out = {h: {"label": names.get(v, v), "confidence": round(reading.confidence[h], 3),
+                   "reading": _reading_json(reading.readings.get(h))}
                for h, v in reading.labels.items()}
         json.dump(out, sys.stdout, indent=args.indent)
         sys.stdout.write("\n")

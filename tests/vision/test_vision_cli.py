@@ -68,6 +68,8 @@ def test_detect_holes_and_options(workdir, calibration, capsys):
     holes = json.loads(out)
     assert status == 0 and len(holes) == 112
     assert holes["S-s2-3"]["label"] == 2 and holes["M0"]["label"] == "empty"
+    p, side, q = holes["S-s2-3"]["reading"]          # the referee's per-hole reading (p_peg, side, p_side)
+    assert p > 0.9 and side == 2 and q > 0.9 and holes["M0"]["reading"][0] < 0.1
     status, out, _ = run(vision_command, ["detect", str(img), "--calibration", str(calibration),
                                           "--teams", "0,1/2,3", "--rules", "arizona", "--indent", "1"], capsys)
     data = json.loads(out)
