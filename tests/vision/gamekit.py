@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import cv2
 import numpy as np
 
 from companion.board import START
@@ -33,7 +34,7 @@ from companion.readings import decide
 from vision.calibration import calibrate
 from vision.detect import EMPTY, UNKNOWN, Classifier, HoleSampler, read_holes
 from vision.layout import standard_layout
-from vision.render import coloured, setup_pegs
+from vision.render import LEVELS, coloured, make_scene, render_scene, setup_pegs
 from vision.render_hard import TABLE_COLOURS, TABLE_NAMES, hand_over_board, make_hard_scene, render_hard
 
 
@@ -67,16 +68,32 @@ class CameraSetUp:
 
     def __init__(self, seed: int, level="hard", layout=None):
         self.layout = layout or standard_layout(4)
-        self.scene = make_hard_scene(self.layout, level, seed)
+        self.flat = level in LEVELS          # render.py's flat-board levels (clean ... strong)
+        self.scene = (make_scene if self.flat else make_hard_scene)(self.layout, level, seed)
         self.seed = seed
-        setup = render_hard(self.scene, setup_pegs(self.layout, colours=TABLE_COLOURS), seed)
+        setup = self.render(setup_pegs(self.layout, colours=TABLE_COLOURS), seed)
         self.calibration = calibrate(setup, self.layout, names=dict(enumerate(TABLE_NAMES)))
         self.sampler = HoleSampler(self.layout, self.calibration.homography, self.calibration.image_size)
         self.classifier = Classifier(self.calibration.colours, self.sampler.holes)
         self.frames = 0
 
+    def render(self, pegs: dict, seed: int, hands=()):
+        return (render_scene if self.flat else render_hard)(self.scene, pegs, seed, hands)
+
+    def hand(self, rng) -> list:
+        if not self.flat:
+            return hand_over_board(self.scene, rng)
+        holes = list(self.layout.holes)
+        x, y = self.layout.holes[holes[int(rng.integers(len(holes)))]]
+        px = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), self.scene.homography)[0, 0]
+        w, h = self.scene.size
+        angle = float(np.degrees(np.arctan2(h / 2 - px[1], w / 2 - px[0])))
+        reach = rng.uniform(10, 60) * self.scene.px_per_mm
+        a = np.radians(angle)
+        return [((px[0] + reach * np.cos(a), px[1] + reach * np.sin(a)), angle)]
+
     def read(self, board: dict, hands=()):
-        img = render_hard(self.scene, coloured(board, TABLE_COLOURS), 7919 * self.seed + self.frames, hands)
+        img = self.render(coloured(board, TABLE_COLOURS), 7919 * self.seed + self.frames, hands)
         self.frames += 1
         return read_holes(img, self.sampler, self.classifier)
 
@@ -125,7 +142,7 @@ def replay(setup: CameraSetUp, game_seed: int, moves: int, preset: str = "basic"
         else:
             c["wrong"] += 1
         if hands_every and done % hands_every == 0:
-            hand = setup.read(truth, hand_over_board(setup.scene, rng))
+            hand = setup.read(truth, setup.hand(rng))
             c["hand_pictures"] += 1
             got = position_read(hand)
             c["hand_positions_read"] += got is not None
