@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -106,7 +104,6 @@ browser_only = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMI
 
 @pytest.fixture
 def live_page(tmp_path):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from livekit import LiveServer
     from playwright.sync_api import sync_playwright
     servers = []

@@ -15,7 +15,7 @@ pytest.importorskip("cv2", reason="the vision extra (OpenCV, NumPy) is not insta
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.append(str(Path(__file__).parent))
 from gamekit import CameraSetUp, replay, summary  # noqa: E402
 
 from vision.calibration import calibrate  # noqa: E402
