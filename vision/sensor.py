@@ -119,6 +119,10 @@ class CameraSensor:
             return None
         return hole_crop_png(frame, self.vision.sampler, self.vision.layout, hole, size)
 
+    def crop(self, hole: str) -> bytes | None:
+        """``crop_png`` at its default size: what the hub serves the phone (web.board_referee)."""
+        return self.crop_png(hole)
+
     def snapshot(self, fresh: bool = False) -> dict[str, bool]:
         return {h: h in self.filled for h in self.holes}
 

@@ -37,6 +37,7 @@ def test_still_board_gives_readings_colours_and_crops(layout4, calibrated):
     centre = crop[40:56, 40:56].reshape(-1, 3).mean(axis=0)
     assert centre[0] > centre[2] + 20                   # the blue peg in the middle of the crop
     assert sensor.crop_png("M999") is None
+    assert sensor.crop("M7") == png                     # the name the board hub asks for
 
 
 def test_no_readings_while_a_hand_rests_on_the_board(layout4, calibrated):
