@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,13 +29,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .colours import bgr_to_lab, colour_name
-from .detect import ColourModel, HoleSampler, features, lab_to_bgr_unclipped, weighted
+from .colours import bgr_to_lab
+from .detect import EMPTY, Classifier, ColourModel, HoleSampler, features, weighted
 from .layout import Layout
 from .markers import detect_in_windows, detect_markers, to_gray
 
 FORMAT = "pegs-and-jokers/vision-calibration/1"
-TYPICAL_WOOD = np.array([125.0, 175.0, 215.0])     # BGR of a light wood, only to name colours
 MIN_MARKERS = 2
 
 
@@ -55,6 +55,8 @@ class Calibration:
     refined_on: int = 0                    # empty holes the homography was refined on
     colours: ColourModel | None = None
     warnings: list = field(default_factory=list)
+    weak: list = field(default_factory=list)        # sides whose pegs can't be told apart (dicts)
+    accepted_weak: bool = False                     # the user saved it anyway
     created: float = field(default_factory=time.time)
 
     def to_json(self) -> dict:
@@ -65,7 +67,8 @@ class Calibration:
                 "reprojection_px": round(float(self.reprojection_px), 3), "refined_on": self.refined_on,
                 "markers": {str(k): np.asarray(v).round(2).tolist() for k, v in sorted(self.markers.items())},
                 "colours": self.colours.to_json() if self.colours else None,
-                "warnings": list(self.warnings), "created": round(self.created, 1)}
+                "warnings": list(self.warnings), "weak": list(self.weak), "accepted_weak": self.accepted_weak,
+                "created": round(self.created, 1)}
 
     @classmethod
     def from_json(cls, data) -> "Calibration":
@@ -82,12 +85,23 @@ class Calibration:
                        reprojection_px=float(data.get("reprojection_px", 0.0)),
                        refined_on=int(data.get("refined_on", 0)),
                        colours=ColourModel.from_json(data["colours"]) if data.get("colours") else None,
-                       warnings=list(data.get("warnings", [])), created=float(data.get("created", 0)))
+                       warnings=list(data.get("warnings", [])), weak=list(data.get("weak", [])),
+                       accepted_weak=bool(data.get("accepted_weak", False)), created=float(data.get("created", 0)))
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"calibration file is damaged ({exc.__class__.__name__}: {exc})") from None
 
     def save(self, path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+        """Atomically: a power cut leaves the old file or the new one, never half of one."""
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(self.to_json(), indent=1) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path) -> "Calibration":
@@ -247,11 +261,20 @@ def _robust_spread(x: np.ndarray) -> float:
     return float(1.4826 * np.median(np.abs(x - np.median(x))))
 
 
-def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=None) -> ColourModel:
-    """Learn the colour classes from a picture of the set-up position; adds warnings to ``calib``.
+def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=None, names=None,
+                  empty_image: np.ndarray | None = None) -> ColourModel:
+    """Learn the colour classes from a picture of the set-up position; adds warnings to ``calib``
+    and, for every side whose pegs can't be told apart, an entry to ``calib.weak``.
 
-    ``sides``: the sides that have pegs (their start holes full); None finds them.
+    ``sides``: the sides that have pegs (their start holes full); None: the sides of
+    ``names`` if given, else found in the picture. ``names``: side -> the colour the user
+    chose for that seat, used in every message (the camera never guesses a colour's name).
+    ``empty_image``: an optional picture of the board with no pegs, from the same camera:
+    every hole's empty look, start holes included.
     """
+    names = {int(k): str(v) for k, v in (names or {}).items()}
+    if sides is None and names:
+        sides = sorted(names)
     h, w = image.shape[:2]
     if (w, h) != tuple(calib.image_size):
         raise CalibrationError(f"the set-up picture is {w}x{h} but the calibration is for "
@@ -286,6 +309,8 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                         f"{' ...' if len(odd) > 5 else ''}): take the set-up picture with every peg in start")
     e_keep = e[de <= max(8 * spread_e, 12)]
     mu_e = np.median(e_keep, axis=0)
+    # each hole's own empty look, judged against its own light (set-up picture: all but start)
+    hole_empty = {hh: x[index[hh]] for hh, d in zip(empty_ids, de) if d <= max(8 * spread_e, 12)}
     # which sides have pegs: start holes well away from the empty holes
     stand_out = max(4 * spread_e, 8.0)
     side_lab, centres, spreads = {}, {}, [np.linalg.norm(e_keep - mu_e, axis=1)]
@@ -318,17 +343,67 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     if not found_sides:
         raise CalibrationError("no side's start holes hold pegs: take the set-up picture with every "
                                "colour's pegs in its start holes (or name the sides with pegs)")
+    if sides is None:        # a side with some start holes standing out: pegs too dark to find?
+        for s in range(layout.sides):
+            if s in found_sides:
+                continue
+            ids = layout.start_ids(s)
+            some = int((np.linalg.norm(x[[index[hh] for hh in ids]] - mu_e, axis=1) > stand_out).sum())
+            if some:
+                warnings.append(f"side {s}: {some} of its start holes look filled, the others empty, so its "
+                                f"pegs were not learnt; if that seat plays, name the table's colours "
+                                f"(--colours) and check the light there")
     pooled = np.concatenate(spreads)
     tau = max(float(np.sqrt(np.mean(pooled ** 2))), 2.0)
-    # names for messages: undo the camera's cast, assuming the board is a typical light wood
-    cast = TYPICAL_WOOD / np.maximum(board_ref, 1.0)
-    names = {s: colour_name(bgr_to_lab(lab_to_bgr_unclipped(lab_s) * cast)) for s, lab_s in side_lab.items()}
-    model = ColourModel(board_ref=[float(v) for v in board_ref], empty=[float(v) for v in mu_e / np.array([0.6, 1, 1])],
-                        pegs={s: [float(v) for v in lab_s] for s, lab_s in side_lab.items()}, tau=tau, names=names)
-    warnings += colour_warnings(model, {s: float(np.linalg.norm(c - mu_e)) for s, c in centres.items()})
+    lab_w = np.array([0.6, 1, 1])
+    model = ColourModel(board_ref=[float(v) for v in board_ref], empty=[float(v) for v in mu_e / lab_w],
+                        pegs={s: [float(v) for v in lab_s] for s, lab_s in side_lab.items()}, tau=tau,
+                        names={s: n for s, n in names.items() if s in side_lab},
+                        hole_empty={hh: [round(float(v), 2) for v in lab / lab_w] for hh, lab in hole_empty.items()})
+    if empty_image is not None:    # every hole's own empty look, start holes too
+        if empty_image.shape != image.shape:
+            raise CalibrationError("the empty-board picture is not the size of the set-up picture")
+        fe = features(sampler.sample(empty_image), board_ref)
+        labels = Classifier(model).classify(fe)[0]
+        full_now = [hh for hh, v in zip(sampler.holes, labels) if v >= 0]
+        if len(full_now) > max(3, len(sampler.holes) // 20):
+            raise CalibrationError(f"the empty-board picture doesn't show an empty board ({len(full_now)} holes "
+                                   f"look filled): take every peg off, same camera and light")
+        model.hole_empty.update({hh: [round(float(v), 2) for v in lab] for hh, lab, lv in
+                                 zip(sampler.holes, fe.hole_lab, labels) if lv == EMPTY})
+    in_hole = {s: float(np.linalg.norm(c - mu_e)) for s, c in centres.items()}
+    problems = weak_sides(model, in_hole)
+    # how the light is where each weak side's pegs stand: the advice depends on it
+    for s, items in problems.items():
+        ring = np.median(samples.ring[[index[hh] for hh in layout.start_ids(s)]], axis=0)
+        level = float(bgr_to_lab(ring)[0])
+        if level < 35:
+            light = "add light over that side or raise the camera's exposure (it looks dark there)"
+        elif float(ring.max()) >= CLIP_LEVEL:
+            light = "lower the camera's exposure or move the lamp (the board is washed out there)"
+        else:
+            light = "add light over that side"
+        for kind, other, d, margin in items:
+            what = {"empty": "empty holes", "board": "the bare board"}.get(kind, _side_name(model, other))
+            fix = ("give one of these seats pegs of a clearly different colour" if kind == "side"
+                   else f"{light}, or use lighter, brighter pegs for that seat")
+            calib.weak.append({"side": s, "colour": model.names.get(s), "like": kind, "other": other,
+                               "distance": round(d, 1), "needed": round(margin, 1),
+                               "message": f"{_side_name(model, s)} can't be told from {what} "
+                                          f"(colour distance {d:.0f}, needs {margin:.0f}): {fix}"})
+    warnings += [w["message"] for w in calib.weak]
     calib.colours = model
     calib.warnings = [w for w in calib.warnings if w.startswith("manual")] + warnings
     return model
+
+
+CLIP_LEVEL = 245.0
+
+
+def _side_name(model: ColourModel, s: int) -> str:
+    """"side 0's red pegs" with the user's colour name, "side 0's pegs" without one."""
+    name = model.names.get(s)
+    return f"side {s}'s {name} pegs" if name else f"side {s}'s pegs"
 
 
 def margin_for(model: ColourModel) -> float:
@@ -337,38 +412,49 @@ def margin_for(model: ColourModel) -> float:
     return max(6 * model.tau, 15.0)
 
 
-def colour_warnings(model: ColourModel, in_hole: dict | None = None) -> list[str]:
-    """Pairs of classes too close to tell apart, each with advice. ``in_hole``: side -> how far
-    (weighted Lab) the middle of its occupied start holes is from an empty hole."""
-    out = []
+def weak_sides(model: ColourModel, in_hole: dict | None = None) -> dict:
+    """side -> [(kind, other side or None, distance, margin needed)] for every class a side's
+    pegs are too close to (kind: empty, board, side). ``in_hole``: side -> how far (weighted Lab)
+    the middle of its occupied start holes is from an empty hole."""
+    out: dict = {}
     margin = margin_for(model)
     empty = weighted(model.empty)
     board = weighted(bgr_to_lab(model.board_ref))
     sides = sorted(model.pegs)
-    name = lambda s: f"side {s} ({model.names.get(s, '?')} pegs)"  # noqa: E731
     for s in sides:
         p = weighted(model.pegs[s])
         d = float(np.linalg.norm(p - empty))
         if in_hole and s in in_hole and d < 2 * margin:     # a dark head and a dark stem: a black peg
             d = min(d, in_hole[s])
         if d < margin:
-            out.append(f"{name(s)} look like empty holes (colour distance {d:.0f} < {margin:.0f}): use lighter, "
-                       f"brighter pegs for that seat, or paint the insides of the holes a light colour")
+            out.setdefault(s, []).append(("empty", None, d, margin))
         d = float(np.linalg.norm(p - board))
         if d < margin:
-            out.append(f"{name(s)} look like the bare board (colour distance {d:.0f} < {margin:.0f}): "
-                       f"use pegs of a colour that stands out from the wood")
+            out.setdefault(s, []).append(("board", None, d, margin))
     for i, a in enumerate(sides):
         for b in sides[i + 1:]:
             d = float(np.linalg.norm(weighted(model.pegs[a]) - weighted(model.pegs[b])))
             if d < margin:
-                out.append(f"{name(a)} and {name(b)} look alike (colour distance {d:.0f} < {margin:.0f}): "
-                           f"give one of these seats pegs of a clearly different colour")
+                out.setdefault(a, []).append(("side", b, d, margin))
     return out
 
 
-def calibrate(image: np.ndarray, layout: Layout, sides=None, points=None) -> Calibration:
-    """Geometry (markers, or the four manual ``points``) and colours from a set-up picture."""
+def colour_warnings(model: ColourModel, in_hole: dict | None = None) -> list[str]:
+    """The problems of ``weak_sides`` in words (without the light-dependent advice)."""
+    out = []
+    for s, items in sorted(weak_sides(model, in_hole).items()):
+        for kind, other, d, margin in items:
+            what = {"empty": "empty holes", "board": "the bare board"}.get(kind, _side_name(model, other))
+            out.append(f"{_side_name(model, s)} can't be told from {what} (colour distance {d:.0f}, "
+                       f"needs {margin:.0f})")
+    return out
+
+
+def calibrate(image: np.ndarray, layout: Layout, sides=None, points=None, names=None,
+              empty_image: np.ndarray | None = None) -> Calibration:
+    """Geometry (markers, or the four manual ``points``) and colours from a set-up picture
+    (see ``learn_colours`` for ``names`` and ``empty_image``). ``calib.weak`` lists what
+    can't be told apart: the caller must not use such a calibration unless the user accepts it."""
     if points is not None:
         h, w = image.shape[:2]
         calib = calibrate_manual(layout, points, (w, h))
@@ -377,7 +463,7 @@ def calibrate(image: np.ndarray, layout: Layout, sides=None, points=None) -> Cal
         calib = calibrate_geometry(image, layout)
         search = None
     calib.homography, calib.refined_on = refine_with_holes(image, layout, calib.homography, search_mm=search)
-    learn_colours(image, layout, calib, sides)
+    learn_colours(image, layout, calib, sides, names, empty_image)
     return calib
 
 

@@ -3,6 +3,7 @@
     pegs board print  [geometry] [--wiring W.toml] [--out PREFIX] [--formats svg,png,pdf] [--paper a4]
     pegs board layout [geometry] [--out LAYOUT.json]
     pegs vision calibrate IMAGE --layout L --out C.json [--sides 0,2] [--points "x,y x,y x,y x,y"]
+                          [--colours red,blue,green,yellow] [--empty EMPTY.png] [--accept-weak]
     pegs vision detect IMAGE --layout L --calibration C [--rules basic] [--teams 2] [--to-move 0]
     pegs vision render --position POS.json --out IMG.png [--distortion moderate] [--seed 0]
     pegs vision watch --camera usb:0|pi|VIDEO --layout L --calibration C
@@ -247,21 +248,42 @@ def cmd_calibrate(args) -> int:
         if bad:
             raise _Fail(f"--sides: the board has sides 0-{layout.sides - 1}, not {bad[0]}")
     points = _parse_points(args.points) if args.points else None
+    names = None
+    if args.colours:
+        given = [c.strip() for c in args.colours.split(",")]
+        if len(given) > layout.sides:
+            raise _Fail(f"--colours names {len(given)} seats but the board has {layout.sides} sides")
+        names = {s: c for s, c in enumerate(given) if c and c.lower() not in ("-", "none")}
+        if sides is not None and set(sides) != set(names):
+            raise _Fail("--sides and --colours disagree about which sides have pegs; give one of them")
+    empty = _read_image(args.empty) if args.empty else None
     try:
-        calib = calibrate(image, layout, sides=sides, points=points)
+        calib = calibrate(image, layout, sides=sides, points=points, names=names, empty_image=empty)
     except CalibrationError as exc:
         raise _Fail(_one_line(exc), EXIT_NOT_READ) from None
+    how = (f"{len(calib.markers)} markers (RMS {calib.reprojection_px:.2f} px)" if calib.method == "markers"
+           else "four tapped points")
+    if calib.weak and not args.accept_weak:
+        print(f"pegs vision: the calibration can't tell every side's pegs apart; {args.out} not written:",
+              file=sys.stderr)
+        for w in calib.weak:
+            print(f"  {w['message']}", file=sys.stderr)
+        print("  change what the message says and calibrate again, or add --accept-weak to save it anyway "
+              "(those pegs will then be misread)", file=sys.stderr)
+        return EXIT_NOT_READ
+    calib.accepted_weak = bool(calib.weak)
     try:
         calib.save(args.out)
     except OSError as exc:
         raise _Fail(f"can't write {args.out}: {exc.strerror}") from None
-    how = (f"{len(calib.markers)} markers (RMS {calib.reprojection_px:.2f} px)" if calib.method == "markers"
-           else "four tapped points")
     print(f"calibrated from {how}; wrote {args.out}")
-    for s, name in sorted(calib.colours.names.items()):
-        print(f"  side {s}: {name} pegs")
+    for s in sorted(calib.colours.pegs):
+        name = calib.colours.names.get(s)
+        print(f"  side {s}: {name + ' pegs' if name else 'pegs learnt (no colour named: --colours)'}")
     for w in calib.warnings:
         print(f"  warning: {w}")
+    if calib.weak:
+        print("  accepted with --accept-weak: the sides above will be misread")
     return 0
 
 
@@ -279,6 +301,11 @@ def _teams_arg(text):
     return teams
 
 
+def _reading_json(r):
+    """(p_peg, side, p_side) rounded, or None for a hole that tells nothing."""
+    return None if r is None else [round(r[0], 4), r[1], round(r[2], 4)]
+
+
 def cmd_detect(args) -> int:
     from .calibration import CalibrationError
     from .detect import EMPTY, UNKNOWN
@@ -292,7 +319,8 @@ def cmd_detect(args) -> int:
         raise _Fail(_one_line(exc), EXIT_NOT_READ) from None
     if args.holes:
         names = {EMPTY: "empty", UNKNOWN: "unknown"}
-        out = {h: {"label": names.get(v, v), "confidence": round(reading.confidence[h], 3)}
+        out = {h: {"label": names.get(v, v), "confidence": round(reading.confidence[h], 3),
+                   "reading": _reading_json(reading.readings.get(h))}
                for h, v in reading.labels.items()}
         json.dump(out, sys.stdout, indent=args.indent)
         sys.stdout.write("\n")
@@ -422,6 +450,11 @@ def build_vision_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="calibration JSON to write")
     p.add_argument("--sides", help="sides with pegs, e.g. 0,2 (default: found in the picture)")
     p.add_argument("--points", help="manual: image x,y of the four reference holes (no markers)")
+    p.add_argument("--colours", help="the table's peg colour per side, e.g. red,blue,green,yellow (none for a side "
+                                     "without pegs); used in every message, and the sides with pegs")
+    p.add_argument("--empty", help="a second picture, same camera and light, with the board empty")
+    p.add_argument("--accept-weak", action="store_true",
+                   help="save even when some side's pegs can't be told from empty holes, the board or another side")
     p.set_defaults(func=cmd_calibrate)
 
     p = sub.add_parser("detect", help="print the position in a picture (NOTATION.md JSON)")

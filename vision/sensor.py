@@ -4,6 +4,9 @@
 gating, the stable-state tracker) and offers what the board referee asks of
 `hardware.sensors.ReedSensor`: ``scan(now)`` gives the per-hole changes since
 the last call as `SwitchEvent`s, ``snapshot()`` the holes with a peg,
+``readings()`` the per-hole (p_peg, side, p_side) of the latest still board and
+``colours()`` its pegs' sides (the referee weighs them against the legal moves),
+``crop_png(hole)`` a small picture of a doubtful hole for the phone,
 ``active_faults`` what stops the camera from being trusted now (markers out of
 sight, the camera gone). Like the rest of vision/ it knows hole ids, not rules.
 """
@@ -31,6 +34,8 @@ class CameraSensor:
         self.seen: set[str] | None = None      # the latest stable state of the camera
         self.read_once = threading.Event()
         self.active_faults: dict[tuple, SensorFault] = {}
+        self._readings: tuple | None = None   # (frame index, {hole: (p_peg, side, p_side)})
+        self.vision = vision
         self.watcher = BoardWatcher(camera, vision, self._on_event)
         self.camera = camera
         self._stop = threading.Event()
@@ -64,7 +69,10 @@ class CameraSensor:
             self.active_faults.pop((key,), None)
 
     def _on_event(self, event) -> None:
-        if event.kind == "board":
+        if event.kind == "readings":
+            with self.lock:
+                self._readings = (event.frame, dict(event.data))
+        elif event.kind == "board":
             with self.lock:
                 self.seen = set(event.data.after)
             self.read_once.set()
@@ -89,6 +97,32 @@ class CameraSensor:
         self.filled = set(seen)
         return events
 
+    def readings(self):
+        """(stamp, {hole: (p_peg, side, p_side)}) of the latest still board, or None before one:
+        `companion.readings.Reading` per hole, side being the colour's side; holes it could not
+        read are left out. The stamp changes with every new still board."""
+        with self.lock:
+            return self._readings
+
+    def colours(self) -> dict:
+        """{hole: side} of the latest still board's pegs (each hole's likeliest colour)."""
+        got = self.readings()
+        if got is None:
+            return {}
+        return {h: r[1] for h, r in got[1].items() if r[0] >= 0.5 and r[1] is not None}
+
+    def crop_png(self, hole: str, size: int = 96) -> bytes | None:
+        """A small PNG of the latest frame round ``hole`` (a doubtful hole, for the phone), or None
+        (no frame yet, or the hole is not on this board)."""
+        frame = self.vision.last_frame
+        if frame is None or hole not in self.vision.sampler.holes:
+            return None
+        return hole_crop_png(frame, self.vision.sampler, self.vision.layout, hole, size)
+
+    def crop(self, hole: str) -> bytes | None:
+        """``crop_png`` at its default size: what the hub serves the phone (web.board_referee)."""
+        return self.crop_png(hole)
+
     def snapshot(self, fresh: bool = False) -> dict[str, bool]:
         return {h: h in self.filled for h in self.holes}
 
@@ -100,6 +134,26 @@ class CameraSensor:
             self.camera.close()
         except Exception as exc:   # noqa: BLE001 - a camera already gone
             log.info("closing the camera: %s", exc)
+
+
+def hole_crop_png(frame, sampler, layout, hole: str, size: int = 96) -> bytes:
+    """PNG bytes: the square of ``frame`` two hole pitches wide centred on ``hole``, scaled to
+    ``size`` px, with a thin ring round the hole (so the phone shows which one is meant)."""
+    import cv2
+    import numpy as np
+    i = sampler.holes.index(hole)
+    cx, cy = (float(v) for v in sampler.centres[i])
+    x, y = layout.holes[hole]
+    far = cv2.perspectiveTransform(np.array([[[x + layout.pitch, y]]], np.float64), sampler.homography)[0, 0]
+    half = max(8, int(round(float(np.hypot(far[0] - cx, far[1] - cy)))))
+    h, w = frame.shape[:2]
+    pad = cv2.copyMakeBorder(frame, half, half, half, half, cv2.BORDER_CONSTANT, value=(40, 40, 40))
+    x0, y0 = int(round(cx)), int(round(cy))
+    crop = cv2.resize(pad[y0:y0 + 2 * half, x0:x0 + 2 * half], (size, size), interpolation=cv2.INTER_AREA)
+    r = size / (2 * half) * (layout.peg_diameter / layout.pitch) * half * 1.1
+    cv2.circle(crop, (size // 2, size // 2), max(4, int(r)), (255, 255, 255), 1, cv2.LINE_AA)
+    ok, buf = cv2.imencode(".png", crop)
+    return buf.tobytes()
 
 
 def open_camera_sensor(source: str, calibration_path: str, layout_spec: str | None = None, *,
@@ -163,4 +217,4 @@ def diagnose_camera(exc: BaseException, source: str, calibration_path: str | Non
     return HardwareProblem("camera", f"The camera can't be used: {exc}.", fix, detail)
 
 
-__all__ = ["CameraSensor", "open_camera_sensor", "diagnose_camera"]
+__all__ = ["CameraSensor", "open_camera_sensor", "diagnose_camera", "hole_crop_png"]

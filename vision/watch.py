@@ -3,6 +3,8 @@
 ``BoardVision.process(frame)`` runs one frame through every stage and times
 each (``timings``); ``BoardWatcher`` reads a camera and hands out events:
 
+* ``readings``: the board held still: ``data`` is {hole: (p_peg, side, p_side)} (see
+  ``BoardVision._quiet_readings``), for a referee that weighs them against the legal moves;
 * ``board``: a new stable state (``data`` is a ``BoardChange``; the first one
   has ``before=None``);
 * ``recalibrated``: the board or camera moved and the markers gave a new homography;
@@ -22,7 +24,7 @@ import numpy as np
 from .calibration import (Calibration, CalibrationError, MarkerCheck, homography_from_markers,
                           refine_with_holes)
 from .camera import Camera, CameraLost
-from .detect import UNKNOWN, BoardReading, Classifier, HoleSampler, features
+from .detect import EMPTY, UNKNOWN, BoardReading, Classifier, HoleSampler, features
 from .layout import Layout
 from .markers import detect_markers, to_gray
 from .motion import MotionDetector, board_mask
@@ -51,18 +53,22 @@ class FrameResult:
 
 class BoardVision:
     def __init__(self, layout: Layout, calibration: Calibration, *, hold_frames: int = 5,
-                 min_confidence: float = 0.8, lost_after: int = 5, recheck: bool = True):
+                 min_confidence: float = 0.8, lost_after: int = 5, recheck: bool = True, max_covered: int = 2):
         if calibration.colours is None:
             raise CalibrationError("the calibration has no peg colours: calibrate from a set-up picture")
         calibration.check_layout(layout)
         self.layout = layout
         self.calibration = calibration
-        self.classifier = Classifier(calibration.colours)
+        self.classifier = Classifier(calibration.colours, list(layout.holes))
         self.tracker = StableBoardTracker(hold_frames, min_confidence)
         self.motion = MotionDetector()
         self.recheck = recheck and calibration.method == "markers" and bool(layout.markers)
         self.lost_after = lost_after
         self.frame_index = 0
+        self.last_frame = None            # the latest frame read (crops of doubtful holes for the phone)
+        self.last_reading = None
+        self.max_covered = max_covered
+        self._quiet_key, self._quiet_count = None, 0
         self.timings: dict = {s: deque(maxlen=500) for s in STAGES + ("total",)}
         self._unseen = 0
         self._lost = False
@@ -121,6 +127,24 @@ class BoardVision:
             return self._full_recalibration(frame, events) and False
         return not self._lost
 
+    def _quiet_readings(self, reading: BoardReading, unusable: bool):
+        """The per-hole readings once the board has held still for ``hold_frames`` frames with
+        the same likeliest reading of every hole (once per such state), else None. Unlike the
+        tracker's state this needs no hole read surely: the referee weighs the readings against
+        the legal moves. A frame with more than ``max_covered`` unreadable holes (a hand resting
+        on the board) doesn't count."""
+        covered = sum(v == UNKNOWN for v in reading.labels.values())
+        if unusable or not reading.labels or covered > self.max_covered:
+            self._quiet_key, self._quiet_count = None, 0
+            return None
+        key = tuple(sorted((h, r[1] if r[0] >= 0.5 else EMPTY) for h, r in reading.readings.items()))
+        if key != self._quiet_key:
+            self._quiet_key, self._quiet_count = key, 0
+        self._quiet_count += 1
+        if self._quiet_count != self.tracker.hold_frames:
+            return None
+        return dict(reading.readings)
+
     def process(self, frame: np.ndarray) -> FrameResult:
         events: list = []
         t = {}
@@ -142,17 +166,24 @@ class BoardVision:
             samples = self.sampler.sample(frame)
             t3 = time.perf_counter()
             f = features(samples, self.classifier.model.board_ref)
-            labels, conf, _, _ = self.classifier.classify(f)
+            d, _ = self.classifier.distances(f)
+            labels, conf, _, _ = self.classifier.classify(f, d=d)
+            per_hole = self.classifier.readings(f, self.sampler.visible, d, labels)
             labels = np.where(self.sampler.visible, labels, UNKNOWN)
             conf = np.where(self.sampler.visible, conf, 0.0)
             holes = self.sampler.holes
             reading = BoardReading(dict(zip(holes, labels.tolist())), dict(zip(holes, conf.tolist())),
-                                   None, markers_ok, moving)
+                                   None, markers_ok, moving,
+                                   {h: r for h, r in zip(holes, per_hole) if r is not None})
+            self.last_frame, self.last_reading = frame, reading
             t4 = time.perf_counter()
         change = self.tracker.update(reading, moving)
         t5 = time.perf_counter()
         if change is not None:
             events.append(VisionEvent("board", change.describe(), change, self.frame_index))
+        quiet = self._quiet_readings(reading, moving or not markers_ok)
+        if quiet is not None:
+            events.append(VisionEvent("readings", f"{len(quiet)} holes read", quiet, self.frame_index))
         t = {"markers": (t1 - t0) * 1000, "motion": (t2 - t1) * 1000, "sampling": (t3 - t2) * 1000,
              "classification": (t4 - t3) * 1000, "tracker": (t5 - t4) * 1000}
         t["total"] = (time.perf_counter() - t0) * 1000
@@ -227,11 +258,13 @@ def detect_image(image: np.ndarray, layout: Layout, calibration: Calibration) ->
         raise CalibrationError(f"the picture is {w}x{h}, the calibration {calibration.image_size[0]}x"
                                f"{calibration.image_size[1]}, and its markers can't be found")
     sampler = HoleSampler(layout, H, (w, h))
-    classifier = Classifier(calibration.colours)
+    classifier = Classifier(calibration.colours, list(layout.holes))
     f = features(sampler.sample(image), calibration.colours.board_ref)
     labels, conf, _, head = classifier.classify(f)
     labels = np.where(sampler.visible, labels, UNKNOWN)
     conf = np.where(sampler.visible, conf, 0.0)
     holes = sampler.holes
     lab = {hh: (f.head_lab[i, head[i]] if labels[i] >= 0 else f.hole_lab[i]).tolist() for i, hh in enumerate(holes)}
-    return BoardReading(dict(zip(holes, labels.tolist())), dict(zip(holes, conf.tolist())), lab, ok, False)
+    per_hole = classifier.readings(f, sampler.visible)
+    return BoardReading(dict(zip(holes, labels.tolist())), dict(zip(holes, conf.tolist())), lab, ok, False,
+                        {hh: r for hh, r in zip(holes, per_hole) if r is not None})

@@ -65,7 +65,8 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
     from .seat import bp as seat_bp
     from .settings import bp as settings_bp
     from .table import bp as table_bp
-    for bp in (host_bp, seat_bp, table_bp, api_bp, settings_bp):
+    from .camera import bp as camera_bp
+    for bp in (host_bp, seat_bp, table_bp, api_bp, settings_bp, camera_bp):
         app.register_blueprint(bp)
     declare(app, "static", who={"anyone"}, reveals="the pages' scripts, styles and pictures")
 

@@ -75,7 +75,7 @@ def test_the_camera_is_the_boards_sensor(camera_set):
         hub.tick()
         st = c.get(f"/api/games/{gid}/board").get_json()
         assert "M30" in hub.referee.filled and "S-s0-5" not in hub.referee.filled
-        assert st["state"] == "restore" and "take the peg out of hole 30" in st["fix"], st
+        assert st["state"] == "restore" and "take Red's peg out of hole 30" in st["fix"], st   # the camera's colours name it
         assert service.tables[gid].version == version                                      # no move made
         # the recording ends: the camera is lost, the referee stops judging and says so
         sensor.step()

@@ -68,6 +68,8 @@ def test_detect_holes_and_options(workdir, calibration, capsys):
     holes = json.loads(out)
     assert status == 0 and len(holes) == 112
     assert holes["S-s2-3"]["label"] == 2 and holes["M0"]["label"] == "empty"
+    p, side, q = holes["S-s2-3"]["reading"]          # the referee's per-hole reading (p_peg, side, p_side)
+    assert p > 0.9 and side == 2 and q > 0.9 and holes["M0"]["reading"][0] < 0.1
     status, out, _ = run(vision_command, ["detect", str(img), "--calibration", str(calibration),
                                           "--teams", "0,1/2,3", "--rules", "arizona", "--indent", "1"], capsys)
     data = json.loads(out)
@@ -98,10 +100,35 @@ def test_calibrate_reports_flags(workdir, capsys):
     (workdir / "black.json").write_text(json.dumps(START))
     assert vision_command(["render", "--position", str(workdir / "black.json"), "--out",
                            str(workdir / "black.png"), "--colours", "red,blue,green,black"]) == 0
+    cal = workdir / "black-cal.json"
     status, out, err = run(vision_command, ["calibrate", str(workdir / "black.png"), "--layout", "4", "--out",
-                                            str(workdir / "black-cal.json"), "--sides", "0,1,2,3"], capsys)
-    assert status == 0
-    assert "warning: side 3" in out and "empty holes" in out
+                                            str(cal), "--sides", "0,1,2,3"], capsys)
+    assert status == 1 and not cal.exists()       # a calibration that can't see a side never passes quietly
+    assert "side 3's pegs can't be told from empty holes" in err and "--accept-weak" in err
+    status, out, err = run(vision_command, ["calibrate", str(workdir / "black.png"), "--layout", "4", "--out",
+                                            str(cal), "--sides", "0,1,2,3", "--accept-weak"], capsys)
+    assert status == 0 and cal.exists()
+    assert "warning: side 3's pegs can't be told from empty holes" in out
+    assert json.loads(cal.read_text())["accepted_weak"] is True
+
+
+def test_calibrate_names_sides_with_the_tables_colours(workdir, capsys):
+    """The seat colours given by the user name the sides (never a guess such as "black" for a deep
+    blue); a seat whose pegs can't be told from empty holes is named with its colour, and advice."""
+    (workdir / "navy.json").write_text(json.dumps(START))
+    assert vision_command(["render", "--position", str(workdir / "navy.json"), "--out",
+                           str(workdir / "navy.png"), "--colours", "#2a2a30,#1f5fbf,green,yellow"]) == 0
+    cal = workdir / "navy-cal.json"
+    status, out, err = run(vision_command, ["calibrate", str(workdir / "navy.png"), "--layout", "4", "--out",
+                                            str(cal), "--colours", "red,blue,green,yellow"], capsys)
+    assert status == 1 and not cal.exists()
+    assert "side 0's red pegs can't be told from empty holes" in err
+    assert "light" in err and "brighter pegs" in err
+    status, out, err = run(vision_command, ["calibrate", str(workdir / "navy.png"), "--layout", "4", "--out",
+                                            str(cal), "--colours", "none,blue,green,yellow"], capsys)
+    assert status == 0, err
+    assert "side 1: blue pegs" in out and "black" not in out
+    assert json.loads(cal.read_text())["colours"]["names"] == {"1": "blue", "2": "green", "3": "yellow"}
 
 
 @pytest.mark.parametrize("argv,words", [

@@ -1,0 +1,164 @@
+"""Games replayed on photo-like pictures (vision/render_hard.py): the camera side of issue 16.3.
+
+Bots play a game on a standard 4-sided board; after every move made with pegs the board
+is rendered under one camera set-up (calibrated once, from its set-up picture, with the
+table's colour names) and read. Two ways of using a picture are counted:
+
+* the position alone (``pegs vision detect``'s way): every hole read with confidence >= 0.8;
+  a position read that is not the true board is a *false position*;
+* the referee's way: the readings (p_peg, side, p_side) scored by
+  ``companion.readings.decide`` against the candidate boards: the board as it was and the
+  result of each legal move of the card played. ``taken``: decide chose the true result;
+  ``wrong``: it chose another board; ``asked``: no board won by the margin (the phone asks).
+
+Pictures with a hand over the board are read too: a position must not be read from them,
+and decide must not take a wrong move from them.
+
+Shared by tests/vision/test_vision_hard.py (a small fixed-seed set) and
+tests/benchmarks/bench_vision.py (the big one).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import cv2
+import numpy as np
+
+from companion.board import START
+from companion.bots import make_bot
+from companion.game import PLAY, Game
+from companion.matching import hole_id
+from companion.moves import DISCARD
+from companion.readings import decide
+from vision.calibration import calibrate
+from vision.detect import EMPTY, UNKNOWN, Classifier, HoleSampler, read_holes
+from vision.layout import standard_layout
+from vision.render import LEVELS, coloured, make_scene, render_scene, setup_pegs
+from vision.render_hard import TABLE_COLOURS, TABLE_NAMES, hand_over_board, make_hard_scene, render_hard
+
+
+def board_of(pos, pegs: dict) -> dict:
+    """{hole: side} of `pegs` ({side: [locations]}), start pegs in the lowest start holes."""
+    out = {}
+    for side, locs in pegs.items():
+        k = 0
+        for loc in locs:
+            if loc == START:
+                k += 1
+                out[f"S-s{side}-{k}"] = side
+            else:
+                out[hole_id(pos.geo, side, loc)] = side
+    return out
+
+
+def _key(board: dict):
+    return frozenset(board.items())
+
+
+def position_read(reading, min_confidence: float = 0.8):
+    """{hole: side} if every hole was read surely (the stable tracker's rule), else None."""
+    if any(v == UNKNOWN or reading.confidence[h] < min_confidence for h, v in reading.labels.items()):
+        return None
+    return {h: int(v) for h, v in reading.labels.items() if v != EMPTY}
+
+
+class CameraSetUp:
+    """One camera set-up of the hard set: scene, calibration, sampler and classifier."""
+
+    def __init__(self, seed: int, level="hard", layout=None):
+        self.layout = layout or standard_layout(4)
+        self.flat = level in LEVELS          # render.py's flat-board levels (clean ... strong)
+        self.scene = (make_scene if self.flat else make_hard_scene)(self.layout, level, seed)
+        self.seed = seed
+        setup = self.render(setup_pegs(self.layout, colours=TABLE_COLOURS), seed)
+        self.calibration = calibrate(setup, self.layout, names=dict(enumerate(TABLE_NAMES)))
+        self.sampler = HoleSampler(self.layout, self.calibration.homography, self.calibration.image_size)
+        self.classifier = Classifier(self.calibration.colours, self.sampler.holes)
+        self.frames = 0
+
+    def render(self, pegs: dict, seed: int, hands=()):
+        return (render_scene if self.flat else render_hard)(self.scene, pegs, seed, hands)
+
+    def hand(self, rng) -> list:
+        if not self.flat:
+            return hand_over_board(self.scene, rng)
+        holes = list(self.layout.holes)
+        x, y = self.layout.holes[holes[int(rng.integers(len(holes)))]]
+        px = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), self.scene.homography)[0, 0]
+        w, h = self.scene.size
+        angle = float(np.degrees(np.arctan2(h / 2 - px[1], w / 2 - px[0])))
+        reach = rng.uniform(10, 60) * self.scene.px_per_mm
+        a = np.radians(angle)
+        return [((px[0] + reach * np.cos(a), px[1] + reach * np.sin(a)), angle)]
+
+    def read(self, board: dict, hands=()):
+        img = self.render(coloured(board, TABLE_COLOURS), 7919 * self.seed + self.frames, hands)
+        self.frames += 1
+        return read_holes(img, self.sampler, self.classifier)
+
+
+def replay(setup: CameraSetUp, game_seed: int, moves: int, preset: str = "basic", hands_every: int = 0,
+           margin: float | None = None, stats: Counter | None = None) -> Counter:
+    """Play ``moves`` moves with pegs; count per-hole errors, positions and decisions."""
+    c = stats if stats is not None else Counter()
+    game = Game(preset, 4, seed=game_seed)
+    bots = [make_bot("greedy", random.Random(game_seed * 10 + i)) for i in range(4)]
+    rng = np.random.default_rng(game_seed)
+    holes = list(setup.layout.holes)
+    kw = {} if margin is None else {"margin": margin}
+    done = 0
+    while done < moves and not game.is_over():
+        plays = game.legal_plays()
+        play = bots[game.actor].choose(game, plays)
+        if game.phase != PLAY or play.move.kind == DISCARD or not play.move.steps:
+            game.push(play.move, play.card)
+            continue
+        pos = game.position
+        before = board_of(pos, pos.pegs())
+        truth = board_of(pos, pos.result_of(play.move))
+        boards, seen = [before], {_key(before)}
+        for p in plays:
+            if p.card == play.card and p.move.kind != DISCARD:
+                b = board_of(pos, pos.result_of(p.move))
+                if _key(b) not in seen:
+                    seen.add(_key(b))
+                    boards.append(b)
+        reading = setup.read(truth)
+        c["pictures"] += 1
+        c["candidates"] += len(boards)
+        for h in holes:
+            c["holes"] += 1
+            c["hole_errors"] += reading.labels[h] != truth.get(h, EMPTY)
+        got = position_read(reading)
+        if got is not None:
+            c["positions_read"] += 1
+            c["false_positions"] += got != truth
+        idx, _ = decide(reading.readings, boards, **kw)
+        if idx is None:
+            c["asked"] += 1
+        elif _key(boards[idx]) == _key(truth):
+            c["taken"] += 1
+        else:
+            c["wrong"] += 1
+        if hands_every and done % hands_every == 0:
+            hand = setup.read(truth, setup.hand(rng))
+            c["hand_pictures"] += 1
+            got = position_read(hand)
+            c["hand_positions_read"] += got is not None
+            c["hand_false_positions"] += got is not None and got != truth
+            idx, _ = decide(hand.readings, boards, **kw)
+            c["hand_wrong"] += idx is not None and _key(boards[idx]) != _key(truth)
+        game.push(play.move, play.card)
+        done += 1
+    return c
+
+
+def summary(c: Counter) -> dict:
+    n = max(c["pictures"], 1)
+    return {"pictures": c["pictures"], "hole_error": c["hole_errors"] / max(c["holes"], 1),
+            "positions_read": c["positions_read"] / n, "false_positions": c["false_positions"],
+            "taken": c["taken"] / n, "asked": c["asked"] / n, "wrong": c["wrong"],
+            "hand_pictures": c["hand_pictures"], "hand_positions_read": c["hand_positions_read"],
+            "hand_false_positions": c["hand_false_positions"],
+            "hand_wrong": c["hand_wrong"], "candidates": c["candidates"] / n}

@@ -1,0 +1,169 @@
+"""The camera page (issue 16.4): calibrate from a phone with a recorded camera (frames made
+by vision/render_hard.py): the picture, the markers found, the per-hole reading, four taps
+when the markers are hidden, the colour warnings in words, Save writing the calibration
+atomically beside the config. API tests with Flask's client; the page in Chromium at 390x844."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+pytest.importorskip("cv2", reason="the vision extra (OpenCV, NumPy) is not installed")
+
+import cv2  # noqa: E402
+
+from vision.calibration import Calibration  # noqa: E402
+from vision.layout import standard_layout  # noqa: E402
+from vision.render import setup_pegs  # noqa: E402
+from vision.render_hard import TABLE_COLOURS, make_hard_scene, render_hard  # noqa: E402
+from web import create_app  # noqa: E402
+from web.board_control import BoardControl  # noqa: E402
+
+CSRF = {"X-Pegs-Request": "1"}
+CHROMIUM = "/usr/bin/chromium"
+COLOURS = ["red", "blue", "green", "yellow"]
+
+
+@pytest.fixture(scope="module")
+def recordings(tmp_path_factory):
+    """Two recorded cameras: the set-up position, with the markers in view and with them covered."""
+    d = tmp_path_factory.mktemp("camrec")
+    layout = standard_layout(4)
+    scene = make_hard_scene(layout, "mild", 21)
+    img = render_hard(scene, setup_pegs(layout, colours=TABLE_COLOURS), 1)
+    (d / "seen").mkdir()
+    cv2.imwrite(str(d / "seen" / "00.png"), img)
+    hidden = img.copy()
+    for m in layout.markers:             # a cloth over each marker sticker
+        corners = [(m.x + dx * (m.size / 2 + m.quiet + 2), m.y + dy * (m.size / 2 + m.quiet + 2), 0.0)
+                   for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        pts = scene.camera.project(corners).round().astype("int32")
+        cv2.fillPoly(hidden, [pts], (70, 110, 150))
+    (d / "hidden").mkdir()
+    cv2.imwrite(str(d / "hidden" / "00.png"), hidden)
+    taps = [scene.hole_px(h) for h in layout.manual_reference_holes()]
+    return {"seen": str(d / "seen"), "hidden": str(d / "hidden"), "taps": taps}
+
+
+def make(tmp_path, source):
+    config = tmp_path / "config.toml"
+    config.write_text("[serve]\n")
+    app = create_app({"CONFIG_PATH": str(config)})
+    BoardControl(app, app.extensions["pegs"], mode="none", threaded=False, camera={"source": source})
+    return app, tmp_path / "camera-calibration.json"
+
+
+def test_the_page_needs_the_admin(tmp_path, recordings):
+    app, _ = make(tmp_path, recordings["seen"])
+    c = app.test_client()
+    c.environ_base["REMOTE_ADDR"] = "192.168.1.20"      # a phone without the admin code
+    assert c.post("/api/camera/snapshot", json={}, headers=CSRF).status_code == 403
+    assert c.post("/api/camera/analyse", json={}, headers=CSRF).status_code == 403
+    assert c.post("/api/camera/save", json={}, headers=CSRF).status_code == 403
+    assert c.get("/api/camera/snapshot.jpg").status_code == 403
+    page = c.get("/settings/camera").get_data(as_text=True)
+    assert "admin code" in page and "camera.js" not in page
+    assert 'href="/settings/camera"' in app.test_client().get("/settings").get_data(as_text=True)   # reached from there
+
+
+def test_picture_reading_and_save(tmp_path, recordings):
+    app, target = make(tmp_path, recordings["seen"])
+    c = app.test_client()
+    assert c.post("/api/camera/save", json={}, headers=CSRF).status_code == 409      # nothing read yet
+    assert c.post("/api/camera/analyse", json={}, headers=CSRF).status_code == 409   # no picture yet
+    assert c.post("/api/camera/snapshot", json={}, headers=CSRF).get_json() == {"size": [1280, 720]}
+    assert c.get("/api/camera/snapshot.jpg").mimetype == "image/jpeg"
+    assert c.post("/api/camera/analyse", json={"colours": ["red", "nope"]}, headers=CSRF).status_code == 400
+    assert c.post("/api/camera/analyse", json={"points": [[1, 2]]}, headers=CSRF).status_code == 400
+    res = c.post("/api/camera/analyse", json={"colours": COLOURS}, headers=CSRF).get_json()
+    assert res["error"] is None and res["ok"] and len(res["markers"]) == 4
+    filled = {h["id"]: h["colour"] for h in res["holes"] if h["state"] == "filled"}
+    assert filled == {h: COLOURS[int(h[3])].capitalize() for h in setup_pegs(standard_layout(4))}
+    assert c.post("/api/camera/save", json={"accept_weak": "yes"}, headers=CSRF).status_code == 400
+    out = c.post("/api/camera/save", json={}, headers=CSRF).get_json()
+    assert out["saved"] == str(target) and "camera.calibration" in out["message"]
+    cal = Calibration.load(target)
+    assert cal.colours.names == {0: "Red", 1: "Blue", 2: "Green", 3: "Yellow"}
+    assert not list(tmp_path.glob(".*.tmp"))                # written atomically: no leftovers
+
+
+def test_taps_in_a_line_are_refused_in_words(tmp_path, recordings):
+    app, target = make(tmp_path, recordings["seen"])
+    c = app.test_client()
+    c.post("/api/camera/snapshot", json={}, headers=CSRF)
+    res = c.post("/api/camera/analyse", json={"colours": COLOURS, "points": [[0, 0], [1, 0], [2, 0], [3, 0]]},
+                 headers=CSRF).get_json()
+    assert res["error"] and "line" in res["error"] and res["holes"] == []
+    assert c.post("/api/camera/save", json={}, headers=CSRF).status_code == 409
+    assert not target.exists()
+
+
+browser_only = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing")
+
+
+@pytest.fixture
+def live_page(tmp_path):
+    from livekit import LiveServer
+    from playwright.sync_api import sync_playwright
+    servers = []
+
+    def open_page(source):
+        app, target = make(tmp_path, source)
+        srv = LiveServer(app)
+        servers.append(srv)
+        return srv, target
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        ctx = b.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                            has_touch=True)
+        page = ctx.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        yield open_page, page, errors
+        b.close()
+    for srv in servers:
+        srv.close()
+
+
+@browser_only
+@pytest.mark.browser
+@pytest.mark.timeout(90)
+def test_phone_calibrates_with_the_markers(live_page, recordings, tmp_path):
+    from playwright.sync_api import expect
+    open_page, page, errors = live_page
+    srv, target = open_page(recordings["seen"])
+    page.goto(srv.url + "/settings/camera")
+    page.click("#take")
+    expect(page.locator("#overlay circle.hole")).to_have_count(112, timeout=20000)
+    expect(page.locator("#overlay circle.filled")).to_have_count(20)
+    expect(page.locator("#overlay polygon.marker")).to_have_count(4)
+    expect(page.locator("#cam-msg")).to_contain_text("reads 20 pegs")
+    page.screenshot(path=str(tmp_path / "camera-page.png"), full_page=True)
+    page.click("#save")
+    expect(page.locator("#cam-msg")).to_contain_text("Saved to")
+    assert json.loads(target.read_text())["colours"]["names"]["1"] == "Blue"
+    assert errors == []
+
+
+@browser_only
+@pytest.mark.browser
+@pytest.mark.timeout(90)
+def test_phone_taps_four_holes_when_the_markers_are_hidden(live_page, recordings, tmp_path):
+    from playwright.sync_api import expect
+    open_page, page, errors = live_page
+    srv, target = open_page(recordings["hidden"])
+    page.goto(srv.url + "/settings/camera")
+    page.click("#take")
+    expect(page.locator("#tap-help")).to_contain_text("Tap hole 0", timeout=20000)
+    expect(page.locator("#cam-msg")).to_contain_text("found 0 of the board's markers")
+    page.locator("#snap").scroll_into_view_if_needed()
+    box = page.locator("#snap").bounding_box()
+    for x, y in recordings["taps"]:
+        page.mouse.click(box["x"] + x * box["width"] / 1280, box["y"] + y * box["height"] / 720)
+    expect(page.locator("#overlay circle.filled")).to_have_count(20, timeout=20000)
+    page.screenshot(path=str(tmp_path / "camera-taps.png"), full_page=True)
+    page.click("#save")
+    expect(page.locator("#cam-msg")).to_contain_text("Saved to")
+    assert Calibration.load(target).method == "manual"
+    assert errors == []

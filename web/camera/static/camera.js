@@ -1,0 +1,151 @@
+/* The camera page: a picture, the markers and holes the camera reads there, taps when the
+   markers are missing, the colour warnings, Save. */
+"use strict";
+
+(() => {
+  const { boot, api } = PJ;
+  const $ = (id) => document.getElementById(id);
+  const NS = "http://www.w3.org/2000/svg";
+  let size = null, taps = [], tapNames = [], lastColours = null, tapping = false;
+  const FILL = { Red: "#d62728", Blue: "#1f5fbf", Green: "#2e9e3e", Yellow: "#f5c800", Black: "#222222",
+    White: "#f7f7f7", Orange: "#ff7f0e", Purple: "#7b3fa0", Pink: "#f27db5", Teal: "#139a9a",
+    Brown: "#8c564b", Grey: "#8a8a8a" };
+
+  function say(id, msg) { const e = $(id); e.hidden = !msg; e.textContent = msg || ""; }
+
+  function colourPickers() {
+    const box = $("colours");
+    boot.defaults.forEach((key, side) => {
+      const label = document.createElement("label");
+      label.htmlFor = `colour-${side}`;
+      label.textContent = `Side ${side + 1}`;
+      const sel = document.createElement("select");
+      sel.id = `colour-${side}`;
+      const none = new Option("no pegs", "");
+      sel.add(none);
+      for (const c of boot.colours) sel.add(new Option(c.name, c.key));
+      sel.value = key;
+      box.append(label, sel);
+    });
+  }
+  function colours() {
+    return boot.defaults.map((_, side) => $(`colour-${side}`).value || null);
+  }
+
+  function svg(tag, attrs, cls) {
+    const n = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (cls) n.setAttribute("class", cls);
+    return n;
+  }
+
+  function draw(res) {
+    const o = $("overlay");
+    o.replaceChildren();
+    o.setAttribute("viewBox", `0 0 ${res.size[0]} ${res.size[1]}`);
+    for (const [id, c] of Object.entries(res.markers || {})) {
+      o.append(svg("polygon", { points: c.map((p) => p.join(",")).join(" "), "data-marker": id }, "marker"));
+    }
+    const r = Math.max(5, res.size[0] / 150);
+    for (const h of res.holes || []) {
+      const n = svg("circle", { cx: h.x, cy: h.y, r, "data-hole": h.id }, `hole ${h.state}`);
+      if (h.state === "filled") n.setAttribute("fill", FILL[h.colour] || "#888");
+      const t = document.createElementNS(NS, "title");
+      t.textContent = `${h.id}: ${h.state === "filled" ? (h.colour || "a") + " peg" : h.state}`;
+      n.append(t);
+      o.append(n);
+    }
+    for (const p of taps) o.append(svg("circle", { cx: p[0], cy: p[1], r: r * 1.2 }, "tap"));
+    $("legend").hidden = false;
+  }
+
+  function words(res) {
+    const list = $("warnings");
+    list.replaceChildren();
+    for (const w of [...res.weak, ...res.warnings.filter((x) => !res.weak.includes(x))]) {
+      const li = document.createElement("li");
+      li.textContent = w;
+      list.append(li);
+    }
+    const filled = res.holes.filter((h) => h.state === "filled").length;
+    const unsure = res.holes.filter((h) => h.state === "unsure").length;
+    if (res.holes.length) {
+      say("cam-msg", `The camera reads ${filled} pegs` + (unsure ? ` and ${unsure} unsure holes.` : ".") +
+        (res.ok ? " It can tell every colour apart: save it." : ""));
+    }
+    $("accept-row").hidden = res.ok || !res.holes.length;
+    $("save").disabled = !res.holes.length;
+  }
+
+  function askTaps(res) {
+    tapping = true;
+    tapNames = res.tap;
+    taps = [];
+    const found = Object.keys(res.markers).length;
+    say("cam-msg", `The camera found ${found} of the board's markers (it needs ${res.markers_needed}).`);
+    showTapHelp();
+  }
+  function showTapHelp() {
+    const next = tapNames[taps.length];
+    say("tap-help", next ? `Tap hole ${next.replace(/^M/, "")} of the main track on the picture ` +
+      `(${taps.length + 1} of 4: holes ${tapNames.map((h) => h.replace(/^M/, "")).join(", ")}).` : "");
+    $("tap-reset").hidden = taps.length === 0;
+  }
+
+  async function analyse(points) {
+    say("cam-error", "");
+    lastColours = colours();
+    const body = { colours: lastColours };
+    if (points) body.points = points;
+    let res;
+    try { res = await api("/api/camera/analyse", body); } catch (e) { say("cam-error", e.message); return; }
+    draw(res);
+    if (res.error && !points && Object.keys(res.markers).length < res.markers_needed) {
+      askTaps(res);
+      $("save").disabled = true;
+      $("warnings").replaceChildren();
+      return;
+    }
+    tapping = false;
+    say("tap-help", "");
+    $("tap-reset").hidden = !points;
+    if (res.error) { say("cam-error", res.error); $("save").disabled = true; return; }
+    words(res);
+  }
+
+  async function take() {
+    say("cam-error", "");
+    say("cam-msg", "Taking a picture…");
+    taps = [];
+    let res;
+    try { res = await api("/api/camera/snapshot", {}); } catch (e) { say("cam-error", e.message); say("cam-msg", ""); return; }
+    size = res.size;
+    const img = $("snap");
+    await new Promise((ok) => { img.onload = ok; img.onerror = ok; img.src = `/api/camera/snapshot.jpg?t=${Date.now()}`; });
+    $("view").hidden = false;
+    await analyse(null);
+  }
+
+  $("view").addEventListener("click", (ev) => {    // the overlay covers the picture: listen on both
+    if (!tapping || !size) return;
+    const box = $("snap").getBoundingClientRect();
+    const x = (ev.clientX - box.left) * size[0] / box.width;
+    const y = (ev.clientY - box.top) * size[1] / box.height;
+    taps.push([Math.round(x * 10) / 10, Math.round(y * 10) / 10]);
+    const o = $("overlay");
+    o.append(svg("circle", { cx: x, cy: y, r: Math.max(6, size[0] / 120) }, "tap"));
+    showTapHelp();
+    if (taps.length === 4) analyse(taps);
+  });
+  $("tap-reset").addEventListener("click", () => { taps = []; tapping = true; analyse(null); });
+  $("take").addEventListener("click", take);
+  $("save").addEventListener("click", async () => {
+    say("cam-error", "");
+    try {
+      const res = await api("/api/camera/save", { accept_weak: $("accept-weak").checked });
+      say("cam-msg", res.message);
+    } catch (e) { say("cam-error", e.message); }
+  });
+  colourPickers();
+  $("target").textContent = boot.target ? `Save writes ${boot.target}.` : "There is no config file to save beside.";
+})();
