@@ -69,6 +69,7 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
     for bp in (host_bp, seat_bp, table_bp, api_bp, settings_bp, camera_bp):
         app.register_blueprint(bp)
     declare(app, "static", who={"anyone"}, reveals="the pages' scripts, styles and pictures")
+    declare(app, "camera.static", who={"anyone"}, reveals="the camera page's script and style")
 
     @app.before_request
     def _own_host_and_csrf():

@@ -185,7 +185,13 @@ def declare(app, endpoint: str, *, who, reveals: str) -> None:
     """The declaration of a route Flask makes itself (``static``)."""
     rule = next(r for r in app.url_map.iter_rules() if r.endpoint == endpoint)
     decl = Access(endpoint, "GET", rule.rule, frozenset(who), reveals)
-    app.view_functions[endpoint].access = decl
+    view = app.view_functions[endpoint]
+
+    @functools.wraps(view)
+    def declared(**kw):   # a blueprint's static view is a bound method: it takes no attributes
+        return view(**kw)
+    declared.access = decl
+    app.view_functions[endpoint] = declared
     REGISTRY[endpoint] = decl
 
 

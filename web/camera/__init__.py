@@ -1,7 +1,7 @@
 """The camera page (issue 16.4): calibrate the camera from a phone, reached from the settings.
 
 Who may call it: the admin, exactly as the settings page (a browser on the companion
-itself, or a phone that gave the admin code: `web.settings.authorised`). What it reveals:
+itself, or a phone that gave the admin code: `web.access`). What it reveals:
 the camera's picture of the board and what it reads there, nothing of any game.
 
 * ``GET /settings/camera``: the page;
@@ -22,8 +22,9 @@ from flask import Blueprint, Response, current_app, jsonify, render_template
 
 from ..colours import BY_KEY, DEFAULTS
 from ..errors import ApiError
-from ..settings import _require, authorised, control
-from ..util import json_body
+from ..access import Body, Bool, List, Num, OneOf, Opt, is_admin, route
+from ..access import body as body_of_request
+from ..settings import ADMIN, control
 
 bp = Blueprint("camera", __name__, template_folder="templates", static_folder="static",
                static_url_path="/camera/static")
@@ -90,18 +91,19 @@ def _layout():
         raise ApiError(409, f"camera.layout can't be used: {exc}") from None
 
 
-@bp.get("/settings/camera")
+@route(bp, "GET", "/settings/camera", who={"anyone"},
+       reveals="the camera page; the picture and the calibration only to the admin")
 def camera_page():
-    ok = authorised()
+    ok = is_admin()
     colours = [{"key": k, "name": BY_KEY[k]["name"]} for k in BY_KEY]
     return render_template("camera/camera.html", authorised=ok,
                            boot={"authorised": ok, "colours": colours, "defaults": DEFAULTS[:4],
                                  "target": _target_path() if ok else None})
 
 
-@bp.post("/api/camera/snapshot")
+@route(bp, "POST", "/api/camera/snapshot", who=ADMIN, body=Body({}),
+       reveals="the picture's size (the picture is taken from the camera now)")
 def snapshot_take():
-    _require()
     frame = _grab()
     with _lock:
         st = _state()
@@ -110,9 +112,8 @@ def snapshot_take():
     return jsonify({"size": [w, h]})
 
 
-@bp.get("/api/camera/snapshot.jpg")
+@route(bp, "GET", "/api/camera/snapshot.jpg", who=ADMIN, reveals="the camera's last picture of the board")
 def snapshot_image():
-    _require()
     import cv2
     frame = _state()["frame"]
     if frame is None:
@@ -139,10 +140,11 @@ def _points(body):
     return [(float(x), float(y)) for x, y in pts]
 
 
-@bp.post("/api/camera/analyse")
+@route(bp, "POST", "/api/camera/analyse", who=ADMIN, body=Body({
+    "colours": List(Opt(OneOf(BY_KEY)), 12), "points": Opt(List(List(Num(-1e6, 1e6), 2), 4))}),
+    reveals="the markers, the calibration's warnings and each hole's reading in the last picture")
 def analyse():
-    _require()
-    body = json_body()
+    body = body_of_request()
     layout = _layout()
     names = _colour_names(body, layout.sides)
     points = _points(body)
@@ -182,10 +184,10 @@ def analyse():
     return jsonify(out)
 
 
-@bp.post("/api/camera/save")
+@route(bp, "POST", "/api/camera/save", who=ADMIN, body=Body({"accept_weak": Bool()}),
+       reveals="the path the calibration was saved to")
 def save():
-    _require()
-    body = json_body()
+    body = body_of_request()
     accept = body.get("accept_weak", False)
     if not isinstance(accept, bool):
         raise ApiError(400, "accept_weak: true or false")
