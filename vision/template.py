@@ -6,7 +6,8 @@ The drawing is built once as a list of primitives in millimetres
 * ``template_svg``: one sheet the size of the board (``width="530mm"``), every
   hole a ``<g class="hole" id="M12">`` group, every marker a
   ``<g class="marker" data-aruco-id="0">`` group;
-* ``template_png``: the same drawn with OpenCV at ``px_per_mm`` (10 by default);
+* ``template_png``: the same drawn with OpenCV at ``px_per_mm`` (10 by default; the
+  only part that needs the ``vision`` extra: SVG and PDF are standard library only);
 * ``template_pdf``: a hand-written PDF (vector, no library), either one page the
   size of the board (``paper="none"``, for a print shop) or tiled over A4/Letter/A3
   pages with an overlap, each page labelled and its tile edge marked, for a home
@@ -42,11 +43,25 @@ class Item:
     group: dict = field(default_factory=dict)   # SVG group attributes, e.g. {"id": "M12", "class": "hole"}
 
 
+# The 4x4 inner bits of ArUco DICT_4X4_50, row by row, top-left bit first (1 = black):
+# OpenCV's own dictionary, written out so that printing a board needs no OpenCV
+# (tests/vision/test_vision_template.py checks it against cv2.aruco).
+ARUCO_4X4_50 = (
+    0x4acd, 0xf065, 0xccd2, 0x66b9, 0xab61, 0x8632, 0x61d1, 0x3b0d, 0x0125, 0x30a9,
+    0x066e, 0xee58, 0xf148, 0xd5f0, 0xdb4e, 0xd9c1, 0xb99a, 0x99ff, 0x93a1, 0x8950,
+    0x7974, 0x4fd4, 0x332a, 0x227d, 0x01b8, 0x6b8e, 0x531b, 0x5aab, 0xdedc, 0xcb90,
+    0xbbea, 0xa84d, 0x6130, 0x0f34, 0xf751, 0xf6d6, 0xe78a, 0xfb00, 0xf209, 0xe3a5,
+    0xe8e7, 0xd5d7, 0xcd73, 0xc74d, 0xdb17, 0xd114, 0xd2c0, 0xb49b, 0xafd1, 0xafec,
+)
+
+
 def marker_cells(marker_id: int):
     """The 6x6 cells (True = black) of an ArUco DICT_4X4_50 marker, border included."""
-    from .markers import marker_image
-    img = marker_image(marker_id, 6)
-    return [[bool(img[r, c] < 128) for c in range(6)] for r in range(6)]
+    if not 0 <= marker_id < len(ARUCO_4X4_50):
+        raise ValueError(f"ArUco DICT_4X4_50 has markers 0-49, not {marker_id}")
+    bits = ARUCO_4X4_50[marker_id]
+    return [[r in (0, 5) or c in (0, 5) or bool(bits >> (15 - 4 * (r - 1) - (c - 1)) & 1)
+             for c in range(6)] for r in range(6)]
 
 
 def led_numbers(layout: Layout, led_map: dict | None = None, sensor_map: dict | None = None) -> dict:
