@@ -14,7 +14,8 @@ The drawing is built once as a list of primitives in millimetres
   printer. Print at 100 % ("actual size"); the 100 mm scale bar checks it.
 
 On the sheet: the board edge (cut line), every hole as a drilling circle with a
-centre cross, its id (black) and LED/switch number (blue), the four ArUco
+centre cross, its id (black) and LED/switch number (blue), a large number beside
+every fifth main-track hole (as players and the referee name holes: "hole 20"), the four ArUco
 markers (DICT_4X4_50, with their white quiet zone) and a title block.
 """
 from __future__ import annotations
@@ -87,6 +88,14 @@ def led_numbers(layout: Layout, led_map: dict | None = None, sensor_map: dict | 
     return out
 
 
+def _player_number(hole: str) -> str | None:
+    """"20" beside main-track hole M20, on every fifth hole: the phone's board and the
+    referee's words ("hole 21") number the holes the same way."""
+    if hole[:1] == "M" and hole[1:].isdigit() and int(hole[1:]) % 5 == 0:
+        return hole[1:]
+    return None
+
+
 def _label_direction(layout: Layout, hole: str, cx: float, cy: float):
     """Unit vector to put a hole's labels along: across its row, pointing away from the centre."""
     x, y = layout.holes[hole]
@@ -122,12 +131,19 @@ def template_items(layout: Layout, labels: dict | None = None, title: str | None
 
         def off(text, size):   # clear of the hole, whichever way the text runs
             return r + 0.8 + abs(dx) * 0.3 * size * len(text) + abs(dy) * 0.5 * size
-        o = off(hole, font)
+        o = o_id = off(hole, font)
         items.append(Item("text", (x + dx * o, y + dy * o + 0.35 * font, hole, font), BLACK, group=g))
         if hole in labels:
             o = off(labels[hole], 0.9 * font)
             items.append(Item("text", (x - dx * o, y - dy * o + 0.35 * font, labels[hole], font * 0.9),
                               BLUE, group=g))
+        number = _player_number(hole)
+        if number:   # every fifth main-track hole: the number players find holes by ("hole 20")
+            big = 1.5 * font
+            o = o_id + abs(dx) * 0.35 * font * len(hole) + abs(dy) * 0.5 * font + 2.0
+            o += abs(dx) * 0.35 * big * len(number) + abs(dy) * 0.5 * big
+            items.append(Item("text", (x + dx * o, y + dy * o + 0.35 * big, number, big), BLACK,
+                              group={"class": "hole-number", "data-hole": hole}))
     for m in layout.markers:
         g = {"id": f"marker-{m.id}", "class": "marker", "data-aruco-id": str(m.id)}
         q = m.quiet
@@ -154,7 +170,8 @@ def template_items(layout: Layout, labels: dict | None = None, title: str | None
     title = title or (f"Pegs and Jokers: {layout.sides} sides x {layout.holes_per_side} holes, "
                       f"pitch {layout.pitch:g} mm, holes {layout.hole_diameter:g} mm")
     lines = [title, "Print at 100 % (actual size): the bar below must measure 100 mm.",
-             "Black: hole id. Blue: LED / switch number. Markers: ArUco 4x4_50, keep flat and unpainted."]
+             "Black: hole id; large numbers every fifth hole, as players name them. Blue: LED / switch number. "
+             "Markers: ArUco 4x4_50, keep flat and unpainted."]
     big = max(3.0, min(6.0, layout.width / 90))
     for i, line in enumerate(lines):
         items.append(Item("text", (cx, cy - 3 * big + i * 1.7 * big, line, big * (1.0 if i == 0 else 0.7)),

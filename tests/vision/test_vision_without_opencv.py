@@ -57,3 +57,18 @@ def test_the_marker_table_is_opencvs_dictionary():
     for i in range(50):
         img = marker_image(i, 6)
         assert marker_cells(i) == [[bool(img[r, c] < 128) for c in range(6)] for r in range(6)], i
+
+
+def test_the_printed_board_numbers_every_fifth_hole():
+    """Issue 14 point 4: holes are named as a player finds them ("hole 20")."""
+    import xml.etree.ElementTree as ET
+    from vision.layout import standard_layout
+    from vision.template import template_svg
+    ns = "{http://www.w3.org/2000/svg}"
+    lay = standard_layout(4)
+    root = ET.fromstring(template_svg(lay).encode())
+    numbers = {g.get("data-hole"): [t.text for t in g.iter(f"{ns}text")]
+               for g in root.iter(f"{ns}g") if g.get("class") == "hole-number"}
+    assert numbers == {f"M{n}": [str(n)] for n in range(0, 72, 5)}
+    ids = [g.get("id") for g in root.iter(f"{ns}g") if g.get("id")]
+    assert len(ids) == len(set(ids))   # one group per hole
