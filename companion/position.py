@@ -14,7 +14,7 @@ from .board import START, HOME_SIZE, geometry
 from .explain import explain
 from .moves import (DISCARD, FREE, MOVE, SWAP, RANKS, IllegalMoveError, Move,
                     MoveSyntaxError)
-from .powers import B, BACK, F, FWD, JOKER, OUT, SPLIT, SWAP2, card_powers
+from .powers import B, BACK, FWD, JOKER, OUT, SPLIT, SWAP2, card_powers
 from .rules import Rules
 
 @lru_cache(maxsize=None)

@@ -226,7 +226,7 @@ def after_play(game, said: dict, names: Names) -> str:
 
 def _doubt_outcome(game, said, names):
     doubter, bluffer = said["actor"], said["bluffer"]
-    d, b = names.names[doubter], names.names[bluffer]
+    b = names.names[bluffer]
     declared, card = said["declared"], said["card"]
     caught = card[:-1] != declared if card != "JK" else declared != "JK"
     text = f"{names.seat(doubter)} doubted {b}'s {rank_name(declared)}: it was {card_words(card)}"
