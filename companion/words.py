@@ -236,10 +236,10 @@ def _doubt_outcome(game, said, names):
     else:
         text += f", the card was true. {b}'s move stands"
         winner, loser = bluffer, doubter
-    if game.phase == "penalty":
-        text += (f"; {names.names[winner]} chooses one of {names.names[loser]}'s pegs on the track "
-                 f"to send back to start")
-    elif not game.is_over():
+    if game.phase == "penalty":   # who plays next is said once the peg is chosen
+        return text + (f"; {names.seat(winner)} chooses one of {names.names[loser]}'s pegs on "
+                       f"the track to send back to start")
+    if not game.is_over():
         text += (f"; {names.names[loser]} has no peg on the track to send back, so "
                  f"{names.names[winner]} gets an extra turn at their next turn")
     return text + _next(game, names)
@@ -278,12 +278,16 @@ def cancelled(history) -> set[int]:
 
 
 def told(history) -> str | None:
-    """How the latest doubt ended, while no ordinary move has been made since."""
+    """How the latest doubt ended (and the penalty peg, once chosen), while no ordinary
+    move has been made since."""
+    after = []
     for entry in reversed(history):
         kind = entry["move"][1]
         if kind == DOUBT or (kind == PASS and "the move stands" in entry.get("words", "")):
-            return entry.get("words")
-        if kind not in (PENALTY, PASS):
+            return ". ".join([entry.get("words", ""), *after]) if entry.get("words") else None
+        if kind == PENALTY and entry.get("words"):
+            after.insert(0, entry["words"])
+        elif kind not in (PENALTY, PASS):
             return None
     return None
 

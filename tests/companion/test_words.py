@@ -76,47 +76,71 @@ def play_with_words(game, play):
     return after_play(game, said, NAMES)
 
 
-def bluff_then_doubt(seed, bluff):
-    """Bluffing Joker from a seeded deal: seat 0 plays a bluff (or its real card) and the
-    first opponent in the queue doubts at once."""
+def on_track(game, seat):
+    pos = game.position
+    return bool(pos.occ[game.seat_side[seat]] & pos.geo.main_mask)
+
+
+def bluff_then_doubt(seed, bluff, pegs_out=False):
+    """Bluffing Joker from a seeded deal: honest turns (no doubts) until the player to move
+    can bluff (or play its real card) and, with ``pegs_out``, it and the first opponent to
+    decide both have a peg on the track (so the doubt ends in a penalty choice); then that
+    play, and the first opponent doubts at once."""
     g = Game("bluffing_joker", players=4, seed=seed)
-    hand = g.hands[g.actor]
-    plays = [p for p in g.legal_plays() if p.move.kind == "move"
-             and (rank_of(p.card) != p.move.rank) == bluff]
-    if not plays:
+    for _ in range(80):
+        if g.is_over():
+            return None
+        plays = g.legal_plays()
+        if g.phase != "play":
+            play_with_words(g, next(p for p in plays if p.move.kind in (PASS, "penalty")))
+            continue
+        wanted = [p for p in plays if p.move.kind == "move" and (rank_of(p.card) != p.move.rank) == bluff]
+        if wanted and (not pegs_out or (on_track(g, g.actor) and on_track(g, (g.actor + 1) % 4))):
+            break
+        honest = [p for p in plays if rank_of(p.card) == p.move.rank] or plays
+        play_with_words(g, honest[0])
+    else:
         return None
     bluffer = g.actor
-    play_with_words(g, plays[0])
+    play_with_words(g, wanted[0])
     assert declared_words(g, NAMES).startswith(f"{NAMES.seat(bluffer)} played a card face down as")
     doubter = g.actor
     text = play_with_words(g, next(p for p in g.legal_plays() if p.move.kind == DOUBT))
-    return g, bluffer, doubter, text, plays[0], hand
+    return g, bluffer, doubter, text, wanted[0]
 
 
-def first_seed(bluff):
-    return next(s for s in range(100) if bluff_then_doubt(s, bluff))
+def first_seed(bluff, pegs_out=False):
+    return next(s for s in range(100) if bluff_then_doubt(s, bluff, pegs_out))
 
 
-def test_a_caught_bluff_is_told_and_its_move_cancelled():
-    g, bluffer, doubter, text, play, _ = bluff_then_doubt(first_seed(True), True)
+@pytest.mark.parametrize("pegs_out", [False, True])
+def test_a_caught_bluff_is_told_and_its_move_cancelled(pegs_out):
+    g, bluffer, doubter, text, play = bluff_then_doubt(first_seed(True, pegs_out), True, pegs_out)
     b, d = NAMES.names[bluffer], NAMES.names[doubter]
     assert text.startswith(f"{NAMES.seat(doubter)} doubted {b}'s ")
     assert f"it was {card_words(play.card)}, a bluff. {b}'s move is cancelled" in text
-    assert ("chooses one of" in text and f"{d} chooses" in text) or f"so {d} gets an extra turn" in text
+    if pegs_out:
+        assert g.phase == "penalty" and f"{NAMES.seat(doubter)} chooses one of {b}'s pegs on the track" in text
+    else:
+        assert f"{b} has no peg on the track to send back, so {d} gets an extra turn" in text
     assert cancelled(g.history) == {len(g.history) - 2}
     assert told(g.history) == text
     if g.phase == "penalty":  # the penalty says whose peg went back and who plays next
+        doubt = text
         text = play_with_words(g, g.legal_plays()[0])
         assert f"{NAMES.seat(doubter)} sent {b}'s " in text and "back to start" in text
+        assert told(g.history) == f"{doubt}. {text}"
     assert text.endswith(f"{NAMES.seat(g.seat)} plays next")
 
 
 def test_a_true_card_is_told_and_its_move_kept():
-    g, bluffer, doubter, text, play, _ = bluff_then_doubt(first_seed(False), False)
-    b = NAMES.names[bluffer]
-    assert f"the card was true. {b}'s move stands" in text
+    g, bluffer, doubter, text, play = bluff_then_doubt(first_seed(False, True), False, True)
+    b, d = NAMES.names[bluffer], NAMES.names[doubter]
+    assert text.endswith(f"the card was true. {b}'s move stands; {NAMES.seat(bluffer)} chooses one of "
+                         f"{d}'s pegs on the track to send back to start")
     assert cancelled(g.history) == set()
-    assert text.endswith("plays next") or text.endswith("is choosing the peg")
+    text = play_with_words(g, g.legal_plays()[0])
+    assert text.startswith(f"{NAMES.seat(bluffer)} sent {d}'s ") and text.endswith("plays next")
 
 
 def test_undoing_a_doubt_uncancels_the_move():

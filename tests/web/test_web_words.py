@@ -28,7 +28,8 @@ def test_log_and_refusals_in_words(client, app):
     other = (seat + 1) % 4
     side = t.game.seat_side[other]
     come_out = t.geo.come_out[side]
-    r = me.post(f"/api/games/{gid}/check", json={"version": t.version, "move": f"A {side}:S-M{come_out}",
+    rank = rank_of(t.game.hands[seat][0])   # a card in the hand, so the refusal is about the peg
+    r = me.post(f"/api/games/{gid}/check", json={"version": t.version, "move": f"{rank} {side}:S-M{come_out}",
                                                  "card": None}, headers=H)
     body = r.get_json()
     assert r.status_code == 422 and body["rule"] == "P8"
