@@ -161,6 +161,10 @@ def template_items(layout: Layout, labels: dict | None = None, title: str | None
         x0, y0 = layout.holes[f"M{k * h}"]
         x1, y1 = layout.holes[f"M{((k + 1) * h) % layout.track_length}"]
         mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        # clear of the hole numbers: slide along the side if one sits at its middle
+        numbered = [i for i in range(h + 1) if (k * h + i) % 5 == 0]
+        shift = max((0.0, 2.5, -2.5), key=lambda t: min((abs(h / 2 + t - i) for i in numbered), default=h))
+        mx, my = mx + (x1 - x0) / h * shift, my + (y1 - y0) / h * shift
         vx, vy = mx - cx, my - cy
         n = math.hypot(vx, vy) or 1.0
         d = 0.55 * layout.pitch + 2.2 * font
