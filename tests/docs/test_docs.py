@@ -65,3 +65,22 @@ def test_readme_names_the_debian_packages_ci_installs():
     packages = re.search(r'^APT_PACKAGES="([^"]*)"', ci, re.M).group(1).split()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert packages and all(p in readme for p in packages), packages
+
+
+def test_links_in_docs_and_the_readme_resolve():
+    """Every relative link (and #heading) in docs/*.md and README.md points at something."""
+    bad = []
+    for doc in [ROOT / "README.md", *DOCS.glob("*.md")]:
+        for target in re.findall(r"\]\(([^)\s]+)\)", doc.read_text(encoding="utf-8")):
+            if target.startswith(("http://", "https://", "mailto:")):
+                continue
+            path, _, anchor = target.partition("#")
+            dest = (doc.parent / path).resolve() if path else doc
+            if not dest.exists():
+                bad.append(f"{doc.name}: {target}")
+            elif anchor and dest.suffix == ".md":
+                heads = re.findall(r"(?m)^#+ (.+)$", dest.read_text(encoding="utf-8"))
+                slugs = {re.sub(r"[^\w\- ]", "", h).strip().lower().replace(" ", "-") for h in heads}
+                if anchor not in slugs:
+                    bad.append(f"{doc.name}: {target} (no such heading)")
+    assert not bad, bad
