@@ -7,7 +7,28 @@ import re
 
 from companion.cards import rank_of
 
-from conftest import H, join_all, new_table
+# Defined here, not imported from conftest: run beside other folders, `conftest` may be theirs.
+H = {"X-Pegs-Request": "1"}
+
+
+def new_table(client, **over):
+    body = {"preset": "basic", "players": 4, "teams": 2, "names": ["Ann", "Bob", "Cy", "Di"], **over}
+    r = client.post("/api/games", json=body, headers=H)
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()["gid"]
+
+
+def join_all(app, gid):
+    """A test client per seat, each holding its seat cookie."""
+    svc = app.extensions["pegs"]
+    table = svc.get(gid)
+    phones = {}
+    for seat in range(len(table.seats)):
+        phone = app.test_client()
+        r = phone.post("/api/join", json={"code": svc.join_code(table, seat)}, headers=H)
+        assert r.status_code == 200, r.get_json()
+        phones[seat] = phone
+    return phones
 
 NOTATION = re.compile(r"\b[MH]\d+\b|\d+:[SMH]|\bside \d")
 
