@@ -62,6 +62,7 @@ def main(argv=None) -> int:
             host.wait_for_selector("#name-3")
             for i, name in enumerate(NAMES):
                 host.fill(f"#name-{i}", name)
+            host.evaluate("window.scrollTo(0, 0)")
             host.screenshot(path=str(out / "new-table.png"))
             host.locator("#create").tap()
             host.wait_for_selector(".seat-card .join-link")
