@@ -11,52 +11,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .board import START, HOME_SIZE, geometry
+from .explain import explain
 from .moves import (DISCARD, FREE, MOVE, SWAP, RANKS, IllegalMoveError, Move,
                     MoveSyntaxError)
+from .powers import B, BACK, FWD, JOKER, OUT, SPLIT, SWAP2, card_powers
 from .rules import Rules
-
-# Card powers (the actions a rank allows under a rule set).
-OUT, FWD, BACK, SPLIT, SWAP2, JOKER = "out", "fwd", "back", "split", "swap", "joker"
-F, B = "F", "B"
-
-
-@lru_cache(maxsize=None)
-def card_powers(rules: Rules) -> dict:
-    """rank -> tuple of actions; an action is (kind, count, extra)."""
-    powers = {}
-    for rank in RANKS:
-        acts = []
-        if rank == "A":
-            acts += [(OUT, 0, None), (FWD, 1, None)]
-            if rules.ace == "north_carolina":
-                acts += [(BACK, 1, None), (FWD, 11, None)]  # V-NC3
-        elif rank in ("J", "Q", "K"):
-            n = 10 if rules.court == "10" else {"J": 11, "Q": 12, "K": 13}[rank]  # V-SS
-            acts += [(OUT, 0, None), (FWD, n, None)]
-        elif rank == "JK":
-            acts.append((JOKER, 0, None))
-        elif rank == "7":
-            acts += [(FWD, 7, None), (SPLIT, 7, ((F, F),))]  # P3
-        elif rank == "8":
-            acts.append((BACK, 8, None))  # P4
-        elif rank == "9":
-            acts.append((FWD, 9, None))
-            if rules.nine == "split":  # V-AZ3, R13
-                acts.append((SPLIT, 9, ((F, B), (B, F))))
-        elif rank == "10":
-            if rules.ten == "split":  # V-NC6: no single 10
-                acts.append((SPLIT, 10, ((F, F), (F, B), (B, F), (B, B))))
-            else:
-                acts.append((FWD, 10, None))
-                if rules.ten == "forward_or_back1":  # V-AK
-                    acts.append((BACK, 1, None))
-        else:
-            acts.append((FWD, int(rank), None))
-            if rank == "2" and rules.two_swap:  # V-NC4
-                acts.append((SWAP2, 0, None))
-        powers[rank] = tuple(acts)
-    return powers
-
 
 @lru_cache(maxsize=None)
 def split_ranks(rules: Rules) -> frozenset:
@@ -171,8 +130,11 @@ class Position:
         return hash(self.key())
 
     def __repr__(self):
-        from .notation import position_to_json  # local: notation imports us
-        return f"Position({position_to_json(self)})"
+        # notation.py (the JSON layer) sits above this module, so no position_to_json here
+        tok = self.geo.token
+        pegs = {c: [tok(h) for h in locs] for c, locs in self.pegs().items()}
+        return (f"Position(preset={self.rules.preset!r}, sides={self.sides}, teams={self.teams}, "
+                f"pegs={pegs}, to_move={self.to_move})")
 
     # ----------------------------------------------------------------- queries
     def all_home(self, c: int, occ=None, start=None) -> bool:
@@ -638,7 +600,6 @@ class Position:
 
     def explain_illegal(self, move: Move) -> tuple[str, str]:
         """(sentence, RULES id) saying why a well-formed move is not legal here."""
-        from .explain import explain  # local: explain works on Position internals
         return explain(self, move)
 
     # ------------------------------------------------------------- push / pop
