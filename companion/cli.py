@@ -57,8 +57,16 @@ def cmd_moves(args) -> int:
     from .notation import moves_report, position_from_json
     from .position import PositionError
     try:
-        ranks = _parse_hand(args.hand) if args.hand is not None else None
-        pos = position_from_json(_read_json(args.position))
+        data = _read_json(args.position)
+        pos = position_from_json(data)
+        if pos.rules.related:  # RG-N2: the game's own deck
+            from .related import parse_rank
+            words = [w for w in (args.hand or "").split(",") if w.strip()]
+            if args.hand is not None and not words:
+                raise ValueError("--hand is empty; give ranks like A,7,K")
+            ranks = [parse_rank(pos.rules, w) for w in words] if args.hand is not None else None
+        else:
+            ranks = _parse_hand(args.hand) if args.hand is not None else None
     except (ValueError, PositionError) as exc:
         return _fail(str(exc))
     json.dump(moves_report(pos, ranks), sys.stdout, indent=args.indent)
