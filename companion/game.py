@@ -97,11 +97,12 @@ class Game:
     fresh shuffle; `take_new_shuffles` gives the fresh ones to be stored.
     """
 
+    _related = None  # registered by `companion.related_game`, which the package imports
+
     def __new__(cls, rules: Rules | str | dict = "basic", *args, **kwargs):
         # Tock, Carbles and Jackaroo (RELATED-GAMES.md) have their own turn flow.
         if cls is Game and rules_from_json(rules).related:
-            from .related_game import RelatedGame
-            cls = RelatedGame
+            cls = Game._related
         return object.__new__(cls)
 
     def __init__(self, rules: Rules | str | dict = "basic", players: int = 4,

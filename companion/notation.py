@@ -6,6 +6,7 @@ import json
 from .board import geometry
 from .moves import FORCE
 from .position import Position, PositionError
+from .related import RelatedPosition
 from .rules import RulesError, rules_from_json
 
 FORMAT = "pegs-and-jokers/position/1"
@@ -97,7 +98,6 @@ def position_from_json(data) -> Position:
             if not isinstance(w, list):
                 raise PositionError("waiting must be a list of sides")
             extra["waiting"] = [_int(c, "a side in waiting") for c in w]
-        from .related import RelatedPosition
         return RelatedPosition.from_pegs(rules, sides, teams, pegs, to_move, counting, **extra)
     return Position.from_pegs(rules, sides, teams, pegs, to_move, counting)
 

@@ -42,12 +42,15 @@ class Position:
     consecutive counting turns of that player (V-NC7).
     """
 
+    # The related games' subclass (`companion.related` registers it; the
+    # package imports that module, so it is always there).
+    _related = None
+
     def __new__(cls, rules: Rules, *args, **kwargs):
         # The related games (RELATED-GAMES.md) have their own generator; the
         # choice is made once here, never inside move generation.
         if cls is Position and rules.related:
-            from .related import RelatedPosition
-            cls = RelatedPosition
+            cls = Position._related
         return object.__new__(cls)
 
     def __init__(self, rules: Rules, sides: int, teams, occ, start, to_move: int,
@@ -78,8 +81,7 @@ class Position:
                   counting: dict | None = None) -> "Position":
         """Build from {side: [locations]}; raises PositionError naming the problem."""
         if rules.related and cls is Position:
-            from .related import RelatedPosition
-            return RelatedPosition.from_pegs(rules, sides, teams, pegs, to_move, counting)
+            return Position._related.from_pegs(rules, sides, teams, pegs, to_move, counting)
         cls._check_sides(sides, pegs)
         occupied = sorted(pegs)
         flat = [c for t in teams for c in t]

@@ -665,6 +665,8 @@ class RelatedPosition(Position):
         self.to_move = self.next_side() if next_to_move is None else next_to_move
 
 
+Position._related = RelatedPosition
+
 _WHY = {
     "block": "a peg standing on its own start hole can't be passed or landed on",
     "own": "a marble never passes or lands on a marble of its own colour",

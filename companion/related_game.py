@@ -404,4 +404,6 @@ class RelatedGame(Game):
         return out
 
 
+Game._related = RelatedGame
+
 __all__ = ["RelatedGame", "GIVE_PHASE", "FORCED_PHASE", "SEATS", "default_sections"]
