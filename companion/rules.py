@@ -110,12 +110,16 @@ class Rules:
     open_hand: bool = False
     team_play: str = "any"
 
+    def __post_init__(self):
+        # Worked out once: Position(...) and Game(...) read it at construction.
+        object.__setattr__(self, "_related", _related(self))
+
     @property
     def related(self) -> bool:
         """True when an option of the related games is in use: such rules run
         on the related-games engine (`companion.related`), so the Pegs and
         Jokers move generator never tests these options."""
-        return _related(self)
+        return self._related
 
     def options(self) -> dict:
         """The options that differ from the preset they were built from."""
@@ -135,6 +139,19 @@ class Rules:
         if self.preset in RELATED_PRESETS:
             return replace(self, **options)
         return rules_from_json({"preset": self.preset, "options": {**self.options(), **options}})
+
+
+_NEW_DEFAULTS = {
+    "home_size": 5, "deal": (), "deal_reshuffle": "cycle", "stuck": "card", "joker_exempt": True,
+    "give_up_hand": False, "pass_card": False, "four": "forward", "five": "forward",
+    "jack": "plain", "queen": "plain", "king": "plain", "court_out": "JQK", "own_pegs": "block",
+    "hits": "in_spot", "start_block": False, "pair_block": False, "partner_joker": False,
+    "direction": "clockwise", "open_hand": False, "team_play": "any"}
+def _related(rules: Rules) -> bool:
+    return (rules.in_spot_offset == rules.come_out_offset
+            or rules.seven not in ("split",) or rules.ten in ("swap", "force")
+            or rules.joker == "come_out"
+            or any(getattr(rules, k) != v for k, v in _NEW_DEFAULTS.items()))
 
 
 class RulesError(ValueError):
@@ -205,23 +222,10 @@ SWITCH_DOCS = {
     "open_hand": "CB-V2 Open Hand: every hand is face up",
 }
 
-_NEW_DEFAULTS = {
-    "home_size": 5, "deal": (), "deal_reshuffle": "cycle", "stuck": "card", "joker_exempt": True,
-    "give_up_hand": False, "pass_card": False, "four": "forward", "five": "forward",
-    "jack": "plain", "queen": "plain", "king": "plain", "court_out": "JQK", "own_pegs": "block",
-    "hits": "in_spot", "start_block": False, "pair_block": False, "partner_joker": False,
-    "direction": "clockwise", "open_hand": False, "team_play": "any"}
 # Options the related-games engine does not play: Pegs and Jokers' own powers.
 _PEGS_ONLY = {"draw": "first", "team_pegs": False, "nine": "forward", "ace": "basic",
               "two_swap": False, "counting": 0, "split_hand_over": False, "must_turn_in": False,
               "forfeit": False, "bluffing": False, "start_jokers": False}
-
-
-def _related(rules: Rules) -> bool:
-    return (rules.in_spot_offset == rules.come_out_offset
-            or rules.seven not in ("split",) or rules.ten in ("swap", "force")
-            or rules.joker == "come_out"
-            or any(getattr(rules, k) != v for k, v in _NEW_DEFAULTS.items()))
 
 
 def _check_related(rules: Rules) -> None:
