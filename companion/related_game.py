@@ -90,6 +90,7 @@ class RelatedGame(Game):
         self.position = Position.from_pegs(r, self.sides, teams_sides, pegs, self.seat_side[0])
         self.hands = [[] for _ in range(players)]
         self.skips = [0] * players   # JR-P11, per seat
+        self.waiting = frozenset()   # seats out until the next deal (TK-P3, JR-P10)
         self.deals = 0               # deals made (the round of the cycle is deals % len(deal))
         self.gives = {}              # seat -> card chosen to pass (TK-V4.1)
         self.forcer = None           # seat whose 10 forced the actor to discard (JR-P5)
@@ -132,6 +133,7 @@ class RelatedGame(Game):
                 seat = self._next_seat(seat)
         self.hands = hands
         self.skips = [0] * self.players  # JR-P11: skips lapse with the deal
+        self.waiting = frozenset()
         self.position.to_move = self.seat_side[lead]
         if r.pass_card:
             self.gives = {}
@@ -165,7 +167,7 @@ class RelatedGame(Game):
         """What the position's forces read (RG-N5): cards held per side."""
         pos = self.position
         pos.hand_sizes = {self.seat_side[s]: len(h) for s, h in enumerate(self.hands)}
-        pos.waiting = frozenset()
+        pos.waiting = frozenset(self.seat_side[s] for s in self.waiting)
 
     # ------------------------------------------------------------- generation
     def legal_plays(self) -> list[Play]:
@@ -263,7 +265,7 @@ class RelatedGame(Game):
         pos, shoe = self.position, self.shoe
         self._undo.append((shoe.snapshot(), self.hands[:], pos.occ, pos.start, pos.to_move,
                            self.phase, self.skips[:], self.deals, self.dealer, dict(self.gives),
-                           self.forcer, self.secret_top, self.winner, self.turn))
+                           self.forcer, self.secret_top, self.winner, self.turn, self.waiting))
         actor = self.actor
         kind = move[1]
         entry = {"seat": actor, "move": move, "card": card, "public": True}
@@ -292,6 +294,7 @@ class RelatedGame(Game):
         if kind == HAND:  # TK-P3, JR-P10: the whole hand, face up
             entry["cards"] = list(self.hands[seat])
             self._discard(seat, list(self.hands[seat]))
+            self.waiting = self.waiting | {seat}
         else:
             self._discard(seat, [card])
             if kind == FORCE:
@@ -348,7 +351,8 @@ class RelatedGame(Game):
 
     def pop(self) -> dict:
         (snap, self.hands, occ, start, to_move, self.phase, self.skips, self.deals, self.dealer,
-         self.gives, self.forcer, self.secret_top, self.winner, self.turn) = self._undo.pop()
+         self.gives, self.forcer, self.secret_top, self.winner, self.turn,
+         self.waiting) = self._undo.pop()
         self.shoe.restore(snap)
         pos = self.position
         pos.occ, pos.start, pos.to_move = occ, start, to_move
@@ -367,6 +371,7 @@ class RelatedGame(Game):
         Open Hand (CB-V2); a passed card shows only to its giver and receiver;
         a red queen's card only to the thief and its former holder."""
         pos = self.position
+        self._sync()
         view = super().player_view(seat)
         view["discard_top"] = (None if not self.shoe.discard else self.shoe.discard[-1])
         if self.secret_top is not None and seat not in self.secret_top[1]:
@@ -374,8 +379,7 @@ class RelatedGame(Game):
         view["skips"] = list(self.skips)
         view["dealer"] = self.dealer
         view["deal"] = self.deals
-        view["waiting"] = [s for s in range(self.players)
-                           if not self.hands[s] and self.phase != OVER and any(self.hands)]
+        view["waiting"] = sorted(self.waiting)
         view["log"] = [self._rg_entry(h, seat, pos.geo) for h in self.history[-30:]]
         if self.rules.open_hand:
             view["hands"] = [list(h) for h in self.hands]

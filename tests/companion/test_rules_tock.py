@@ -228,6 +228,9 @@ def test_TK_P3_stuck_discards_the_hand_and_waits():
     g.push(plays[0])
     assert g.hands[seat] == [] and g.shoe.discard[-5:] == hand
     assert g.history[-1]["cards"] == hand
+    view = g.player_view(None)
+    assert view["waiting"] == [seat] and view["position"]["waiting"] == [g.seat_side[seat]]
+    assert view["position"]["hand_sizes"][str(g.seat_side[seat])] == 0
     deals = g.deals
     while g.deals == deals:
         assert g.seat != seat  # skipped until the next deal
