@@ -290,7 +290,13 @@ def test_TK_V4_partnership():
         assert play.move.kind == GIVE and play.move.steps[0] == (seat + 2) % 4
         assert g.player_view((seat + 2) % 4)["hand"] == hands[(seat + 2) % 4]  # not yet seen
         g.push(play)
+        assert g.player_view(seat)["log"][-1]["card"] == play.card
+        for other in ((seat + 1) % 4, (seat + 3) % 4, None) + (((seat + 2) % 4,) if g.phase == "give" else ()):
+            entry = g.player_view(other)["log"][-1]
+            assert entry["move"] == "pass" and "card" not in entry  # face down
     assert sorted(len(h) for h in g.hands) == [5] * 4 and sorted(order) == [0, 1, 2, 3]
+    partner_sees = g.player_view((order[0] + 2) % 4)["log"][0]
+    assert partner_sees["card"] == g.history[0]["card"]  # after the exchange
     passed = {e["seat"]: e["card"] for e in g.history}
     for seat in range(4):
         assert passed[(seat + 2) % 4] in g.hands[seat]
