@@ -43,3 +43,18 @@ def test_every_move_reads_back_and_replays(case):
             assert pegs_to_json(q, q.result_of(back)) == pegs_to_json(p, p.result_of(move)), text
             checked += 1
     assert checked > 50
+
+
+def test_every_move_has_words_for_players():
+    """companion.words says each related move in plain words (the phones' log)."""
+    from companion.words import Names, move_words
+    names = Names([("Ann", "Red"), ("Ben", "Green"), ("Cat", "Yellow"), ("Dan", "Blue")],
+                  [0, 1, 2, 3])
+    said = set()
+    for rules in ("jackaroo", "carbles", "tock_partnership"):
+        for p in _positions(rules, 4, None, seed=5, every=40):
+            for move in p.legal_moves():
+                text = move_words(p, move, names)
+                assert text.startswith(names.side(p.to_move)) and "M" not in text.split(":")[0]
+                said.add(move.kind)
+    assert {"move", "force"} <= said
