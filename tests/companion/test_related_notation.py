@@ -58,3 +58,32 @@ def test_every_move_has_words_for_players():
                 assert text.startswith(names.side(p.to_move)) and "M" not in text.split(":")[0]
                 said.add(move.kind)
     assert {"move", "force"} <= said
+
+
+@pytest.mark.parametrize("rules", ["tock", {"preset": "tock", "options": {"ten_swap": True, "reverse_four": True, "forced_five": True}},
+                                   "jackaroo", "carbles"], ids=str)
+def test_wrong_moves_are_refused_with_a_rule_id(rules):
+    """Moves a step off a legal one, or with another card, are either legal or
+    refused naming a TK-/CB-/JR-/RG- id: never another error (the referee's words)."""
+    import re
+    from companion.moves import IllegalMoveError, MoveSyntaxError
+    rid = re.compile(r"^(TK|CB|JR|RG)-[A-Z]+\d+")
+    rng = random.Random(9)
+    refused = 0
+    for p in _positions(rules, 4, None, seed=4, every=30):
+        legal = [m.text(p.geo) for m in p.legal_moves()]
+        for text in rng.sample(legal, min(6, len(legal))):
+            words = text.split()
+            for rank in p.ranks[::3]:
+                variants = [" ".join([rank] + words[1:])]
+                variants.append(re.sub(r"M(\d+)$", lambda m: f"M{(int(m[1]) + 1) % p.L}", text))
+                variants.append(re.sub(r"^(\S+) (\d+):", lambda m: f"{m[1]} {(int(m[2]) + 1) % 4}:", text))
+                for v in variants:
+                    try:
+                        p.parse_move(v)
+                    except MoveSyntaxError:
+                        pass
+                    except IllegalMoveError as exc:
+                        assert exc.rule and rid.match(exc.rule), (v, str(exc), exc.rule)
+                        refused += 1
+    assert refused > 20
