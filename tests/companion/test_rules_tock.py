@@ -400,3 +400,20 @@ def test_tock_record_replays():
     again = Game.from_record(json.loads(json.dumps(g.record())))
     assert position_to_json(again.position) == position_to_json(g.position)
     assert again.hands == g.hands
+
+
+def test_TK_R2_start_area_to_start_hole_home_filled_from_the_back():
+    p = pos("tock", {0: ["M14"]})
+    assert "A 0:S-M17" in texts(p, "A")
+    assert "7 0:M14-H4" in texts(p, "7")  # M15, M16, M17, H1..H4: the back of the home
+    done = pos("tock", {0: ["H1", "H2", "H3", "H4"]})
+    assert done.winner() == 0
+
+
+def test_TK_R7_lead_rotates_evenly():
+    g = Game("tock", players=4, seed=12, dealer=3)
+    leads = [g.seat]
+    for _ in range(3):
+        _play_out_deal(g)
+        leads.append(g.seat)
+    assert leads == [0, 1, 2, 3]
