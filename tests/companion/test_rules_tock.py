@@ -112,14 +112,13 @@ def test_TK_C2_deal_cycle_5_4_4_then_reshuffle():
 
 def test_TK_C3_dealt_one_at_a_time_from_the_player_after_the_dealer():
     g = Game("tock", players=4, seed=8, dealer=2)
-    order = g.record()["shuffles"] if "shuffles" in g.record() else None
     g2 = Game("tock", players=4, shuffles=[list(g.rng.log[0])], dealer=2)
     deck = list(g.rng.log[0])
     lead = 3
     for i in range(20):
         seat = (lead + i) % 4
         assert g2.hands[seat][i // 4] == deck[-1 - i]
-    assert g.seat == lead and order is None
+    assert g.seat == lead and g2.hands == g.hands
 
 
 def test_TK_C4_deal_and_lead_pass_to_the_next_player():
@@ -136,7 +135,7 @@ def test_TK_C5_hands_and_stock_are_private():
     text = json.dumps(view)
     for seat in (0, 2, 3):
         for card in g.hands[seat]:
-            assert f'"{card}"' not in text or card in g.hands[1]
+            assert f'"{card}"' not in text
     assert view["stock"] == len(g.shoe.stock) and "hands" not in view
 
 
@@ -215,7 +214,8 @@ def test_TK_P2_must_move():
     p = pos("tock", {0: ["M20"]})
     assert not p.discard_allowed(["3", "9"])
     illegal(p, "discard hand", "TK-P2")
-    assert p.discard_allowed(["H"] if False else ["Q"]) is False
+    start = pos("tock", {})
+    assert start.discard_allowed(["3", "9"]) and not start.discard_allowed(["3", "K"])
 
 
 def test_TK_P3_stuck_discards_the_hand_and_waits():
