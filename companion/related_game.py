@@ -385,8 +385,6 @@ class RelatedGame(Game):
             if self.phase == GIVE_PHASE and self.gives else set()
         view["log"] = [self._rg_entry(h, seat, pos.geo, id(h) in pending)
                        for h in self.history[-30:]]
-        if self.rules.open_hand:
-            view["hands"] = [list(h) for h in self.hands]
         if self.phase == GIVE_PHASE:
             view["give"] = {"chosen": sorted(self.gives)}
             if seat is not None and seat in self.gives:

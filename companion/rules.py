@@ -141,12 +141,14 @@ class Rules:
         return rules_from_json({"preset": self.preset, "options": {**self.options(), **options}})
 
 
+# Options only the related-games engine plays. `home_size`, `four`,
+# `court_out` and `open_hand` the Pegs and Jokers engine plays too.
 _NEW_DEFAULTS = {
-    "home_size": 5, "deal": (), "deal_reshuffle": "cycle", "stuck": "card", "joker_exempt": True,
-    "give_up_hand": False, "pass_card": False, "four": "forward", "five": "forward",
-    "jack": "plain", "queen": "plain", "king": "plain", "court_out": "JQK", "own_pegs": "block",
+    "deal": (), "deal_reshuffle": "cycle", "stuck": "card", "joker_exempt": True,
+    "give_up_hand": False, "pass_card": False, "five": "forward",
+    "jack": "plain", "queen": "plain", "king": "plain", "own_pegs": "block",
     "hits": "in_spot", "start_block": False, "pair_block": False, "partner_joker": False,
-    "direction": "clockwise", "open_hand": False, "team_play": "any"}
+    "direction": "clockwise", "team_play": "any"}
 def _related(rules: Rules) -> bool:
     return (rules.in_spot_offset == rules.come_out_offset
             or rules.seven not in ("split",) or rules.ten in ("swap", "force")
@@ -463,5 +465,8 @@ def rules_from_json(value) -> Rules:
         raise RulesError("in_spot_offset and come_out_offset must be less than holes_per_side")
     if rules.in_spot_offset == rules.come_out_offset and not rules.related:
         raise RulesError("in_spot_offset and come_out_offset must differ")
+    if rules.pegs_per_side > rules.home_size:
+        raise RulesError(f"{rules.pegs_per_side} pegs per player can't all fit a home of "
+                         f"{rules.home_size}")
     _check_related(rules)
     return rules
