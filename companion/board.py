@@ -23,16 +23,17 @@ class Geometry:
     """Holes, landmarks and path tables of one board (G1-G4)."""
 
     def __init__(self, sides: int, holes_per_side: int = 18, in_spot_offset: int = 3,
-                 come_out_offset: int = 8, must_turn_in: bool = False):
-        if sides not in (4, 6, 8, 10):
-            raise ValueError(f"a board has 4, 6, 8 or 10 sides, not {sides}")
+                 come_out_offset: int = 8, must_turn_in: bool = False, home_size: int = HOME_SIZE):
+        if sides not in (4, 6, 8, 10, 12):
+            raise ValueError(f"a board has 4, 6, 8, 10 or 12 sides, not {sides}")
+        self.home_size = home_size  # 5 (G4), 4 on the related games' boards (TK-G4)
         self.sides = sides
         self.holes_per_side = h = holes_per_side
         self.length = L = sides * h
         self.in_spot = tuple(k * h + in_spot_offset for k in range(sides))
         self.come_out = tuple(k * h + come_out_offset for k in range(sides))
         self.main_mask = (1 << L) - 1
-        self.home_mask = ((1 << HOME_SIZE) - 1) << L
+        self.home_mask = ((1 << home_size) - 1) << L
         self.must_turn_in = must_turn_in
         # forward[c][loc][n]: tuple of (dest, path mask) options, home turn-in first.
         self.forward = tuple(self._forward_table(c, turn_in=True) for c in range(sides))
@@ -56,13 +57,13 @@ class Geometry:
             return ()
         if loc >= L:  # M4: within home, forward only
             k = loc - L
-            if k + n >= HOME_SIZE:
+            if k + n >= self.home_size:
                 return ()
             path = sum(1 << (L + j) for j in range(k + 1, k + n + 1))
             return ((L + k + n, path),)
         options = []
         d = (self.in_spot[colour] - loc) % L if turn_in else None
-        if turn_in and d < n and n - d <= HOME_SIZE:  # M3: turn in at the in-spot
+        if turn_in and d < n and n - d <= self.home_size:  # M3: turn in at the in-spot
             path = sum(1 << ((loc + j) % L) for j in range(1, d + 1))
             path |= sum(1 << (L + j) for j in range(n - d))
             options.append((L + n - d - 1, path))
@@ -97,15 +98,17 @@ class Geometry:
             if n >= self.length:
                 raise ValueError(f"hole {token} is off the board: the main track is M0-M{self.length - 1}")
             return n
-        if not 1 <= n <= HOME_SIZE:
-            raise ValueError(f"hole {token} is off the board: home holes are H1-H{HOME_SIZE}")
+        if not 1 <= n <= self.home_size:
+            raise ValueError(f"hole {token} is off the board: home holes are H1-H{self.home_size}")
         return self.length + n - 1
 
 
 @lru_cache(maxsize=64)
 def geometry(sides: int, holes_per_side: int = 18, in_spot_offset: int = 3,
-             come_out_offset: int = 8, must_turn_in: bool = False) -> Geometry:
-    return Geometry(sides, holes_per_side, in_spot_offset, come_out_offset, must_turn_in)
+             come_out_offset: int = 8, must_turn_in: bool = False,
+             home_size: int = HOME_SIZE) -> Geometry:
+    return Geometry(sides, holes_per_side, in_spot_offset, come_out_offset, must_turn_in,
+                    home_size)
 
 
 def sides_for(players: int) -> int:

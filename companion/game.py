@@ -119,6 +119,14 @@ class Game:
     fresh shuffle; `take_new_shuffles` gives the fresh ones to be stored.
     """
 
+    _related = None  # registered by `companion.related_game`, which the package imports
+
+    def __new__(cls, rules: Rules | str | dict = "basic", *args, **kwargs):
+        # Tock, Carbles and Jackaroo (RELATED-GAMES.md) have their own turn flow.
+        if cls is Game and rules_from_json(rules).related:
+            cls = Game._related
+        return object.__new__(cls)
+
     def __init__(self, rules: Rules | str | dict = "basic", players: int = 4,
                  teams: int | None = None, seed=None, rng=None, dealer: int | None = None,
                  shuffles=None):
@@ -454,6 +462,8 @@ class Game:
         _check_record_types(record)
         kwargs = dict(rules=record.get("rules", "basic"), players=record.get("players", 4),
                       teams=record.get("teams"), dealer=record.get("dealer"))
+        if "sides" in record:  # the related games' board (CB-G1)
+            kwargs["sides"] = record["sides"]
         if "shuffles" in record:
             game = cls(**kwargs, shuffles=record["shuffles"])
         elif record.get("seed") is not None:
@@ -497,6 +507,8 @@ class Game:
             "log": [self._public_entry(h, seat, pos.geo) for h in self.history[-30:]],
             "progress": self.progress(),
         }
+        if self.rules.open_hand:  # CB-V2 as an option: every hand face up
+            view["hands"] = [list(h) for h in self.hands]
         if seat is not None:
             view["hand"] = list(self.hands[seat])
             view["controls"] = [self.side_seat[c] for c in pos.controlled(self.seat_side[seat])]

@@ -42,11 +42,22 @@ class Position:
     consecutive counting turns of that player (V-NC7).
     """
 
+    # The related games' subclass (`companion.related` registers it; the
+    # package imports that module, so it is always there).
+    _related = None
+
+    def __new__(cls, rules: Rules, *args, **kwargs):
+        # The related games (RELATED-GAMES.md) have their own generator; the
+        # choice is made once here, never inside move generation.
+        if cls is Position and rules.related:
+            cls = Position._related
+        return object.__new__(cls)
+
     def __init__(self, rules: Rules, sides: int, teams, occ, start, to_move: int,
                  counting=None):
         self.rules = rules
         self.geo = geometry(sides, rules.holes_per_side, rules.in_spot_offset,
-                            rules.come_out_offset, rules.must_turn_in)
+                            rules.come_out_offset, rules.must_turn_in, rules.home_size)
         self.sides = sides
         self.L = self.geo.length
         self.teams = tuple(tuple(t) for t in teams)
@@ -69,20 +80,17 @@ class Position:
     def from_pegs(cls, rules: Rules, sides: int, teams, pegs: dict, to_move: int,
                   counting: dict | None = None) -> "Position":
         """Build from {side: [locations]}; raises PositionError naming the problem."""
-        if sides not in (4, 6, 8, 10):
-            raise PositionError(f"sides is {sides}; a board has 4, 6, 8 or 10 sides (G1)")
+        if rules.related and cls is Position:
+            return Position._related.from_pegs(rules, sides, teams, pegs, to_move, counting)
+        cls._check_sides(sides, pegs)
         occupied = sorted(pegs)
-        if occupied != list(range(sides)) and not (sides == 4 and occupied == [0, 2]):
-            raise PositionError(
-                f"pegs are given for sides {occupied}; expected every side 0-{sides - 1}"
-                + (" (or sides 0 and 2 for two players, G1)" if sides == 4 else ""))
         flat = [c for t in teams for c in t]
         if sorted(flat) != occupied:
             raise PositionError(f"teams {teams} must list each occupied side {occupied} exactly once")
         if to_move not in pegs:
             raise PositionError(f"to_move is side {to_move}, which has no pegs")
         geo = geometry(sides, rules.holes_per_side, rules.in_spot_offset,
-                       rules.come_out_offset, rules.must_turn_in)
+                       rules.come_out_offset, rules.must_turn_in, rules.home_size)
         L = geo.length
         occ, start = [0] * sides, [0] * sides
         seen_main = {}
@@ -109,6 +117,16 @@ class Position:
                 raise PositionError(f"counting for side {side} is {n!r}; expected a whole number >= 0")
             count[side] = n
         return cls(rules, sides, teams, occ, start, to_move, count)
+
+    @staticmethod
+    def _check_sides(sides, pegs):
+        if sides not in (4, 6, 8, 10):
+            raise PositionError(f"sides is {sides}; a board has 4, 6, 8 or 10 sides (G1)")
+        occupied = sorted(pegs)
+        if occupied != list(range(sides)) and not (sides == 4 and occupied == [0, 2]):
+            raise PositionError(
+                f"pegs are given for sides {occupied}; expected every side 0-{sides - 1}"
+                + (" (or sides 0 and 2 for two players, G1)" if sides == 4 else ""))
 
     def copy(self) -> "Position":
         return Position(self.rules, self.sides, self.teams, self.occ, self.start,
