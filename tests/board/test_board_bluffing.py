@@ -12,12 +12,15 @@ from companion.bots import make_bot
 from companion.cards import rank_of
 from companion.matching import hole_id
 from companion.moves import DISCARD, Move
+from companion.words import RANK_NAMES
 from hardware.config import load_wiring
 from hardware.devices import Hardware
 from web import create_app
 from web.board_referee import BoardHub
 from web.store import Store
 from web.tables import TableService
+
+RANK_OF_NAME = {name: rank for rank, name in RANK_NAMES.items()}
 
 H = {"X-Pegs-Request": "1"}
 MAX_TURNS = 2000
@@ -65,9 +68,21 @@ class Watcher:
             return board
         if board.get("rank") not in (None, declared):
             self.leaks.append(f"{where}: the board says rank {board.get('rank')} (real {real}, declared {declared})")
+        # The log tells past plays by their declared ranks (checked below); the card being played
+        # now must show nowhere else.
+        log = view.pop("log", [])
+        view.pop("told", None)   # how the last doubt ended: a doubted card is shown to all (V-BJ)
         words = json.dumps([board.get("message"), board.get("fix"), board.get("candidates"), view])
-        if re.search(rf"\b(a|as a|with a|plays a) {re.escape(real)}\b", words):
-            self.leaks.append(f"{where}: words name the real rank {real}: {board.get('message')!r}")
+        said_as = "|".join(re.escape(n) for n in {real, RANK_NAMES.get(real, real)})
+        found = re.search(rf"\b(a|an|as an?|with an?|plays an?) ({said_as})\b", words)
+        if found:
+            self.leaks.append(f"{where}: words name the real rank {real}: "
+                              f"{words[max(0, found.start() - 80):found.end() + 40]!r}")
+        for entry in log:
+            said, move = entry.get("words") or "", entry.get("move") or ""
+            named = re.findall(r"\b(?:as a|with a|plays a)n? (\w+)", said)
+            if move[:1].isalnum() and any(RANK_OF_NAME.get(n, n) != move.split()[0] for n in named):
+                self.leaks.append(f"{where}: a log entry names another rank than declared: {entry}")
         if declared is not None and board.get("state") in ("following", "hit", "ambiguous"):
             lit = {h for h, m in board.get("leds", {}).items() if m["role"] in ("legal", "can-move")}
             only_real = destinations(self.pos, real) - destinations(self.pos, declared)
