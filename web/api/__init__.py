@@ -84,6 +84,13 @@ def check(gid):
     return jsonify(svc.act(svc.get(gid), seat_token(gid), json_body(), dry_run=True))
 
 
+@bp.post("/games/<gid>/hint")
+def hint(gid):
+    """The seat's own turn: ask for a hint (made on the bot thread; shown in the seat's view)."""
+    svc = service()
+    return jsonify(svc.request_hint(svc.get(gid), seat_token(gid)))
+
+
 @bp.post("/join")
 def join():
     data = json_body()
@@ -107,7 +114,7 @@ def host_info(gid):
 @bp.post("/games/<gid>/host/<action>")
 def host_action(gid, action):
     svc = service()
-    if action not in ("undo", "pause", "resume", "end", "reseat", "bot"):
+    if action not in ("undo", "pause", "resume", "end", "reseat", "bot", "hints"):
         raise ApiError(404, f"unknown host action {action!r}")
     return jsonify(svc.host_action(svc.get(gid), host_token(gid), action, json_body()))
 
