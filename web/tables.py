@@ -681,6 +681,7 @@ class TableService:
             return {"gid": table.gid, "version": table.version, "status": table.status,
                     "seats": seats, "rules": table.game.rules.to_json(),
                     "draw": table.setup.get("draw"), "dealer": table.game.dealer,
+                    "hints_all": table.hints_all,
                     "history": len(table.game.history), "turn": table.game.turn}
 
     def record(self, table: Table, token: str | None) -> dict:
