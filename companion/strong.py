@@ -35,7 +35,8 @@ import time
 from math import comb
 
 from .board import START
-from .bots import evaluate, card_keep_value
+from .bots import card_keep_value
+from .evaluation import Evaluator, Weights
 from .cards import make_shoe, rank_of
 from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, PENALTY, RANKS, SWAP, Move
 from .notation import position_from_json
@@ -48,6 +49,10 @@ CARD_WEIGHT = 1.0         # worth of keeping a card against board gains
 EXTRA_TURN = 15.0         # V-BJ: worth of an extra turn won by a doubt
 BLUFF_PRIOR = 0.3         # V-BJ: prior share of declarations that are bluffs
 DOUBT_PRIOR = 0.3         # V-BJ: prior chance an opponent doubts a shaky declaration
+SWITCH_Z = 1.0            # leave the one-ply favourite only for a candidate this many
+                          # standard errors better over the deals (noise must not decide)
+WEIGHTS = Weights(reach_back=8)  # measured against greedy: see docs/bots.md
+evaluate = Evaluator(WEIGHTS)
 
 
 class Decision:
@@ -316,12 +321,12 @@ class StrongBot:
         means, n = self._search(seen, [t[1] for t in cands + bluff_cands],
                                 [t[2] for t in cands + bluff_cands],
                                 caught=bool(bluff_cands))
-        best, best_v = None, None
+        best, best_v = cands[0], 0.0  # the favourite unless another is clearly better
         for i, t in enumerate(cands + bluff_cands):
-            v = means[i]
-            if t[3]:
-                v = (1 - q[t[1]]) * v + q[t[1]] * means[-1]
-            if best_v is None or v > best_v:
+            v = self._edges[i]
+            if t[3]:  # a bluff: made unless doubted, then caught
+                v = (1 - q[t[1]]) * means[i] + q[t[1]] * means[-1] - means[0]
+            if v > best_v:
                 best, best_v = t, v
         p = None if not best[3] else 1 - q[best[1]]
         return Decision(best[1], best[2], best_v, n, len(cands) + len(bluff_cands), p)
@@ -342,6 +347,9 @@ class StrongBot:
         hand_ranks = [rank_of(c) for c in seen.hand]
         n_out = len(moves) + (1 if caught else 0)
         totals = [0.0] * n_out
+        diff = [0.0] * n_out   # sums of the paired differences to candidate 0, and squares
+        diff2 = [0.0] * n_out
+        vals = [0.0] * n_out
         root = (pos.occ, pos.start, pos.to_move, pos.counting)
         nxt = seen.seat_side[(me + 1) % players]
         deadline = None if self.think_ms is None else time.perf_counter() + self.think_ms / 1000
@@ -374,10 +382,24 @@ class StrongBot:
                     mine.append(stock.pop())
                 hands[me] = mine
                 sim.rollout(hands, stock, plies - 1)
-                totals[i] += evaluate(pos, seen.team) - keeps[min(i, len(keeps) - 1)]
+                vals[i] = evaluate(pos, seen.team) - keeps[min(i, len(keeps) - 1)]
+                totals[i] += vals[i]
                 pos.occ, pos.start, pos.to_move, pos.counting = root
+            for i in range(n_out):
+                d = vals[i] - vals[0]
+                diff[i] += d
+                diff2[i] += d * d
             it += 1
-        return [t / max(it, 1) for t in totals], it
+        n = max(it, 1)
+        means = [t / n for t in totals]
+        # a candidate's edge over the favourite, less SWITCH_Z standard errors
+        edges = []
+        for i in range(n_out):
+            m = diff[i] / n
+            var = max(diff2[i] / n - m * m, 0.0)
+            edges.append(m - SWITCH_Z * (var / n) ** 0.5 if it > 1 else (0.0 if i == 0 else -1e9))
+        self._edges = edges
+        return means, it
 
     # ------------------------------------------------------------ V-BJ
     def _bluff_rate(self, seen, seat):
