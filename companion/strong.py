@@ -13,8 +13,8 @@ How it plays (the play phase):
 2. Determinization: the cards this seat has not seen are dealt at random
    into the other hands (their sizes are public) and the stock. For each
    such deal every candidate is played and followed by a short rollout (one
-   round of greedy play by every seat, with draws), then scored by the same
-   evaluation. The candidates share each deal (common random numbers), so
+   round of greedy play by every seat, with draws, and then the bot's own
+   next turn with the cards it holds), then scored by the same evaluation. The candidates share each deal (common random numbers), so
    their differences are measured, not their luck.
 3. It repeats until the time budget (``think_ms``) or ``iterations`` runs out
    and plays the candidate with the best mean. A slower machine makes fewer
@@ -337,7 +337,8 @@ class StrongBot:
         pos = seen.pos
         sim = _Sim(seen)
         me, players = seen.seat, seen.players
-        plies = self.rollout_plies if self.rollout_plies is not None else players
+        # one round of replies, then the bot's own next turn (it plans with its hand)
+        plies = self.rollout_plies if self.rollout_plies is not None else players + 1
         others = [s for s in range(players) if s != me]
         sizes = [seen.hand_sizes[s] for s in others]
         pool = [rk for rk in seen.pool]

@@ -47,6 +47,10 @@ class Timed:
         return play
 
 
+def _budget(args):
+    return None if args.think_ms <= 0 else args.think_ms
+
+
 def tournament(args):
     times, iters = [], []
     strong_wins = games = 0
@@ -61,7 +65,7 @@ def tournament(args):
         for s in range(4):
             rng = random.Random(bot_seed(args.seed, i, s))
             if s in strong_seats:
-                bots.append(Timed(StrongBot(rng, think_ms=args.think_ms,
+                bots.append(Timed(StrongBot(rng, think_ms=_budget(args),
                                             iterations=args.iterations), times, iters))
             else:
                 bots.append(make_bot(args.vs, rng))
@@ -83,7 +87,8 @@ def tournament(args):
     seconds = time.perf_counter() - t0
     lo, hi = wilson_interval(strong_wins, games)
     print(f"## Strong vs {args.vs}: {args.preset}, 4 players, {games} games "
-          f"(seats alternated, same deals), think {args.think_ms} ms")
+          f"(seats alternated, same deals), think "
+          f"{f'{args.think_ms:g} ms' if _budget(args) else 'no clock'}, at most {args.iterations} deals")
     print(f"CPU: {cpu_name()} ({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}); "
           f"{seconds:.0f} s")
     print(f"- strong team won {strong_wins} of {games}: {100 * strong_wins / games:.1f}% "
@@ -105,7 +110,7 @@ def memory(args):
             break
         plays = game.legal_plays()
         if turn % 40 == 20 and len(plays) > 1:
-            bot = StrongBot(random.Random(turn), think_ms=args.think_ms, iterations=args.iterations)
+            bot = StrongBot(random.Random(turn), think_ms=_budget(args), iterations=args.iterations)
             tracemalloc.start()
             bot.choose(game, plays)
             peaks.append(tracemalloc.get_traced_memory()[1])
@@ -120,7 +125,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--preset", default="basic")
     ap.add_argument("--games", type=int, default=400)
-    ap.add_argument("--think-ms", type=float, default=150.0)
+    ap.add_argument("--think-ms", type=float, default=150.0, help="0: no clock, --iterations deals")
     ap.add_argument("--iterations", type=int, default=400, help="cap on deals per decision")
     ap.add_argument("--vs", default="greedy")
     ap.add_argument("--seed", type=int, default=0)
