@@ -16,16 +16,21 @@ def test_host_turns_hints_on_and_the_seat_sees_one(live, browser):
     host.wait_for_selector("#name-3")
     for i, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
         host.fill(f"#name-{i}", name)
+    host.locator("#bot-1").check()           # a computer seat, chosen hard on the new-table page
+    host.select_option("#level-1", "hard")
+    host.screenshot(path=str(ARTIFACTS / "new-table-levels.png"), full_page=True)
     host.locator("#create").tap()
     host.wait_for_selector(".seat-card .join-link")
     links = [a.get_attribute("href") for a in host.locator(".join-link").all()]
     gid = host.url.rstrip("/").rsplit("/", 1)[1]
     table = live.app.extensions["pegs"].get(gid)
+    assert table.seats[1].bot == "hard"
     first = table.game.actor
+    assert first == 0
     # the host: hints on for the first player's seat, the computer at level hard for another
     card = host.locator(f'.seat-card[data-seat="{first}"]')
     card.locator('button[data-action="hints"]').tap()
-    expect(card.locator('button[data-action="hints"]')).to_have_text("Hints off")
+    expect(card.locator('button[data-action="hints"]')).to_have_text("Turn hints off")
     other = (first + 2) % 4
     ocard = host.locator(f'.seat-card[data-seat="{other}"]')
     ocard.locator('button[data-action="bot"]').tap()

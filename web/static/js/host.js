@@ -35,7 +35,7 @@
     $("end").disabled = info.status === "ended";
     $("export").hidden = open;
     const all = $("hints-all");
-    if (all) all.textContent = info.hints_all ? "Hints off for everyone" : "Hints for everyone";
+    if (all) all.textContent = info.hints_all ? "Turn hints off for everyone" : "Hints for everyone";
     const list = $("seat-list");
     list.replaceChildren(...info.seats.map(seatCard));
     if (info.draw) {
@@ -99,7 +99,7 @@
       row.append(sel);
     } else {  // hints for a child or a first-timer
       if (!info.hints_all) {
-        const hb = el("button", "button small-b", s.hints ? "Hints off" : "Hints on");
+        const hb = el("button", "button small-b", s.hints ? "Turn hints off" : "Turn hints on");
         hb.dataset.action = "hints";
         hb.addEventListener("click", () => post("hints", { seat: s.seat, on: !s.hints }));
         row.append(hb);
