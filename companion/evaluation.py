@@ -51,12 +51,16 @@ class Evaluator:
     def __init__(self, weights: Weights | None = None):
         self.w = weights or Weights()
         self._tables = {}
+        self._last_geo = self._last = None
 
     def tables(self, geo) -> _Tables:
-        t = self._tables.get(geo)
-        if t is None:
-            t = self._tables[geo] = _Tables(geo, self.w)
-        return t
+        if geo is self._last_geo:  # the hot path: the same board again
+            return self._last
+        t = self._tables.get(id(geo))
+        if t is None or t[0] is not geo:
+            t = self._tables[id(geo)] = (geo, _Tables(geo, self.w))  # geo kept: its id stays unique
+        self._last_geo, self._last = geo, t[1]
+        return t[1]
 
     def __call__(self, pos, team: int) -> float:
         w = self.w
@@ -66,6 +70,8 @@ class Evaluator:
         home_value = tb.home_value
         each, cap, bw = w.danger_each, w.danger_max, w.back_weight
         use_ahead = w.reach_back > 0
+        one_threat = each >= cap
+        back_each = each * bw
         block = w.block_come_out
         co_danger = w.come_out_danger
         hot = [0] * len(teams)  # come-out holes of each team's colours with pegs in start
@@ -101,11 +107,17 @@ class Evaluator:
                     main ^= low
                     v = mv[x]
                     if opp:
-                        n = (opp & behind[x]).bit_count()
-                        if use_ahead:
-                            n += bw * (opp & ahead[x]).bit_count()
-                        if n:
-                            v -= v * min(cap, each * n)
+                        if one_threat:  # the first threat already reaches the cap
+                            if opp & behind[x]:
+                                v -= v * each
+                            elif use_ahead and opp & ahead[x]:
+                                v -= v * min(cap, back_each * (opp & ahead[x]).bit_count())
+                        else:
+                            n = (opp & behind[x]).bit_count()
+                            if use_ahead:
+                                n += bw * (opp & ahead[x]).bit_count()
+                            if n:
+                                v -= v * min(cap, each * n)
                     if hot_opp & low:
                         v -= v * co_danger
                     value += v

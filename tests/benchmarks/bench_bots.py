@@ -56,7 +56,7 @@ def tournament(args):
     strong_wins = games = 0
     out = open(args.jsonl, "a") if args.jsonl else None
     t0 = time.perf_counter()
-    for i in range(args.games):
+    for i in range(args.first, args.first + args.games):
         pair, swap = divmod(i, 2)
         gs = game_seed(args.seed, pair)
         game = Game(args.preset, players=4, seed=gs)
@@ -129,6 +129,8 @@ def main():
     ap.add_argument("--iterations", type=int, default=400, help="cap on deals per decision")
     ap.add_argument("--vs", default="greedy")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--first", type=int, default=0,
+                    help="index of the first game (split a tournament over processes; keep it even)")
     ap.add_argument("--jsonl", help="append one JSON line per game to this file")
     ap.add_argument("--progress", action="store_true")
     ap.add_argument("--memory", action="store_true")
