@@ -230,3 +230,21 @@ def test_hint_reasons_in_words():
     s = suggest(view, random.Random(0), names, think_ms=None, iterations=4)
     assert s["move"] == "5 %d:M20-M25" % side and s["card"] == "5C"
     assert "Blue" in s["reason"]
+
+
+def test_pegs_simulate_with_levels_prints_intervals(capsys):
+    from companion.cli import main
+    assert main(["simulate", "--bots", "hard,medium", "--games", "2", "--think-ms", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "bots by seat: hard, medium" in out
+    assert out.count("95% interval") == 2
+    assert main(["simulate", "--bots", "hard,clever", "--games", "1"]) == 2
+    assert "unknown bot 'clever'" in capsys.readouterr().err
+
+
+def test_levels():
+    from companion.bots import EasyBot, GreedyBot
+    assert isinstance(make_bot("hard", random.Random(0)), StrongBot)
+    assert type(make_bot("medium", random.Random(0))) is GreedyBot
+    assert isinstance(make_bot("easy", random.Random(0)), EasyBot)
+    assert make_bot("hard", random.Random(0), think_ms=40).think_ms == 40
