@@ -109,7 +109,7 @@ def memory(args):
         if game.is_over():
             break
         plays = game.legal_plays()
-        if turn % 40 == 20 and len(plays) > 1:
+        if turn % 15 == 7 and len(plays) > 1:
             bot = StrongBot(random.Random(turn), think_ms=_budget(args), iterations=args.iterations)
             tracemalloc.start()
             bot.choose(game, plays)
