@@ -444,7 +444,10 @@ class StrongBot:
                     doubts += 1
                 elif entry.get("move") == "pass":
                     passes += 1
-        each = (doubts + 2 * DOUBT_PRIOR * (1 - p_real) * 2) / (doubts + passes + 2)
+        # each opponent's doubt rate: what the log shows, from a prior that grows
+        # with how unlikely the declaration looks (two pseudo-observations)
+        prior = 2 * DOUBT_PRIOR * (1 - p_real)
+        each = (doubts + 2 * prior) / (doubts + passes + 2)
         each = min(max(each, 0.02), 0.98)
         opponents = sum(1 for s in range(seen.players)
                         if seen.pos.team_of[seen.seat_side[s]] != seen.team)

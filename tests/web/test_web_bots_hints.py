@@ -122,3 +122,35 @@ def test_hints_for_the_whole_table():
                      {"version": table.version, "all": True, "on": "yes"})[0] == 400
     finally:
         app.extensions["pegs"].close()
+
+
+def test_hints_in_the_doubt_phase_of_bluffing_joker():
+    import random
+
+    from companion.bots import make_bot
+    app = _app()
+    try:
+        c = app.test_client()
+        gid = new_table(c, preset="bluffing_joker")
+        svc = app.extensions["pegs"]
+        table = svc.get(gid)
+        phones = join_all(app, gid)
+        _post(c, f"/api/games/{gid}/host/hints", {"version": table.version, "all": True, "on": True})
+        bot = make_bot("greedy", random.Random(1))
+        while table.game.phase != "doubt":  # play until someone must doubt or pass
+            g = table.game
+            play = bot.choose(g, g.legal_plays())
+            status, _ = _post(phones[g.actor], f"/api/games/{gid}/act",
+                              {"version": table.version, "move": play.move.text(table.geo),
+                               "card": play.card})
+            assert status == 200
+        seat = table.game.actor
+        svc.hint_step(gid, seat)  # what the bot thread does for a request
+        hint = phones[seat].get(f"/api/games/{gid}/me").get_json()["hint"]
+        assert hint["move"] in ("doubt", "pass") and hint["card"] is None
+        assert "%" in hint["reason"]
+        status, _ = _post(phones[seat], f"/api/games/{gid}/act",
+                          {"version": table.version, "move": hint["move"]})
+        assert status == 200
+    finally:
+        app.extensions["pegs"].close()
