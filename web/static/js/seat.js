@@ -224,13 +224,14 @@
         if (plays.bluffing || c.moves.length || plays.discard) playable.add(c.card);
       }
     }
+    let hinted = false;   // a hand may hold two of the same card: ring one
     view.hand.forEach((card) => {
       const b = cardEl(card, { button: true });
       const active = myTurn && view.phase === "play" && playable.has(card);
       b.disabled = !(myTurn && view.phase === "play");
       if (myTurn && view.phase === "play" && !active) b.classList.add("dim");
       if (sel && sel.card === card) b.classList.add("selected");
-      if (view.hint && view.hint.card === card && !sel) b.classList.add("hinted");
+      if (view.hint && view.hint.card === card && !sel && !hinted) { b.classList.add("hinted"); hinted = true; }
       b.addEventListener("click", () => pickCard(card));
       hand.append(b);
     });
