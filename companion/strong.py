@@ -366,7 +366,11 @@ class StrongBot:
                 hands0[s] = deal[k:k + size]
                 k += size
             stock0 = deal[k:]
+            late = False
             for i in range(n_out):
+                if deadline is not None and it and time.perf_counter() >= deadline:
+                    late = True  # out of time mid-deal: drop this deal (the candidates share it)
+                    break
                 hands = hands0[:]
                 stock = stock0[:]
                 mine = hand_ranks[:]
@@ -384,9 +388,11 @@ class StrongBot:
                 hands[me] = mine
                 sim.rollout(hands, stock, plies - 1)
                 vals[i] = evaluate(pos, seen.team) - keeps[min(i, len(keeps) - 1)]
-                totals[i] += vals[i]
                 pos.occ, pos.start, pos.to_move, pos.counting = root
+            if late:
+                break
             for i in range(n_out):
+                totals[i] += vals[i]
                 d = vals[i] - vals[0]
                 diff[i] += d
                 diff2[i] += d * d
