@@ -47,7 +47,9 @@ def test_host_turns_hints_on_and_the_seat_sees_one(live, browser):
     page.locator("#hint").tap()
     expect(page.locator("#hint-text")).to_contain_text("Hint: ", timeout=15000)
     expect(page.locator("#hand button.pcard.hinted")).to_have_count(1)
-    assert page.locator("#targets .target.hint").count() >= 1
+    hint = table.current_hint(first)
+    if not hint["move"].endswith("discard"):  # a discard (a random deal) rings no pegs
+        assert page.locator("#targets .target.hint").count() >= 1
     page.screenshot(path=str(ARTIFACTS / "seat-hint.png"), full_page=True)
 
     tctx, tpage, terrors = phone(browser)
