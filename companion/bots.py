@@ -222,16 +222,44 @@ class GreedyBot:
         return best_plays[0] if len(best_plays) == 1 else self.rng.choice(best_plays)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+class EasyBot(GreedyBot):
+    """The easy level: greedy, but a random play half the time (a gentle opponent)."""
+
+    name = "easy"
+    SLIP = 0.5
+
+    def choose(self, game, plays):
+        if not plays:
+            raise ValueError("no legal plays to choose from")
+        if self.rng.random() < self.SLIP:
+            return self.rng.choice(plays)
+        return super().choose(game, plays)
 
 
-def make_bot(name: str, rng: random.Random | None = None):
-    """A bot by name ("random" or "greedy") with the given rng."""
-    try:
-        cls = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; choose {' or '.join(map(repr, BOTS))}") from None
+def _strong(rng, **options):
+    from .strong import StrongBot  # local: strong builds on this module
+    return StrongBot(rng, **options)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "easy": EasyBot, "strong": _strong}
+# The levels a host chooses per computer seat (issue 17), as bot names.
+LEVELS = {"easy": "easy", "medium": "greedy", "hard": "strong"}
+BOT_NAMES = tuple(BOTS) + ("medium", "hard")
+
+
+def make_bot(name: str, rng: random.Random | None = None, **options):
+    """A bot by name or level with the given rng.
+
+    Names: random, greedy, easy, strong; levels: easy, medium (greedy), hard
+    (strong). ``options`` go to the strong bot (think_ms, iterations, ...)
+    and are ignored by the others.
+    """
+    cls = BOTS.get(LEVELS.get(name, name)) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)}")
+    if cls is _strong:
+        return cls(rng, **options)
     return cls(rng)
 
 
-__all__ = ["RandomBot", "GreedyBot", "BOTS", "make_bot", "evaluate", "card_keep_value"]
+__all__ = ["RandomBot", "GreedyBot", "EasyBot", "BOTS", "LEVELS", "BOT_NAMES", "make_bot", "evaluate", "card_keep_value"]

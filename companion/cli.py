@@ -161,6 +161,8 @@ def cmd_simulate(args) -> int:
         return _fail(f"unknown preset {args.preset!r}; known presets: {', '.join(ALL_PRESETS)}")
     if args.games < 1:
         return _fail("--games must be at least 1")
+    if args.think_ms is not None and not 1 <= args.think_ms <= 60_000:
+        return _fail("--think-ms must be between 1 and 60000")
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     show = sys.stderr.isatty() or args.progress
 
@@ -172,7 +174,8 @@ def cmd_simulate(args) -> int:
     try:
         summary = simulate(preset=args.preset, players=args.players, teams=args.teams,
                            games=args.games, seed=args.seed, bots=bots, progress=progress,
-                           sides=args.sides)
+                           sides=args.sides,
+                           bot_options={} if args.think_ms is None else {"think_ms": args.think_ms})
     except ValueError as exc:
         return _fail(str(exc))
     if args.json:
@@ -236,7 +239,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--teams", type=int, default=None, help="number of teams (T1); default 2")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bots", default="random", help="comma-separated bots per seat: random, greedy")
+    p.add_argument("--bots", default="random",
+                   help="comma-separated bots per seat (seat s plays bots[s %% n]): random, greedy, "
+                        "strong, or the levels easy, medium (greedy), hard (strong)")
+    p.add_argument("--think-ms", type=float, default=None,
+                   help="the strong bot's time per decision in milliseconds (default 120)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--progress", action="store_true", help="show progress even when not on a terminal")
     p.set_defaults(func=cmd_simulate)

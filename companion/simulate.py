@@ -12,6 +12,7 @@ raises `SimulationError` naming its seed.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import time
 from typing import Callable, Iterator, NamedTuple
@@ -90,8 +91,12 @@ def play_game(game: Game, bots, max_turns: int = DEFAULT_MAX_TURNS) -> int:
 
 def iter_games(preset="basic", players: int = 4, teams: int | None = None, games: int = 100,
                seed=0, bots=("random",), max_turns: int = DEFAULT_MAX_TURNS,
-               sides: int | None = None) -> Iterator[GameResult]:
-    """Play the games of a run one by one, yielding each result."""
+               sides: int | None = None, bot_options: dict | None = None) -> Iterator[GameResult]:
+    """Play the games of a run one by one, yielding each result.
+
+    ``bot_options`` go to every strong bot (e.g. ``{"think_ms": 50}``).
+    """
+    bot_options = bot_options or {}
     bots = _check_bots(bots)
     rules = rules_from_json(preset)
     if not isinstance(games, int) or games < 0:
@@ -99,8 +104,8 @@ def iter_games(preset="basic", players: int = 4, teams: int | None = None, games
     for i in range(games):
         gs = game_seed(seed, i)
         game = Game(rules, players=players, teams=teams, seed=gs, **_board(sides))
-        seat_bots = [make_bot(bots[s % len(bots)], random.Random(bot_seed(seed, i, s)))
-                     for s in range(players)]
+        seat_bots = [make_bot(bots[s % len(bots)], random.Random(bot_seed(seed, i, s)),
+                              **bot_options) for s in range(players)]
         try:
             actions = play_game(game, seat_bots, max_turns)
         except SimulationError as exc:
@@ -110,7 +115,8 @@ def iter_games(preset="basic", players: int = 4, teams: int | None = None, games
 
 def simulate(preset="basic", players: int = 4, teams: int | None = None, games: int = 100,
              seed=0, bots=("random",), progress: Callable[[int, int], None] | None = None,
-             max_turns: int = DEFAULT_MAX_TURNS, sides: int | None = None) -> dict:
+             max_turns: int = DEFAULT_MAX_TURNS, sides: int | None = None,
+             bot_options: dict | None = None) -> dict:
     """Play `games` complete games between bots and summarise them.
 
     Seat ``s`` is played by ``bots[s % len(bots)]`` ("random" or "greedy").
@@ -134,7 +140,7 @@ def simulate(preset="basic", players: int = 4, teams: int | None = None, games: 
     turns_min = None
     done = 0
     t0 = time.perf_counter()
-    for result in iter_games(rules, players, teams, games, seed, bots, max_turns, sides):
+    for result in iter_games(rules, players, teams, games, seed, bots, max_turns, sides, bot_options):
         wins[result.winner] += 1
         turns_total += result.turns
         actions_total += result.actions
@@ -156,11 +162,23 @@ def simulate(preset="basic", players: int = 4, teams: int | None = None, games: 
         "turns_min": turns_min or 0,
         "actions_mean": actions_total / done if done else 0.0,
         "wins": wins,
+        "win_interval": [list(wilson_interval(n, done)) for n in wins],
         "team_seats": team_seats,
         "team_bots": [sorted({bots[s % len(bots)] for s in seats}) for seats in team_seats],
         "games_per_second": done / seconds if seconds > 0 else float("inf"),
         "seconds": seconds,
     }
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win share (0-1); (0, 1) with no games."""
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    d = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / d
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def format_summary(summary: dict) -> str:
@@ -177,9 +195,11 @@ def format_summary(summary: dict) -> str:
     for t, n in enumerate(s["wins"]):
         seats = ", ".join(map(str, s["team_seats"][t]))
         who = "/".join(s["team_bots"][t])
-        lines.append(f"team {t} (seats {seats}; {who}): {n} wins ({100.0 * n / games:.1f}%)")
+        lo, hi = wilson_interval(n, s["games"])
+        lines.append(f"team {t} (seats {seats}; {who}): {n} wins ({100.0 * n / games:.1f}%, "
+                     f"95% interval {100 * lo:.1f}-{100 * hi:.1f}%)")
     return "\n".join(lines)
 
 
 __all__ = ["simulate", "format_summary", "iter_games", "play_game", "game_seed", "bot_seed",
-           "GameResult", "SimulationError", "DEFAULT_MAX_TURNS"]
+           "GameResult", "SimulationError", "wilson_interval", "DEFAULT_MAX_TURNS"]

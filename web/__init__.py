@@ -51,7 +51,8 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
         store = store if store is not None else Store(":memory:")
         service = TableService(store, app.config.get("SECRET") or secrets.token_bytes(32),
                                bot_delay=app.config["BOT_DELAY"],
-                               max_streams=app.config["MAX_STREAMS"])
+                               max_streams=app.config["MAX_STREAMS"],
+                               bot_think_ms=app.config.get("BOT_THINK_MS"))
     service.max_tables = int(app.config["MAX_TABLES"])
     app.extensions["pegs"] = service
     app.extensions["pegs_board"] = board

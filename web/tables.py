@@ -27,7 +27,7 @@ from collections import Counter
 
 from companion.board import TEAM_LAYOUTS
 from companion import words
-from companion.bots import BOTS, make_bot
+from companion.bots import BOT_NAMES, make_bot
 from companion.cards import draw_for_partners, is_card, make_shoe, rank_of
 from companion.game import DOUBT_PHASE, PENALTY_PHASE, Game
 from companion.moves import (DISCARD, RANKS, SWAP, AmbiguousMoveError, IllegalMoveError,
@@ -64,7 +64,7 @@ def token_hash(token: str) -> str:
 
 
 class Seat:
-    __slots__ = ("name", "colour", "bot", "gen", "token_hash", "bot_obj", "request_hash")
+    __slots__ = ("name", "colour", "bot", "gen", "token_hash", "bot_obj", "request_hash", "hints", "hints_used")
 
     def __init__(self, name, colour, bot=None):
         self.name, self.colour, self.bot = name, colour, bot
@@ -72,6 +72,8 @@ class Seat:
         self.token_hash = None  # sha256 of the phone's seat token, once claimed
         self.bot_obj = None
         self.request_hash = None  # a phone asking the host for this seat (its token's hash)
+        self.hints = False      # the host turned hints on for this seat
+        self.hints_used = 0
 
 
 class Table:
@@ -100,6 +102,8 @@ class Table:
         self.display_hashes: set[str] = set()   # table displays the host paired
         self.touched = time.time()   # last change (since this process started): ages out of the home page
         self.plays_cache = None  # (version, payload)
+        self.hints_all = False   # the host turned hints on for every seat
+        self.hint = None         # the last hint: {seat, at, move, card, reason}
         labels = _labels([s.name for s in self.seats])
         self.public_seats_base = [
             {"seat": i, "name": s.name, "label": labels[i], "team": self.game.team_of_seat(i),
@@ -131,8 +135,24 @@ class Table:
         return bool(token) and token_hash(token) in self.display_hashes
 
     def public_seats(self) -> list[dict]:
-        return [{**base, "bot": s.bot, "joined": s.token_hash is not None}
-                for base, s in zip(self.public_seats_base, self.seats)]
+        return [{**base, "bot": s.bot, "joined": s.token_hash is not None,
+                 "hints": self.hints_on(i), "hints_used": s.hints_used}
+                for i, (base, s) in enumerate(zip(self.public_seats_base, self.seats))]
+
+    def hints_on(self, seat: int) -> bool:
+        return self.hints_all or self.seats[seat].hints
+
+    def hint_key(self) -> list:
+        """Where the game stands, so a hint is shown only for the decision it was made for."""
+        g = self.game
+        return [len(g.history), hash(g.position.key()) & 0xFFFFFFFF, g.phase]
+
+    def current_hint(self, seat: int | None):
+        """The hint made for this decision of `seat` (any seat's if None), else None."""
+        h = self.hint
+        if h is None or self.game.actor != h["seat"] or h["at"] != self.hint_key():
+            return None
+        return h if seat is None or seat == h["seat"] else None
 
     def name_of(self, seat) -> str:
         s = self.seats[seat]
@@ -194,6 +214,14 @@ class Table:
             if data["bot"]:
                 self._drop_holder(data["seat"], "computer")
                 seat.token_hash = None
+        elif kind == "hints":
+            if data["seat"] is None:
+                self.hints_all = data["on"]
+            else:
+                self.seats[data["seat"]].hints = data["on"]
+        elif kind == "hint":
+            self.hint = data
+            self.seats[data["seat"]].hints_used += 1
         elif kind != "shuffle":
             raise ValueError(f"unknown event kind {kind!r}")
 
@@ -263,8 +291,10 @@ def parse_setup(data) -> dict:
     if len(set(cols)) != players:
         raise ApiError(400, "every seat needs a different peg colour")
     bots = data.get("bots", [None] * players)
-    if not isinstance(bots, list) or len(bots) != players or not all(b is None or b in BOTS for b in bots):
-        raise ApiError(400, f"bots must be a list of {players} entries, each null or one of {', '.join(BOTS)}")
+    if not isinstance(bots, list) or len(bots) != players or \
+            not all(b is None or (isinstance(b, str) and b in BOT_NAMES) for b in bots):
+        raise ApiError(400, f"bots must be a list of {players} entries, each null or one of "
+                       f"{', '.join(BOT_NAMES)}")
     options = {}
     for key in ("decks", "jokers_per_deck", "extra_jokers"):
         if key in data and data[key] is not None:
@@ -310,8 +340,10 @@ class TableService:
     STREAMS_PER_HOLDER = 4   # a seat's (or the host's) pages: a phone, a tab or two
 
     def __init__(self, store, secret: bytes, bot_delay: float = 0.8, max_streams: int = 40,
-                 streams_per_address: int = 12):
+                 streams_per_address: int = 12, bot_think_ms: float | None = None):
         self.store = store
+        # The strong bot's and the hints' budget per decision (None: its default).
+        self.bot_think_ms = bot_think_ms
         self.secret = secret
         self.bot_delay = bot_delay
         self.max_streams = max_streams
@@ -553,6 +585,10 @@ class TableService:
         v.update(gid=table.gid, version=table.version, status=table.status,
                  seats=table.public_seats(), draw=table.setup.get("draw"), undos=table.undos)
         _add_words(table, v)
+        hint = table.current_hint(seat)
+        if hint is not None:  # a seat sees its own hint; the table only that one is in use
+            v["hint"] = ({k: hint[k] for k in ("seat", "move", "card", "reason", "steps")}
+                         if seat is not None else {"seat": hint["seat"]})
         return v
 
     def plays(self, table: Table, token: str | None) -> dict:
@@ -792,6 +828,8 @@ class TableService:
                 self._commit(table, [("end", {})])
                 return {"ok": True, "version": table.version}
             seat = data.get("seat")
+            if action == "hints" and data.get("all") is True:
+                seat = 0  # the whole table: no seat needed
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
                 raise ApiError(400, f"\"seat\" must be a seat number 0-{len(table.seats) - 1}")
             s = table.seats[seat]
@@ -808,6 +846,13 @@ class TableService:
                 for event in events:
                     table.apply(*event)
                 self._commit(table, events)
+            if action == "hints":
+                on = data.get("on")
+                if not isinstance(on, bool):
+                    raise ApiError(400, "\"on\" must be true or false")
+                event = ("hints", {"seat": None if data.get("all") else seat, "on": on})
+                table.apply(*event)
+                self._commit(table, [event])
                 return {"ok": True, "version": table.version}
             if action == "reseat":
                 if s.bot:
@@ -818,8 +863,8 @@ class TableService:
                 return {"ok": True, "version": table.version}
             if action == "bot":
                 bot = data.get("bot")
-                if bot is not None and bot not in BOTS:
-                    raise ApiError(400, f"\"bot\" must be null or one of {', '.join(BOTS)}")
+                if bot is not None and not (isinstance(bot, str) and bot in BOT_NAMES):
+                    raise ApiError(400, f"\"bot\" must be null or one of {', '.join(BOT_NAMES)}")
                 if bot == s.bot:
                     raise ApiError(409, "that seat is already played that way")
                 events = [("bot", {"seat": seat, "bot": bot})]
@@ -843,12 +888,13 @@ class TableService:
             return {"gid": table.gid, "version": table.version, "status": table.status,
                     "seats": seats, "rules": table.game.rules.to_json(),
                     "draw": table.setup.get("draw"), "dealer": table.game.dealer,
+                    "hints_all": table.hints_all,
                     "history": len(table.game.history), "turn": table.game.turn,
                     "undo": self._undo_preview(table)}
 
     @staticmethod
     def _undo_preview(table: Table) -> dict | None:
-        """What Undo would take back (for the host's "are you sure?"): the last move, and
+        """What Undo would take back (for the host's \"are you sure?\"): the last move, and
         the computer's moves after it when people play too (host_action's undo)."""
         humans = any(not s.bot for s in table.seats)
         span = []
@@ -886,6 +932,9 @@ class TableService:
             self._kick(table)
 
     def bot_step(self, gid: str) -> None:
+        """One bot decision, run on the bot thread. The table's lock is held only to
+        read the acting seat's view and to make the move: the thinking happens
+        outside it, so no request waits for a bot."""
         table = self.tables.get(gid)
         if table is None:
             return
@@ -897,15 +946,73 @@ class TableService:
             if not s.bot or (self.board is not None and not self.board.may_act(table)):
                 return
             if s.bot_obj is None:
-                s.bot_obj = make_bot(s.bot, random.Random(secrets.randbits(64)))
-            seat = g.actor
-            play = s.bot_obj.choose(g, g.legal_plays())
+                s.bot_obj = make_bot(s.bot, random.Random(secrets.randbits(64)),
+                                     **self._think())
+            seat, bot, version = g.actor, s.bot_obj, table.version
+            view = g.player_view(seat) if hasattr(bot, "decide") else None
+        choice = None
+        if view is not None:
+            d = bot.decide(view)  # the strong bot: its own seat's view only
+            choice = (d.move, d.card)
+        with table.cond:
+            g = table.game
+            if (table.version != version or table.status != "playing" or g.actor != seat
+                    or s.bot_obj is not bot):
+                self._kick(table)  # the game moved on while it thought: think again
+                return
+            plays = g.legal_plays()
+            play = next((p for p in plays if (p.move, p.card) == choice), None) \
+                if choice is not None else bot.choose(g, plays)
+            if play is None:
+                log.error("game %s: the bot chose %r, not a legal play", gid, choice)
+                play = make_bot("greedy", random.Random()).choose(g, plays)
             table.push(play)
             try:
                 self._commit(table, [("action", {"seat": seat, "move": play.move.text(table.geo),
                                                  "card": play.card})])
             except ApiError:
                 self._bots.schedule(gid, max(self.bot_delay, 1.0))
+
+    def _think(self) -> dict:
+        return {} if self.bot_think_ms is None else {"think_ms": self.bot_think_ms}
+
+    # ------------------------------------------------------------ hints
+    def request_hint(self, table: Table, token: str | None) -> dict:
+        """A seat asks for a hint: made on the bot thread, shown through the seat's view."""
+        with table.cond:
+            seat = self.seat_for(table, token)
+            self._check_open(table)
+            if table.game.actor != seat:
+                raise ApiError(403, f"a hint is for your own turn: {self._waiting_for(table)}")
+            if not table.hints_on(seat):
+                raise ApiError(403, "the host has not turned hints on for this seat")
+            if table.current_hint(seat) is not None:
+                return {"ok": True, "ready": True, "version": table.version}
+            self._bots.schedule(table.gid, 0.0, ("hint", seat))
+            return {"ok": True, "ready": False, "version": table.version}
+
+    def hint_step(self, gid: str, seat: int) -> None:
+        from companion.hints import suggest
+        table = self.tables.get(gid)
+        if table is None:
+            return
+        with table.cond:
+            g = table.game
+            if table.status != "playing" or g.actor != seat or not table.hints_on(seat) \
+                    or table.current_hint(seat) is not None:
+                return
+            at = table.hint_key()
+            view = g.player_view(seat)
+            names = {p["side"]: p["colour"]["name"] for p in table.public_seats_base}
+        hint = suggest(view, random.Random(secrets.randbits(64)), names, **self._think())
+        with table.cond:
+            if table.hint_key() != at or table.game.actor != seat or table.status != "playing":
+                return  # the game moved on: the seat can ask again
+            play = table.game.parse(hint["move"], hint["card"])
+            event = {"seat": seat, "at": at, "move": hint["move"], "card": hint["card"],
+                     "reason": hint["reason"], "steps": self._move_json(table, play.move)["steps"]}
+            table.apply("hint", event)
+            self._commit(table, [("hint", event)])
 
     # ------------------------------------------------------------ streams
     def open_stream(self, table: Table, key: str, address: str | None = None,
@@ -1024,22 +1131,23 @@ def _hits(before: dict, after: dict, steps, kind, tok) -> list[dict]:
 
 
 class BotRunner(threading.Thread):
-    """One thread that lets bots act a moment after it becomes their turn."""
+    """One thread that lets bots act a moment after it becomes their turn, and makes
+    the hints seats ask for. Each job runs with the bot's own time budget."""
 
     def __init__(self, service: TableService):
         super().__init__(name="pegs-bots", daemon=True)
         self.service = service
         self.cond = threading.Condition()
-        self.heap: list[tuple[float, str]] = []
-        self.pending: set[str] = set()
+        self.heap: list[tuple[float, str, tuple]] = []
+        self.pending: set = set()
         self.stopped = False
 
-    def schedule(self, gid: str, delay: float) -> None:
+    def schedule(self, gid: str, delay: float, job: tuple = ("bot",)) -> None:
         with self.cond:
-            if gid in self.pending:
+            if (gid, job) in self.pending:
                 return
-            self.pending.add(gid)
-            heapq.heappush(self.heap, (time.monotonic() + delay, gid))
+            self.pending.add((gid, job))
+            heapq.heappush(self.heap, (time.monotonic() + delay, gid, job))
             self.cond.notify()
 
     def stop(self) -> None:
@@ -1054,12 +1162,15 @@ class BotRunner(threading.Thread):
                     self.cond.wait(None if not self.heap else self.heap[0][0] - time.monotonic())
                 if self.stopped:
                     return
-                _, gid = heapq.heappop(self.heap)
-                self.pending.discard(gid)
+                _, gid, job = heapq.heappop(self.heap)
+                self.pending.discard((gid, job))
             try:
-                self.service.bot_step(gid)
+                if job[0] == "hint":
+                    self.service.hint_step(gid, job[1])
+                else:
+                    self.service.bot_step(gid)
             except Exception:  # a bot must never take the thread down
-                log.exception("bot failed in game %s", gid)
+                log.exception("%s failed in game %s", job[0], gid)
 
 
 __all__ = ["TableService", "Table", "parse_setup", "hole_id", "token_hash"]

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion.bots import BOTS
+from companion.bots import BOT_NAMES
 from companion.rules import DESCRIPTIONS, PRESETS, RULINGS, differences
 
 from ..access import (Body, Bool, Card, Code, Int, List, Name, Opt, Str, body, check_admin_code,
@@ -28,7 +28,7 @@ from ..util import (DISPLAY_COOKIE, HOST_COOKIE, SEAT_COOKIE, base_url, display_
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 _CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-HOST_ACTIONS = ("undo", "pause", "resume", "end", "reseat", "bot", "approve", "refuse")
+HOST_ACTIONS = ("undo", "pause", "resume", "end", "reseat", "bot", "approve", "refuse", "hints")
 
 VERSION = Int(0, words="the state version your page shows (a number)")
 NEW_TABLE = Body({
@@ -39,7 +39,7 @@ NEW_TABLE = Body({
     "dealer": Int(0, 99)}, required=("players", "names"))
 ACTION = Body({"version": VERSION, "move": Str(80, words="a move in the notation, e.g. \"7 0:M10-M17\""),
                "card": Opt(Card())}, required=("version", "move"))
-HOST_ACTION = Body({"version": VERSION, "seat": Int(0, 99), "bot": Opt(Str(20)),
+HOST_ACTION = Body({"version": VERSION, "seat": Int(0, 99), "bot": Opt(Str(20)), "all": Bool(), "on": Bool(),
                     "request": Opt(Str(REQUEST_ID, r"[0-9a-f]+", "the request the host page shows"))},
                    required=("version",))
 SEAT_REQUEST = Body({"code": Opt(Code())})
@@ -123,6 +123,14 @@ def check(gid):
     return jsonify(svc.act(svc.get(gid), seat_token(gid), body(), dry_run=True))
 
 
+@route(bp, "POST", "/games/<gid>/hint", who={"seat"}, body=Body({}),
+       reveals="nothing at once; the hint comes in that seat's own view (made from that seat's view only)")
+def hint(gid):
+    """The seat's own turn: ask for a hint (made on the bot thread; shown in the seat's view)."""
+    svc = service()
+    return jsonify(svc.request_hint(svc.get(gid), seat_token(gid)))
+
+
 @route(bp, "POST", "/join", who={"anyone"}, body=CODE_BODY,
        reveals="the seat the code names; sets that seat's cookie")
 def join():
@@ -192,14 +200,14 @@ def host_info(gid):
 
 
 @route(bp, "POST", "/games/<gid>/host/<action>", who={"host"}, body=HOST_ACTION,
-       reveals="the new state version (undo, pause, resume, end, reseat, bot, approve, refuse)")
+       reveals="the new state version (undo, pause, resume, end, reseat, bot, approve, refuse, hints)")
 def host_action(gid, action):
     svc = service()
     if action not in HOST_ACTIONS:
         raise ApiError(404, f"unknown host action {action!r}")
     data = body()
-    if action == "bot" and data.get("bot") is not None and data["bot"] not in BOTS:
-        raise ApiError(400, f"\"bot\" must be null or one of {', '.join(BOTS)}")
+    if action == "bot" and data.get("bot") is not None and data["bot"] not in BOT_NAMES:
+        raise ApiError(400, f"\"bot\" must be null or one of {', '.join(BOT_NAMES)}")
     return jsonify(svc.host_action(svc.get(gid), request.cookies.get(HOST_COOKIE.format(gid)), action, data))
 
 

@@ -93,7 +93,7 @@ class Board {
 
   clear() {
     this.targetLayer.replaceChildren();
-    this.svg.querySelectorAll(".hole.movable, .hole.dest, .hole.chosen, .hole.victim").forEach((h) =>
-      h.classList.remove("movable", "dest", "chosen", "victim"));
+    this.svg.querySelectorAll(".hole.movable, .hole.dest, .hole.chosen, .hole.victim, .hole.hint").forEach((h) =>
+      h.classList.remove("movable", "dest", "chosen", "victim", "hint"));
   }
 }

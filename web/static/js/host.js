@@ -43,6 +43,8 @@
       $("display-link").textContent = info.display.link.replace(/^https?:\/\//, "");
     }
     refreshBoard();
+    const all = $("hints-all");
+    if (all) all.textContent = info.hints_all ? "Turn hints off for everyone" : "Hints for everyone";
     const list = $("seat-list");
     list.replaceChildren(...info.seats.map(seatCard));
     if (info.draw) {
@@ -67,7 +69,7 @@
     head.append(chip(s), el("span", "muted", ` · seat ${s.seat + 1} · team ${PJ.TEAM_NAMES[s.team]}`));
     box.append(head);
     if (s.bot) {
-      box.append(el("p", "state", `The computer (${s.bot}) plays this seat.`));
+      box.append(el("p", "state", `The computer (${LEVEL_WORDS[s.bot] || s.bot}) plays this seat.`));
     } else if (s.joined) {
       box.append(el("p", "state ok", "✓ Joined on a phone."));
     } else {
@@ -92,8 +94,27 @@
     }
     const bb = el("button", "button small-b", s.bot ? "Give back to a person" : "Let the computer play");
     bb.dataset.action = "bot";
-    bb.addEventListener("click", () => post("bot", { seat: s.seat, bot: s.bot ? null : "greedy" }));
+    bb.addEventListener("click", () => post("bot", { seat: s.seat, bot: s.bot ? null : "medium" }));
     row.append(bb);
+    if (s.bot) {  // the computer's level for this seat
+      const sel = el("select", "level");
+      sel.setAttribute("aria-label", `Level of the computer at ${s.name}'s seat`);
+      for (const [v, words] of Object.entries(LEVEL_WORDS)) {
+        const o = el("option", null, words);
+        o.value = v;
+        sel.append(o);
+      }
+      sel.value = LEVEL_OF[s.bot] || s.bot;
+      sel.addEventListener("change", () => post("bot", { seat: s.seat, bot: sel.value }));
+      row.append(sel);
+    } else {  // hints for a child or a first-timer
+      if (!info.hints_all) {
+        const hb = el("button", "button small-b", s.hints ? "Turn hints off" : "Turn hints on");
+        hb.dataset.action = "hints";
+        hb.addEventListener("click", () => post("hints", { seat: s.seat, on: !s.hints }));
+        row.append(hb);
+      } else box.append(el("p", "state", "Hints are on for everyone."));
+    }
     box.append(row);
     return box;
   }
@@ -115,6 +136,8 @@
     box.append(row);
     return box;
   }
+  const LEVEL_WORDS = { easy: "easy", medium: "medium", hard: "hard" };
+  const LEVEL_OF = { random: "easy", easy: "easy", greedy: "medium", medium: "medium", strong: "hard", hard: "hard" };
 
   async function post(action, extra = {}) {
     try {
@@ -148,6 +171,13 @@
     const more = u.moves > 1 ? ` and the computer's ${u.moves - 1} move${u.moves > 2 ? "s" : ""} after it` : "";
     if (confirm(`Undo ${u.who}'s last move${more}? Everyone's phone goes back to before it.`)) post("undo");
   });
+  {  // hints for every seat at once
+    const all = el("button", "button", "Hints for everyone");
+    all.id = "hints-all";
+    all.type = "button";
+    all.addEventListener("click", () => post("hints", { all: true, on: !info.hints_all }));
+    $("undo").parentNode.append(all);
+  }
   $("pause").addEventListener("click", () => post(info.status === "paused" ? "resume" : "pause"));
   $("end").addEventListener("click", () => { if (confirm("End this game for everyone?")) post("end"); });
 

@@ -105,10 +105,22 @@
       cb.type = "checkbox";
       cb.id = `bot-${i}`;
       cb.checked = !!bots[i];
-      cb.addEventListener("change", () => { bots[i] = cb.checked; });
+      // the computer's level for this seat (issue 17): easy, medium (greedy), hard (strong)
+      const level = el("select", "level");
+      level.id = `level-${i}`;
+      level.setAttribute("aria-label", `Level of the computer at seat ${i + 1}`);
+      for (const v of ["easy", "medium", "hard"]) {
+        const o = el("option", null, v);
+        o.value = v;
+        level.append(o);
+      }
+      level.value = typeof bots[i] === "string" ? bots[i] : "medium";
+      level.hidden = !bots[i];
+      level.addEventListener("change", () => { bots[i] = level.value; });
+      cb.addEventListener("change", () => { bots[i] = cb.checked ? level.value : false; level.hidden = !cb.checked; });
       bot.append(cb, document.createTextNode(" computer plays"));
       const colRow = el("div", "colour-row");
-      colRow.append(sw, col, bot);
+      colRow.append(sw, col, bot, level);
       li.append(team, name, colRow);
       ol.append(li);
     }
@@ -134,7 +146,7 @@
       teams,
       names: Array.from({ length: players }, (_, i) => (names[i] || "").trim() || `Player ${i + 1}`),
       colours: colours.slice(0, players),
-      bots: Array.from({ length: players }, (_, i) => (bots[i] ? "greedy" : null)),
+      bots: Array.from({ length: players }, (_, i) => (bots[i] ? (typeof bots[i] === "string" ? bots[i] : "medium") : null)),
       decks: +$("decks").value,
       jokers_per_deck: +$("jokers_per_deck").value,
       extra_jokers: +$("extra_jokers").value,

@@ -234,9 +234,68 @@
     const logEl = $("log");
     logEl.replaceChildren(...view.log.slice(-8).reverse().map((e) => PJ.logLine(view, e)));
     renderAction(myTurn);
+    renderHint(myTurn);
     renderHand(myTurn);
     renderBoardBox();
     if (mirror && bstate) showLeds();
+  }
+
+  // ------------------------------------------------------------------ hints
+  /* The Hint button (when the host turned hints on for this seat) and the hint:
+     the strong bot's choice from this seat's own view, shown as a highlighted
+     card and move with one short reason. Made on the server's bot thread; it
+     arrives with the next view. */
+  let hintAsked = null;   // the version a hint was asked at
+  function hintBox() {
+    let box = $("hintbox");
+    if (!box) {
+      box = el("div", "hintbox");
+      box.id = "hintbox";
+      const b = el("button", "button small-b hint-b", "Hint");
+      b.id = "hint";
+      b.type = "button";
+      b.addEventListener("click", askHint);
+      const p = el("p", "hint-text");
+      p.id = "hint-text";
+      p.setAttribute("aria-live", "polite");
+      box.append(b, p);
+      $("action").insertBefore(box, $("choices"));
+    }
+    return box;
+  }
+
+  function renderHint(myTurn) {
+    const me = view.seats[view.seat];
+    const on = myTurn && me.hints;
+    const box = hintBox();
+    box.hidden = !on;
+    if (!on) return;
+    const h = view.hint;
+    const b = $("hint"), p = $("hint-text");
+    b.hidden = !!h;
+    b.disabled = hintAsked === view.version;
+    p.hidden = !h && hintAsked !== view.version;
+    if (!h) { p.textContent = hintAsked === view.version ? "Thinking…" : ""; return; }
+    const what = h.card ? `Play the ${cardText(h.card)}` : (h.move === "doubt" ? "Doubt" : h.move === "pass" ? "Pass" : "Send back the highlighted peg");
+    p.textContent = `Hint: ${what}: ${h.reason}.`;
+    if (!sel && h.steps && h.steps.length) {
+      board.highlight(h.steps.map((st) => st.from_id), "hint");
+      board.highlight(h.steps.map((st) => st.to_id), "hint");
+    }
+  }
+
+  async function askHint() {
+    if (!view) return;
+    hintAsked = view.version;
+    render();
+    try {
+      const r = await api(`/api/games/${gid}/hint`, {});
+      if (r.ready) refresh();
+    } catch (e) {
+      hintAsked = null;
+      say(e.message, "error");
+      render();
+    }
   }
 
   function bannerText(myTurn) {
@@ -272,12 +331,14 @@
       }
     }
     let marked = false;
+    let hinted = false;   // a hand may hold two of the same card: ring one
     view.hand.forEach((card) => {
       const b = cardEl(card, { button: true });
       const active = myTurn && view.phase === "play" && playable.has(card);
       b.disabled = !(myTurn && view.phase === "play");
       if (myTurn && view.phase === "play" && !active) b.classList.add("dim");
       if (sel && sel.card === card && !marked) { b.classList.add("selected"); marked = true; }   // one copy of a double
+      if (view.hint && view.hint.card === card && !sel && !hinted) { b.classList.add("hinted"); hinted = true; }
       b.addEventListener("click", () => pickCard(card));
       hand.append(b);
     });

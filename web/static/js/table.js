@@ -118,6 +118,7 @@
         verb = ` plays a ${bstate.rank}: waiting for the board`;
       }
       banner.append(chip(view.seats[who]), document.createTextNode(verb));
+      if (view.hint && view.hint.seat === who) banner.append(el("span", "hint-note", " (using a hint)"));
     }
   }
 
@@ -147,7 +148,11 @@
       li.append(head, bar, el("span", "small", `${t.home} of ${t.pegs} pegs home`));
       return li;
     }));
-    $("log").replaceChildren(...view.log.slice().reverse().map((e) => PJ.logLine(view, e)));
+    const lines = view.log.slice().reverse().map((e) => PJ.logLine(view, e));
+    // hints are public knowledge: say who has used them, so nobody wonders
+    const used = view.seats.filter((s) => s.hints_used).map((s) => `${s.name} ${s.hints_used}`);
+    if (used.length) lines.unshift(el("li", "hint-note", `Hints used: ${used.join(", ")}`));
+    $("log").replaceChildren(...lines);
     const w = $("winner");
     w.hidden = !view.winner;
     if (view.winner) $("winner-text").textContent = `${view.winner.map((s) => seatName(view, s)).join(" & ")} win!`;

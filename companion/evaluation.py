@@ -1,0 +1,131 @@
+"""The strong bot's evaluation of a position for a team (tunable weights).
+
+The same idea as the greedy bot's `companion.bots.evaluate` (team progress,
+partner included, minus the other teams' mean), with more of what matters:
+every opponent peg that could hit a peg counts (1-13 holes behind it for a
+forward card, up to 8 ahead for the 8 backward), and a peg parked on its own
+come-out hole, blocking the pegs still in start, costs a little.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Weights:
+    out_bonus: float = 12.0     # a peg out of start, before any distance travelled
+    step: float = 1.0           # per hole travelled toward the in-spot
+    home_bonus: float = 40.0    # a peg in home, beyond being at its in-spot
+    home_depth: float = 3.0     # per hole deeper in home
+    danger_each: float = 0.35   # share of a peg's value at risk per opponent peg that can hit it
+    danger_max: float = 0.35    # the most of a peg's value at risk
+    reach_forward: int = 13     # holes behind a peg from which a forward card hits it
+    reach_back: int = 0         # holes ahead of a peg from which the 8 backward hits it
+    back_weight: float = 0.5    # a backward threat, against a forward one
+    block_come_out: float = 0.0  # a peg on its own come-out hole while pegs wait in start
+    come_out_danger: float = 0.0  # share at risk on an opponent's come-out hole (pegs in its start)
+
+
+class _Tables:
+    def __init__(self, geo, w: Weights):
+        L = self.L = geo.length
+        self.main_mask = geo.main_mask
+        self.main_value = []
+        for c in range(geo.sides):
+            spot = geo.in_spot[c]
+            self.main_value.append(tuple(
+                w.out_bonus + w.step * (L - (spot - x) % L) for x in range(L)))
+        top = w.out_bonus + w.step * L + w.home_bonus
+        self.home_value = tuple(sum(top + w.home_depth * k for k in range(5) if m >> k & 1)
+                                for m in range(32))
+        rf = min(w.reach_forward, L - 1)
+        rb = min(w.reach_back, L - 1)
+        self.behind = tuple(sum(1 << ((x - d) % L) for d in range(1, rf + 1)) for x in range(L))
+        self.ahead = tuple(sum(1 << ((x + d) % L) for d in range(1, rb + 1)) for x in range(L))
+        self.come_out_bit = tuple(1 << geo.come_out[c] for c in range(geo.sides))
+
+
+class Evaluator:
+    """`evaluator(pos, team)`: the team's score, its progress minus the others' mean."""
+
+    def __init__(self, weights: Weights | None = None):
+        self.w = weights or Weights()
+        self._tables = {}
+        self._last_geo = self._last = None
+
+    def tables(self, geo) -> _Tables:
+        if geo is self._last_geo:  # the hot path: the same board again
+            return self._last
+        t = self._tables.get(id(geo))
+        if t is None or t[0] is not geo:
+            t = self._tables[id(geo)] = (geo, _Tables(geo, self.w))  # geo kept: its id stays unique
+        self._last_geo, self._last = geo, t[1]
+        return t[1]
+
+    def __call__(self, pos, team: int) -> float:
+        w = self.w
+        tb = self.tables(pos.geo)
+        L, mm, behind, ahead = tb.L, tb.main_mask, tb.behind, tb.ahead
+        occ, start, team_of, teams = pos.occ, pos.start, pos.team_of, pos.teams
+        home_value = tb.home_value
+        each, cap, bw = w.danger_each, w.danger_max, w.back_weight
+        use_ahead = w.reach_back > 0
+        one_threat = each >= cap
+        back_each = each * bw
+        block = w.block_come_out
+        co_danger = w.come_out_danger
+        hot = [0] * len(teams)  # come-out holes of each team's colours with pegs in start
+        if co_danger:
+            for c in pos.colours:
+                if start[c]:
+                    hot[team_of[c]] |= tb.come_out_bit[c]
+        totals = [0.0] * len(teams)
+        main_by_team = [0] * len(teams)
+        for c in pos.colours:
+            main_by_team[team_of[c]] |= occ[c] & mm
+        all_main = 0
+        for m in main_by_team:
+            all_main |= m
+        for c in pos.colours:
+            o = occ[c]
+            t = team_of[c]
+            value = home_value[o >> L]
+            main = o & mm
+            if main:
+                opp = all_main & ~main_by_team[t]
+                hot_opp = 0
+                if co_danger:
+                    for i, h in enumerate(hot):
+                        if i != t:
+                            hot_opp |= h
+                mv = tb.main_value[c]
+                if block and start[c] and main & tb.come_out_bit[c]:
+                    value -= block
+                while main:
+                    low = main & -main
+                    x = low.bit_length() - 1
+                    main ^= low
+                    v = mv[x]
+                    if opp:
+                        if one_threat:  # the first threat already reaches the cap
+                            if opp & behind[x]:
+                                v -= v * each
+                            elif use_ahead and opp & ahead[x]:
+                                v -= v * min(cap, back_each * (opp & ahead[x]).bit_count())
+                        else:
+                            n = (opp & behind[x]).bit_count()
+                            if use_ahead:
+                                n += bw * (opp & ahead[x]).bit_count()
+                            if n:
+                                v -= v * min(cap, each * n)
+                    if hot_opp & low:
+                        v -= v * co_danger
+                    value += v
+            totals[t] += value
+        mine = totals[team]
+        if len(totals) == 1:
+            return mine
+        return mine - (sum(totals) - mine) / (len(totals) - 1)
+
+
+__all__ = ["Weights", "Evaluator"]

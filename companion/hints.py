@@ -1,0 +1,119 @@
+"""Hints: the strong bot's choice for one seat, from that seat's view, with a reason in words.
+
+`suggest(view, rng, names)` returns a JSON-ready dict: the move (notation,
+for the page to highlight), the real card to play, and one short sentence
+saying why, with colour names (``names`` maps a side to a word such as
+"Blue"; without it sides are called "side 2").
+"""
+from __future__ import annotations
+
+import random
+
+from .board import START
+from .cards import rank_of
+from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, PENALTY, SWAP
+from .strong import DEFAULT_THINK_MS, StrongBot, _Seen
+
+_CARD_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king", "JK": "joker"}
+
+
+def card_word(rank: str) -> str:
+    return _CARD_WORDS.get(rank, rank)
+
+
+def _name(names, side):
+    if names and side in names:
+        return names[side]
+    return f"side {side}"
+
+
+def _to_home(geo, side, hole):
+    """Holes a peg on main hole `hole` still has to go to its in-spot."""
+    return (geo.in_spot[side] - hole) % geo.length
+
+
+def reason(view: dict, move, card, p_real=None, names=None) -> str:
+    """One short sentence: why this choice, in words with names."""
+    seen = _Seen(view)
+    pos, geo = seen.pos, seen.pos.geo
+    L = geo.length
+    kind = move[1]
+    me, team = seen.side, seen.team
+    partners = [c for c in pos.teams[team] if c != me]
+    if kind in (DOUBT, PASS):
+        d = view["declared"]
+        who = _name(names, seen.seat_side[d["seat"]])
+        rank = d["move"].split()[0]
+        pct = round(100 * (p_real or 0))
+        if kind == DOUBT:
+            return (f"doubt: {who} really has a {card_word(rank)} only about {pct}% of the time, "
+                    f"and catching a bluff gains more than a wrong doubt costs")
+        return f"pass: {who} most likely really has the {card_word(rank)} (about {pct}%)"
+    if kind == PENALTY:
+        victim, hole, _ = move[2][0]
+        return (f"send back {_name(names, victim)}'s peg {_to_home(geo, victim, hole)} "
+                f"holes from home: it hurts them most")
+    rank = rank_of(card) if card else move[0]
+    if kind == DISCARD:
+        return f"no card can move: let go of the {card_word(rank)}, the least useful to keep"
+    bluff = seen.rules.bluffing and rank != move[0]
+    before_start = list(pos.start)
+    before_occ = list(pos.occ)
+    pos.push(move)
+    try:
+        parts = []
+        for c in pos.colours:
+            if pos.start[c] > before_start[c] and pos.team_of[c] != team:
+                # which hole it was hit on
+                lost = before_occ[c] & ~pos.occ[c] & geo.main_mask
+                hole = lost.bit_length() - 1 if lost else None
+                far = f" {_to_home(geo, c, hole)} holes from home" if hole is not None else ""
+                parts.append(f"hits {_name(names, c)}'s peg{far}")
+        out = [c for c in pos.colours if pos.start[c] < before_start[c] and pos.team_of[c] == team]
+        if out:
+            blocked = [p for p in partners if pos.start[p] and
+                       any(pos.occ[x] >> geo.come_out[p] & 1 for x in pos.colours)]
+            who = "a peg" if out == [me] else f"a peg of {_name(names, out[0])}"
+            text = f"brings {who} out"
+            if blocked:
+                text += " while your partner's start is blocked"
+            parts.append(text)
+        home_gain = [c for c in pos.colours if pos.team_of[c] == team and
+                     bin(pos.occ[c] >> L).count("1") > bin(before_occ[c] >> L).count("1")]
+        if home_gain:
+            parts.append("takes a peg into home" if home_gain == [me]
+                         else f"takes {_name(names, home_gain[0])}'s peg into home")
+        if not parts and kind == SWAP:
+            parts.append("swaps places to gain ground")
+        if not parts:
+            moved = [s for s in move[2] if s[0] in partners]
+            if moved:
+                parts.append(f"moves your partner {_name(names, moved[0][0])} on")
+        if not parts:
+            parts.append("makes the most progress while keeping your pegs safe")
+    finally:
+        pos.pop()
+    text = " and ".join(parts[:2])
+    if bluff:
+        text = f"bluff: declare a {card_word(move[0])} and play the {card_word(rank)}; " + text
+    hand_ranks = {rank_of(c) for c in seen.hand}
+    kept = [r for r in ("JK", "A", "K", "Q", "J") if r in hand_ranks and r != rank]
+    if kept and not out and any(pos.start[c] for c in pos.controlled(me)) and kind == MOVE:
+        text += f", and keeps your {card_word(kept[0])} for bringing a peg out"
+    return text
+
+
+def suggest(view: dict, rng: random.Random | None = None, names: dict | None = None,
+            think_ms: float | None = DEFAULT_THINK_MS, iterations: int = 400) -> dict:
+    """The strong bot's suggestion for the seat of `view` (the seat that must act)."""
+    bot = StrongBot(rng if rng is not None else random.Random(), think_ms=think_ms,
+                    iterations=iterations)
+    d = bot.decide(view)
+    seen = _Seen(view)
+    geo = seen.pos.geo
+    text = d.move.text(geo)
+    return {"move": text, "card": d.card, "kind": d.move[1],
+            "reason": reason(view, d.move, d.card, d.p_real, names)}
+
+
+__all__ = ["suggest", "reason", "card_word"]

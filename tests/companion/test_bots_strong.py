@@ -1,0 +1,250 @@
+"""Tests of the strong bot (companion.strong) and hints (companion.hints), issue 17.
+
+It must see only its own seat's view, return a legal play in every phase of
+every preset and seat count, keep to its time budget, doubt by an estimate,
+and beat greedy in a small fixed-seed match (the full tournament is
+tests/benchmarks/bench_bots.py).
+"""
+import copy
+import random
+import time
+
+import pytest
+
+from companion.bots import make_bot
+from companion.game import Game
+from companion.hints import reason, suggest
+from companion.moves import Move
+from companion.rules import PRESETS
+from companion.simulate import bot_seed, game_seed, play_game
+from companion.strong import StrongBot
+
+
+def strong(seed=0, iterations=3):
+    return StrongBot(random.Random(seed), think_ms=None, iterations=iterations)
+
+
+def _reshuffle_unseen(game, seat, rng):
+    """A copy of `game` where every card `seat` can't see (other hands, stock) is dealt anew."""
+    g = copy.copy(game)  # (a deep copy would also do, but Move does not survive deepcopy)
+    g.hands = [list(h) for h in game.hands]
+    g.shoe = copy.copy(game.shoe)
+    g.shoe.stock = list(game.shoe.stock)
+    others = [s for s in range(g.players) if s != seat]
+    pool = [c for s in others for c in g.hands[s]] + list(g.shoe.stock)
+    rng.shuffle(pool)
+    k = 0
+    for s in others:
+        n = len(g.hands[s])
+        g.hands[s] = pool[k:k + n]
+        k += n
+    g.shoe.stock = pool[k:]
+    return g
+
+
+class _ViewOnly:
+    """Offers a bot nothing of the game but the acting seat's view."""
+
+    def __init__(self, game):
+        self._game = game
+
+    @property
+    def actor(self):
+        return self._game.actor
+
+    def player_view(self, seat):
+        assert seat == self._game.actor, "the bot asked for another seat's view"
+        return self._game.player_view(seat)
+
+
+@pytest.mark.parametrize("preset", ["basic", "bluffing_joker", "north_carolina"])
+def test_never_reads_hidden_state(preset):
+    game = Game(preset, players=4, seed=21)
+    driver = [make_bot("greedy", random.Random(s)) for s in range(4)]
+    rng = random.Random(5)
+    checked = set()
+    for turn in range(400):
+        if game.is_over():
+            break
+        plays = game.legal_plays()
+        if len(plays) > 1 and (turn % 9 == 0 or game.phase not in checked):
+            checked.add(game.phase)
+            seat = game.actor
+            mine = strong(turn).choose(game, plays)
+            # the same choice when the unseen cards are dealt otherwise
+            other = _reshuffle_unseen(game, seat, rng)
+            assert other.hands[seat] == game.hands[seat]
+            assert strong(turn).choose(other, other.legal_plays()) == mine
+            # and it works from nothing but the view
+            assert strong(turn).choose(_ViewOnly(game), plays) == mine
+        game._push(driver[game.actor].choose(game, plays))
+    if preset == "bluffing_joker":
+        assert {"play", "doubt", "penalty"} <= checked
+
+
+def _play_checked(game, bots, max_actions):
+    phases = set()
+    for _ in range(max_actions):
+        if game.is_over():
+            break
+        plays = game.legal_plays()
+        play = bots[game.actor].choose(game, plays)
+        assert play in plays
+        phases.add(game.phase)
+        game.push(play)  # checked again by the game
+    return phases
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_legal_in_every_preset(preset):
+    game = Game(preset, players=4, seed=13)
+    bots = [strong(s, iterations=2) if s % 2 == 0 else make_bot("greedy", random.Random(s))
+            for s in range(4)]
+    phases = _play_checked(game, bots, 3000)
+    assert game.is_over()
+    if preset == "bluffing_joker":
+        assert "doubt" in phases
+
+
+def test_legal_in_the_doubt_and_penalty_phases():
+    # a random bluffer makes the penalty phase come up often
+    game = Game("bluffing_joker", players=4, seed=8)
+    bots = [strong(s, iterations=2) if s % 2 == 0 else make_bot("random", random.Random(s))
+            for s in range(4)]
+    phases = _play_checked(game, bots, 600)
+    assert {"play", "doubt", "penalty"} <= phases
+
+
+@pytest.mark.parametrize("players", [2, 6, 8, 10])
+def test_legal_at_every_seat_count(players):
+    game = Game("basic", players=players, seed=3)
+    bots = [strong(s, iterations=1) if s % 2 == 0 else make_bot("greedy", random.Random(s))
+            for s in range(players)]
+    _play_checked(game, bots, 150)
+
+
+def test_discards_without_searching_when_nothing_moves():
+    game = Game("basic", players=4, seed=1)
+    game.hands[game.seat] = ["8D", "3C", "9S", "JK", "10C", "7H"]
+    bot = strong()
+    play = bot.choose(game, game.legal_plays())
+    assert play.move.kind == "discard" and play.card == "3C"
+    assert bot.last.iterations == 0
+
+
+def _midgame(preset="basic", turns=120, seed=4):
+    game = Game(preset, players=4, seed=seed)
+    bot = make_bot("greedy", random.Random(0))
+    for _ in range(turns):
+        game._push(bot.choose(game, game.legal_plays()))
+    while len(game.legal_plays()) < 3:
+        game._push(bot.choose(game, game.legal_plays()))
+    return game
+
+
+def test_thinks_within_its_time_budget():
+    game = _midgame()
+    bot = StrongBot(random.Random(0), think_ms=60, iterations=100_000)
+    view = game.player_view(game.actor)
+    t = time.perf_counter()
+    d = bot.decide(view)
+    took = time.perf_counter() - t
+    assert d.iterations >= 1
+    assert d.iterations < 100_000  # the clock stopped it, not the cap
+    assert took < 1.0, took        # 60 ms plus one deal's work (generous for a loaded CI)
+
+
+def test_doubts_when_the_declared_card_cannot_be_real():
+    # one deck: four kings; this seat holds all four, so a declared king is a bluff
+    rules = {"preset": "bluffing_joker", "options": {"decks": 1}}
+    game = Game(rules, players=4, seed=2)
+    bot = make_bot("greedy", random.Random(0))
+    while True:
+        while game.phase != "play":
+            game._push(bot.choose(game, game.legal_plays()))
+        declarer = game.seat
+        doubter = (declarer + 1) % 4
+        kings = [p for p in game.legal_plays() if p.move.rank == "K" and p.move.kind == "move"]
+        if kings:
+            break
+        game._push(bot.choose(game, game.legal_plays()))
+    # give the doubter every king (swapping cards with the stock keeps the shoe whole)
+    hand = list(game.hands[doubter])
+    for i, k in enumerate(("KS", "KH", "KD", "KC")):
+        for holder in range(4):
+            if k in game.hands[holder] and holder != doubter:
+                game.hands[holder] = [c for c in game.hands[holder] if c != k] + [hand[i]]
+        if k in game.shoe.stock:
+            game.shoe.stock[game.shoe.stock.index(k)] = hand[i]
+        hand[i] = k
+    game.hands[doubter] = hand
+    card = next(c for c in game.hands[declarer] if c != "JK")
+    game._push(type(kings[0])(kings[0].move, card))
+    assert game.phase == "doubt" and game.actor == doubter
+    plays = game.legal_plays()
+    b = strong()
+    assert b.choose(game, plays).move.kind == "doubt"
+    assert b.last.p_real == 0.0
+
+
+def test_the_chance_a_declared_card_is_real_follows_the_unseen_cards():
+    game = _midgame("bluffing_joker", turns=0)
+    from companion.strong import _Seen
+    bot = strong()
+    seen = _Seen(game.player_view(game.seat))
+    other = (game.seat + 1) % 4
+    p_joker = bot._p_real(seen, other, "JK")   # 8 jokers in the shoe
+    p_seven = bot._p_real(seen, other, "7")    # 16 sevens
+    assert 0 < p_joker < p_seven < 1
+
+
+def test_small_match_against_random():
+    # a broken planner (a random choice, a wrong sign) would lose some of these
+    wins = 0
+    for i in range(4):
+        game = Game("basic", players=4, seed=game_seed(5, i))
+        seats = (1, 3) if i % 2 else (0, 2)
+        bots = [strong(bot_seed(5, i, s), iterations=2) if s in seats
+                else make_bot("random", random.Random(bot_seed(5, i, s))) for s in range(4)]
+        play_game(game, bots)
+        wins += game.side_seat[game.position.teams[game.winner][0]] in seats
+    assert wins == 4
+
+
+def test_hint_reasons_in_words():
+    game = Game("basic", players=4, seed=2)
+    seat = game.seat
+    side = game.seat_side[seat]
+    opp = game.seat_side[(seat + 1) % 4]
+    pos = game.position
+    pos.occ[side] = 1 << 20
+    pos.start[side] = 4
+    pos.occ[opp] = 1 << 25
+    pos.start[opp] = 4
+    game.hands[seat] = ["5C", "4D", "2S", "3H", "6D", "9C"]
+    names = {side: "Red", opp: "Blue"}
+    view = game.player_view(seat)
+    move = Move("5", "move", ((side, 20, 25),))
+    text = reason(view, move, "5C", names=names)
+    assert text.startswith("hits Blue's peg") and "holes from home" in text
+    s = suggest(view, random.Random(0), names, think_ms=None, iterations=4)
+    assert s["move"] == "5 %d:M20-M25" % side and s["card"] == "5C"
+    assert "Blue" in s["reason"]
+
+
+def test_pegs_simulate_with_levels_prints_intervals(capsys):
+    from companion.cli import main
+    assert main(["simulate", "--bots", "hard,medium", "--games", "2", "--think-ms", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "bots by seat: hard, medium" in out
+    assert out.count("95% interval") == 2
+    assert main(["simulate", "--bots", "hard,clever", "--games", "1"]) == 2
+    assert "unknown bot 'clever'" in capsys.readouterr().err
+
+
+def test_levels():
+    from companion.bots import EasyBot, GreedyBot
+    assert isinstance(make_bot("hard", random.Random(0)), StrongBot)
+    assert type(make_bot("medium", random.Random(0))) is GreedyBot
+    assert isinstance(make_bot("easy", random.Random(0)), EasyBot)
+    assert make_bot("hard", random.Random(0), think_ms=40).think_ms == 40
