@@ -846,6 +846,7 @@ class TableService:
                 for event in events:
                     table.apply(*event)
                 self._commit(table, events)
+                return {"ok": True, "version": table.version}
             if action == "hints":
                 on = data.get("on")
                 if not isinstance(on, bool):
