@@ -12,6 +12,7 @@ from companion.bots import make_bot
 from companion.cards import rank_of
 from companion.matching import hole_id
 from companion.moves import DISCARD, Move
+from companion.words import rank_name
 from hardware.config import load_wiring
 from hardware.devices import Hardware
 from web import create_app
@@ -65,8 +66,14 @@ class Watcher:
             return board
         if board.get("rank") not in (None, declared):
             self.leaks.append(f"{where}: the board says rank {board.get('rank')} (real {real}, declared {declared})")
-        words = json.dumps([board.get("message"), board.get("fix"), board.get("candidates"), view])
-        if re.search(rf"\b(a|as a|with a|plays a) {re.escape(real)}\b", words):
+        # What speaks of the card being played now: the board's words while it follows the card,
+        # and the doubt prompt. (The log and a catch-up message tell earlier plays, by the ranks
+        # declared for them, which may be this card's real rank.)
+        following = board.get("state") in ("following", "hit", "ambiguous", "wrong")
+        words = json.dumps([board.get("message"), board.get("fix"), board.get("candidates")] if following
+                           else []) + json.dumps(view.get("declared"))
+        named = rf"(?:{re.escape(real)}|{re.escape(rank_name(real))})"   # "J" or, in words, "jack"
+        if re.search(rf"\b(?:as |with |plays |split )?an? {named}\b", words):
             self.leaks.append(f"{where}: words name the real rank {real}: {board.get('message')!r}")
         if declared is not None and board.get("state") in ("following", "hit", "ambiguous"):
             lit = {h for h, m in board.get("leds", {}).items() if m["role"] in ("legal", "can-move")}
