@@ -78,7 +78,7 @@
     box.classList.toggle("catchup", catchUp);
     if (!show) return;
     box.classList.toggle("wrong", st.state === "wrong" || st.state === "fault");
-    $("board-msg").textContent = catchUp ? PJ.CATCH_UP_WORDS : st.message || "";
+    $("board-msg").textContent = catchUp ? st.catch_up || PJ.CATCH_UP_WORDS : st.message || "";
     $("board-fix").replaceChildren(...(catchUp ? [] : st.fix || []).map((f) => el("li", null, f)));
     const cands = $("board-cands");
     cands.replaceChildren();
@@ -293,7 +293,7 @@
     if (!sel) say(view.told ? `${view.told}.` : "");
     if (view.phase === "doubt" && view.declared) {
       const d = view.declared;
-      prompt.textContent = d.words ? `${d.words}.` : `${seatName(view, d.seat)} played a card face down as: ${d.move}.`;
+      prompt.textContent = d.words ? `${d.words}.` : `${seatName(view, d.seat)} played a card face down.`;
       if (myTurn) {
         const doubt = el("button", "button danger big", "Doubt");
         doubt.id = "doubt";
