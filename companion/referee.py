@@ -523,7 +523,8 @@ class Referee:
             return
         if self.hits:
             self.state = "hit"
-            parts = [f"{self.game.names.get(h['side'], 'the')}'s peg goes "
+            sp = self.game.speaker   # "Bob's blue peg goes back to its start area"
+            parts = [(sp.peg(h["side"]) if sp else f"{self.game.names.get(h['side'], 'the')}'s peg") + " goes "
                      + ("back to its start area" if h["to"] == "start" else f"to {self._words(h['to'])}")
                      for h in self.hits]
             self.message = f"A hit: {'; '.join(parts)} (the pulsing hole)."

@@ -110,7 +110,8 @@ class VirtualBoard:
     def lift(self, hole: str) -> int:
         side = self.pegs.get(hole)
         if side is None:
-            raise ApiError(409, f"there is no peg in {hole} to pick up")
+            where = f"hole {hole[1:]}" if hole.startswith("M") else "that hole"   # in words (issue 14.4)
+            raise ApiError(409, f"there is no peg in {where} to pick up (it may have just moved)")
         del self.pegs[hole]
         self.tray.append(side)
         self.mock.remove(hole)

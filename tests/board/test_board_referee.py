@@ -180,6 +180,8 @@ def test_a_hit_lights_where_the_hit_peg_goes_until_it_is_there(rigs):
     rig.place(mover[1], mover[2])
     ref = rig.ref
     assert ref.state == "hit" and "start area" in ref.message
+    hit = ref.public()["hits"][0]["side"]   # the hit peg named by its owner and colour
+    assert f"{rig.table.seats[g.side_seat[hit]].name}'s {rig.colour(hit).lower()} peg goes back" in ref.message
     ret = next(s for s in steps if s[0] == "place" and not s[3])
     assert ref.roles[ret[1]] == "hit" and rig.leds.marks()[ret[1]]["pattern"] == "pulse"
     assert ref.public()["hits"][0]["to"] == "start"
