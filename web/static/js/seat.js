@@ -343,7 +343,7 @@
     }
     if (!moves.length) {
       prompt.textContent = plays.bluffing
-        ? `Nothing can move as a ${sel.rank}. Declare another card${plays.discard ? ", or discard" : ""}.`
+        ? `Nothing can move as ${PJ.aRank(sel.rank)}. Declare another card${plays.discard ? ", or discard" : ""}.`
         : `The ${cardText(sel.card)} can't move any peg.`;
       if (plays.discard) offerDiscard(choices);
       return;
@@ -429,7 +429,7 @@
   }
 
   const uniq = (a) => Array.from(new Set(a));
-  const cardName = () => (plays.bluffing ? `declared ${sel.rank}` : cardText(sel.card));
+  const cardName = () => (plays.bluffing ? `card, declared as ${PJ.aRank(sel.rank)}` : cardText(sel.card));
   const pegName = (side) => `${view.seats[sideSeat()[side]].colour.name} peg`;
 
   function describe(m) {
@@ -438,7 +438,7 @@
       return `swap the ${pegName(s.side)} on ${holeWords(s.from)} with the ${pegName(s.swap_side)} on ${holeWords(s.to)}`;
     }
     const parts = m.steps.map((s) => `${pegName(s.side)} ${holeWords(s.from)} → ${holeWords(s.to)}`);
-    return `${plays.bluffing ? `as ${sel.rank}` : cardText(sel.card)}: ${parts.join(", then ")}`;
+    return `${plays.bluffing ? `as ${PJ.aRank(sel.rank)}` : cardText(sel.card)}: ${parts.join(", then ")}`;
   }
 
   function currentMoves() {
