@@ -37,6 +37,7 @@ from .game import DOUBT_PHASE, PLAY
 from .matching import (BoardFollower, Occupancy, StageIndex, colours_of_pegs, hit_returns, hole_id,
                        occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
 from .moves import SWAP
+from .words import Names, a_rank, move_words, refusal
 from .readings import DEFAULT_MARGIN, contradictions, decide, doubtful
 
 
@@ -80,11 +81,14 @@ class GameView:
     names: dict                    # side -> the seat's name
     colour_names: dict             # side -> the seat's colour name ("Blue")
     bots: list
-    last: dict | None = None       # {"seat", "move", "text"} of the last move, if any
+    last: dict | None = None       # {"seat", "move", "text", "words"} of the last move, if any
+    speaker: Names | None = None   # names and colours, to say moves and refusals in words
 
     @classmethod
-    def of(cls, game, version: int, *, names, colour_names, status: str = "playing", bots=None) -> "GameView":
-        """The view of a `companion.game.Game` (`names`, `colour_names`: per seat)."""
+    def of(cls, game, version: int, *, names, colour_names, status: str = "playing", bots=None,
+           speaker: Names | None = None) -> "GameView":
+        """The view of a `companion.game.Game` (`names`, `colour_names`: per seat; `speaker`:
+        the table's `words.Names`, if its `names` say more than the players' own names)."""
         pos = game.position.copy()
         pegs = pos.pegs()
         if game.phase == DOUBT_PHASE and game.pending:   # V-BJ: the declared move stands on the board
@@ -97,7 +101,9 @@ class GameView:
                    colour_names={game.seat_side[i]: colour_names[i] for i in seats},
                    bots=list(bots) if bots is not None else [False] * len(game.seat_side),
                    last=None if last is None else {"seat": last["seat"], "move": last["move"],
-                                                   "text": last["move"].text(pos.geo)})
+                                                   "text": last["move"].text(pos.geo),
+                                                   "words": last.get("words")},
+                   speaker=speaker or Names(list(zip(names, colour_names)), game.seat_side))
 
 
 @dataclass
@@ -347,13 +353,7 @@ class Referee:
             self.state = "sync"
             self._plan_fix(diff, "can-move", dests=self._last_destinations(), wanted=wanted)
             hit = "hit" in self.plan.values()
-            if self.undone or not g.last:
-                what = "the host undid a move"
-            else:
-                who = self.seat_names[g.last["seat"]] if g.last["seat"] is not None else "the host"
-                kind = g.last["move"].kind
-                what = who + " " + {"doubt": "doubted", "pass": "passed",
-                                    "penalty": f"chose {g.last['text']}"}.get(kind, f"played {g.last['text']}")
+            what = self._last_words()
             self.message = (f"Move the pegs to match the game: {what}. "
                             f"Slow-blinking pegs move; a hole lit in a peg's colour gets that peg"
                             + ("; a pulsing hole is where a hit peg goes." if hit else ".")
@@ -368,6 +368,26 @@ class Referee:
         self.fix_text = self._fix_words(diff, wanted, self._present())
         if self.choice is not None:
             self.message += " Then the card you chose is followed on the board."
+
+    def _last_words(self) -> str:
+        """The move the board must catch up with, in words (its history entry's sentence)."""
+        g = self.game
+        if self.undone or not g.last:
+            return "the host undid a move"
+        if g.last.get("words"):
+            return g.last["words"]
+        who = g.speaker.seat(g.last["seat"]) if g.last["seat"] is not None and g.speaker else "the host"
+        move = g.last["move"]
+        return who + " " + {"doubt": "doubted", "pass": "passed",
+                            "penalty": "sent a peg back to start"}.get(
+            move.kind, f"played {a_rank(move.rank)}")
+
+    def catch_up(self) -> str | None:
+        """What the simulated board is catching up with, in words (None when not syncing)."""
+        if self.state != "sync" or self.game is None:
+            return None
+        return (f"The board is catching up: {self._last_words()}. "
+                f"Its pegs move by themselves.")
 
     def _ready_message(self) -> str:
         g = self.game
@@ -445,7 +465,7 @@ class Referee:
         who = self.seat_names[c["seat"]]
         if not moves:
             self.state, self.choice = "ready", None
-            self.message = f"No peg can move with a {c['rank']}: {who}, discard it on the phone."
+            self.message = f"No peg can move with {a_rank(c['rank'])}: {who}, discard it on the phone."
             self.plan = {}
             return
         self.stages = StageIndex(self.pos, moves)
@@ -498,23 +518,24 @@ class Referee:
         self.plan_colours = colours
         if not self.sensing:
             self.state = "following"
-            self.message = (f"{who} plays a {c['rank']}: the blinking pegs can move, the green holes "
+            self.message = (f"{who} plays {a_rank(c['rank'])}: the blinking pegs can move, the green holes "
                             f"are where they may go. Enter the move on the phone.")
             return
         if self.hits:
             self.state = "hit"
-            parts = [f"{self.game.names.get(h['side'], 'the')}'s peg goes "
+            sp = self.game.speaker   # "Bob's blue peg goes back to its start area"
+            parts = [(sp.peg(h["side"]) if sp else f"{self.game.names.get(h['side'], 'the')}'s peg") + " goes "
                      + ("back to its start area" if h["to"] == "start" else f"to {self._words(h['to'])}")
                      for h in self.hits]
             self.message = f"A hit: {'; '.join(parts)} (the pulsing hole)."
         else:
             self.state = "following"
             if st is not None and st.selected:
-                self.message = f"{who} plays a {c['rank']}: put the peg in a green hole."
+                self.message = f"{who} plays {a_rank(c['rank'])}: put the peg in a green hole."
             elif st is not None and st.done:
-                self.message = f"{who} plays a {c['rank']}: keep the board still for a moment."
+                self.message = f"{who} plays {a_rank(c['rank'])}: keep the board still for a moment."
             else:
-                self.message = (f"Waiting for the board: {who} plays a {c['rank']}. Lift a blinking "
+                self.message = (f"Waiting for the board: {who} plays {a_rank(c['rank'])}. Lift a blinking "
                                 f"peg and put it in a green hole.")
 
     def judge(self, now: float, faults=()) -> Commit | None:
@@ -579,7 +600,7 @@ class Referee:
             self.verdict = verdict
             self.state = "wrong"
             self.rule = verdict.rule
-            self.message = verdict.message + (f" (rule {verdict.rule})" if verdict.rule else "")
+            self.message = self._refusal(verdict.message, verdict.rule)
             fix = dict(verdict.fix)
             if self.seen is not None:   # a peg of the wrong colour where the result wants another
                 fix["recolour"] = {h: s for h, s in sorted(verdict.fix_colours.items())
@@ -673,6 +694,12 @@ class Referee:
         self.choice = None
         self.follower = self.stages = self.stage = None
         self.changed = True
+
+    def _refusal(self, message: str, rule: str | None) -> str:
+        """A refusal in words with names and colours (the engine's sentence names moves in
+        notation), keeping its rule id."""
+        said = refusal(self.pos, self.game.speaker, message, None) if self.game.speaker else message
+        return said[:1].upper() + said[1:] + (f" (rule {rule})" if rule else "")
 
     def commit_failed(self, message: str) -> None:
         self.follower = self.stages = self.stage = None
@@ -787,6 +814,7 @@ class Referee:
     def public(self) -> dict:
         """What every page may see (never the chosen card, only the rank it moves as)."""
         return {"version": self.version, "state": self.state, "message": self.message, "rule": self.rule,
+                "catch_up": self.catch_up(),
                 "fix": self.fix_text, "hits": self.hits, "candidates": self.candidates,
                 "settle": self.settle,
                 "doubtful": list(self.doubtful),
@@ -834,6 +862,12 @@ class Referee:
         return out
 
     def _move_words(self, move) -> str:
+        """A candidate move in words ("Ann (Red) brought a peg out with a jack, onto hole 8")."""
+        if self.game.speaker is not None:
+            try:
+                return move_words(self.pos, move, self.game.speaker)
+            except (KeyError, IndexError, ValueError):   # a move words.py can't phrase: the plain form
+                pass
         geo = self.pos.geo
         names = self.game.colour_names
         if move.kind == SWAP:

@@ -110,7 +110,8 @@ class VirtualBoard:
     def lift(self, hole: str) -> int:
         side = self.pegs.get(hole)
         if side is None:
-            raise ApiError(409, f"there is no peg in {hole} to pick up")
+            where = f"hole {hole[1:]}" if hole.startswith("M") else "that hole"   # in words (issue 14.4)
+            raise ApiError(409, f"there is no peg in {where} to pick up (it may have just moved)")
         del self.pegs[hole]
         self.tray.append(side)
         self.mock.remove(hole)
@@ -263,7 +264,7 @@ class BoardReferee:
             view = GameView.of(t.game, t.version, status=t.status,
                                names=[t.name_of(i) for i in range(len(t.seats))],
                                colour_names=[b["colour"]["name"] for b in t.public_seats_base],
-                               bots=[bool(s.bot) for s in t.seats])
+                               bots=[bool(s.bot) for s in t.seats], speaker=t.names)
         self.view = view
         self.side_rgb = {self.table.game.seat_side[i]: _rgb(b["colour"]["hex"])
                          for i, b in enumerate(self.table.public_seats_base)}
@@ -323,7 +324,7 @@ class BoardReferee:
                                                                 "card": commit.card}, via="board")
         except ApiError as exc:
             log.warning("board move %s not taken: %s", commit.text, exc.message)
-            self.core.commit_failed(exc.message)
+            self.core.commit_failed(exc.extra.get("words") or exc.message)   # in words when it has them
             self.dirty = True
             return
         self._pending_timing = {"last_event": commit.last_event, "settle": self.settle, "judged": now,

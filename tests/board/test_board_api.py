@@ -108,7 +108,7 @@ def test_bad_requests_change_nothing(sim):
     before = json.dumps(tv.get(f"/api/games/{gid}/board").get_json())
     cases = [
         ("lift", {"hole": "M99"}, 400, "hole"),
-        ("lift", {"hole": "M5"}, 409, "no peg in M5"),
+        ("lift", {"hole": "M5"}, 409, "no peg in hole 5"),
         ("lift", {}, 400, "hole"),
         ("place", {"hole": "M5", "side": 0}, 409, "no peg of that colour"),
         ("place", {"hole": "M5"}, 400, "side"),

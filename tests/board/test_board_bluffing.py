@@ -12,7 +12,7 @@ from companion.bots import make_bot
 from companion.cards import rank_of
 from companion.matching import hole_id
 from companion.moves import DISCARD, Move
-from companion.words import RANK_NAMES
+from companion.words import RANK_NAMES, rank_name
 from hardware.config import load_wiring
 from hardware.devices import Hardware
 from web import create_app
@@ -68,20 +68,19 @@ class Watcher:
             return board
         if board.get("rank") not in (None, declared):
             self.leaks.append(f"{where}: the board says rank {board.get('rank')} (real {real}, declared {declared})")
-        # The log tells past plays by their declared ranks (checked below); the card being played
-        # now must show nowhere else.
-        log = view.pop("log", [])
-        view.pop("told", None)   # how the last doubt ended: a doubted card is shown to all (V-BJ)
-        words = json.dumps([board.get("message"), board.get("fix"), board.get("candidates"), view])
-        said_as = "|".join(re.escape(n) for n in {real, RANK_NAMES.get(real, real)})
-        found = re.search(rf"\b(a|an|as an?|with an?|plays an?) ({said_as})\b", words)
-        if found:
-            self.leaks.append(f"{where}: words name the real rank {real}: "
-                              f"{words[max(0, found.start() - 80):found.end() + 40]!r}")
-        for entry in log:
+        # What speaks of the card being played now: the board's words while it follows the card,
+        # and the doubt prompt. (The log, the last doubt's outcome and a catch-up message tell
+        # earlier plays, by the ranks declared for them, which may be this card's real rank.)
+        following = board.get("state") in ("following", "hit", "ambiguous", "wrong")
+        words = json.dumps([board.get("message"), board.get("fix"), board.get("candidates")] if following
+                           else []) + json.dumps(view.get("declared"))
+        named = rf"(?:{re.escape(real)}|{re.escape(rank_name(real))})"   # "J" or, in words, "jack"
+        if re.search(rf"\b(?:as |with |plays |split )?an? {named}\b", words):
+            self.leaks.append(f"{where}: words name the real rank {real}: {board.get('message')!r}")
+        for entry in view.get("log", []):   # past plays: only ever their declared ranks
             said, move = entry.get("words") or "", entry.get("move") or ""
-            named = re.findall(r"\b(?:as a|with a|plays a)n? (\w+)", said)
-            if move[:1].isalnum() and any(RANK_OF_NAME.get(n, n) != move.split()[0] for n in named):
+            told = re.findall(r"\b(?:as a|with a|plays a)n? (\w+)", said)
+            if move[:1].isalnum() and any(RANK_OF_NAME.get(n, n) != move.split()[0] for n in told):
                 self.leaks.append(f"{where}: a log entry names another rank than declared: {entry}")
         if declared is not None and board.get("state") in ("following", "hit", "ambiguous"):
             lit = {h for h, m in board.get("leds", {}).items() if m["role"] in ("legal", "can-move")}

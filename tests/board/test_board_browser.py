@@ -227,3 +227,54 @@ def test_bluffing_on_the_board_the_table_learns_only_the_declared_rank(live):
         finally:
             browser.close()
     assert not errors, errors
+
+
+def test_the_table_page_says_the_board_in_words(live):
+    """Issue 14.4 on the table page: a peg of the wrong colour brought out is refused in words
+    naming its owner; a move the board fits reads in words, its notation in a details view;
+    the LED legend says a hole lit in a peg's colour wants that peg."""
+    import re
+    svc = live.app.extensions["pegs"]
+    hub = live.app.extensions["pegs_board"]
+    table, seat, card = table_with_a_come_out(svc)
+    token = svc.join(svc.join_code(table, seat))[2]
+    gid, side = table.gid, table.game.seat_side[seat]
+    other = (side + 1) % 4
+    owner = table.seats[table.game.side_seat[other]].name
+    from companion.words import a_rank as aRank
+    notation = re.compile(r"\b\d+:[SMH]|\b[MH]\d+\b|\bside \d")
+    from playwright.sync_api import sync_playwright
+    errors = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"])
+        try:
+            tv = watch(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), errors)
+            tv.goto(f"{live.url}/table/{gid}")
+            expect(tv.locator("#referee")).to_have_attribute("data-state", "ready")
+            legend = tv.locator(".led-legend").inner_text()
+            assert "a peg's colour: that peg goes here" in legend and "steady: may go here" not in legend
+            assert "conic-gradient" in tv.locator("#want-key").evaluate("e => e.style.background")
+            hub.choose(table, token, {"version": table.version, "card": card})
+            come_out = f"M{side * 18 + 8}"
+            tv.wait_for_selector(f'#leds [data-led="{come_out}"][data-role="legal"]')
+            expect(tv.locator("#banner")).to_contain_text(f"plays {aRank(card[:-1])}: waiting for the board")
+            # the next player's peg brought out instead of one's own (P8)
+            mouse_drag(tv, tv.locator(f'#pegs .peg[data-hole="S-s{other}-5"]').bounding_box(),
+                       tv.locator(f"#{come_out}").bounding_box())
+            expect(tv.locator("#referee")).to_have_attribute("data-state", "wrong", timeout=5000)
+            expect(tv.locator("#ref-msg")).to_have_text(f"That's {owner}'s peg: you may move only your own (rule P8)")
+            said = tv.locator("#referee").inner_text()
+            assert not notation.search(said), said
+            # a candidate line: words shown, the notation only once its details are opened
+            tv.evaluate("""() => document.getElementById("ref-cands").replaceChildren(PJ.candidateLine(
+                {move: "7 0:M10-M14 2:M12-M15", words: "Ann (Red) split a 7: a peg 4 forward"}))""")
+            line = tv.locator("#ref-cands li")
+            assert line.inner_text().startswith("Ann (Red) split a 7") and not notation.search(line.inner_text())
+            line.locator("summary").click()
+            expect(line.locator("code")).to_have_text("7 0:M10-M14 2:M12-M15")
+            ARTIFACTS.mkdir(exist_ok=True)
+            tv.screenshot(path=str(ARTIFACTS / "board-table-words.png"))
+        finally:
+            browser.close()
+    assert not errors, errors

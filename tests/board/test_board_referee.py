@@ -4,6 +4,8 @@ LEDs, settling, hits, splits, ambiguity, wrong placements, the LEDs-only mode, c
 seats, a camera snapshot, sensor faults."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from boardkit import deal_seed, plan_physical
@@ -178,6 +180,8 @@ def test_a_hit_lights_where_the_hit_peg_goes_until_it_is_there(rigs):
     rig.place(mover[1], mover[2])
     ref = rig.ref
     assert ref.state == "hit" and "start area" in ref.message
+    hit = ref.public()["hits"][0]["side"]   # the hit peg named by its owner and colour
+    assert f"{rig.table.seats[g.side_seat[hit]].name}'s {rig.colour(hit).lower()} peg goes back" in ref.message
     ret = next(s for s in steps if s[0] == "place" and not s[3])
     assert ref.roles[ret[1]] == "hit" and rig.leds.marks()[ret[1]]["pattern"] == "pulse"
     assert ref.public()["hits"][0]["to"] == "start"
@@ -245,6 +249,10 @@ def test_a_board_that_fits_two_moves_asks_the_phone(rigs):
     rig.settle()
     assert ref.state == "ambiguous" and len(ref.candidates) == 2
     assert "choose yours on the phone" in ref.message
+    # each candidate in words with the player's name and colour (issue 14.4); notation only to send
+    who = f"{rig.table.seats[seat].name} ({rig.colour(side)}) split a 7: "
+    assert all(c["words"].startswith(who) and not re.search(r"\d+:[SMH]|\b[MH]\d+\b", c["words"])
+               for c in ref.candidates), ref.candidates
     # the phone's button sends one of them: the game takes it and the board already shows it
     rig.act(ref.candidates[0]["move"], "7H")
     assert ref.state == "ready"

@@ -323,6 +323,9 @@ def test_the_next_phone_shows_the_board_catching_up_as_catch_up(live_sim, browse
     expect(ben.locator("svg.board.catch-up")).to_have_count(1, timeout=2000)
     expect(ben.locator("#boardbox.catchup")).to_be_visible()
     expect(ben.locator("#board-msg")).to_contain_text("catching up")
+    # ... with whose move, in words (issue 14.4), never its notation
+    expect(ben.locator("#board-msg")).to_contain_text(f"The board is catching up: {table.seats[0].name} (")
+    assert not re.search(r"\d+:[SMH]|\b[MH]\d+\b", ben.locator("#board-msg").inner_text())
     assert ben.locator("#leds .led").count() >= 1
     ben.screenshot(path=str(ARTIFACTS / "phone-board-catching-up.png"))
     # once the board shows the move: no catch-up marks, and Ben's own choices are his

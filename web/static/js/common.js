@@ -187,6 +187,12 @@ const PJ = (() => {
   const SUITS = { S: ["♠", "spades", false], H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["♣", "clubs", false] };
   const RANK_WORDS = { A: "Ace", J: "Jack", Q: "Queen", K: "King", JK: "Joker" };
 
+  /* A rank with its article, as the server's words say it: "a jack", "an 8", "an ace". */
+  function aRank(rank) {
+    const name = (RANK_WORDS[rank] || rank).toLowerCase();
+    return `${/^[aeiou8]/.test(name) || name === "11" || name === "18" ? "an" : "a"} ${name}`;
+  }
+
   function rankOf(card) { return card === "JK" ? "JK" : card.slice(0, -1); }
 
   function cardText(card) {
@@ -293,6 +299,15 @@ const PJ = (() => {
     return li;
   }
 
+  /* A move the board fits, in words; its notation in a details view (issue 14.4). */
+  function candidateLine(c) {
+    const li = el("li", null, c.words);
+    const d = el("details", "notation");
+    d.append(el("summary", null, "details"), el("code", null, c.move));
+    li.append(document.createTextNode(" "), d);
+    return li;
+  }
+
   function pilesInto(box, view) {
     box.replaceChildren();
     const stock = el("div", "pile");
@@ -336,7 +351,7 @@ const PJ = (() => {
     }));
   }
 
-  return { boot, api, ApiError, live, wake, cardEl, cardText, cardWords, rankOf, el, chip, seatName,
-           holeId, holeWords, logLine, pilesInto, countingInto, boardProblemsInto, TEAM_NAMES,
+  return { boot, api, ApiError, live, wake, cardEl, cardText, cardWords, rankOf, aRank, el, chip, seatName,
+           holeId, holeWords, logLine, candidateLine, pilesInto, countingInto, boardProblemsInto, TEAM_NAMES,
            CATCH_UP_WORDS, catchingUp };
 })();

@@ -78,7 +78,7 @@
     box.classList.toggle("catchup", catchUp);
     if (!show) return;
     box.classList.toggle("wrong", st.state === "wrong" || st.state === "fault");
-    $("board-msg").textContent = catchUp ? PJ.CATCH_UP_WORDS : st.message || "";
+    $("board-msg").textContent = catchUp ? st.catch_up || PJ.CATCH_UP_WORDS : st.message || "";
     $("board-fix").replaceChildren(...(catchUp ? [] : st.fix || []).map((f) => el("li", null, f)));
     const cands = $("board-cands");
     cands.replaceChildren();
@@ -354,7 +354,7 @@
     if (!sel) say(view.told ? `${view.told}.` : "");
     if (view.phase === "doubt" && view.declared) {
       const d = view.declared;
-      prompt.textContent = d.words ? `${d.words}.` : `${seatName(view, d.seat)} played a card face down as: ${d.move}.`;
+      prompt.textContent = d.words ? `${d.words}.` : `${seatName(view, d.seat)} played a card face down.`;
       if (myTurn) {
         const doubt = el("button", "button danger big", "Doubt");
         doubt.id = "doubt";
@@ -404,7 +404,7 @@
     }
     if (!moves.length) {
       prompt.textContent = plays.bluffing
-        ? `Nothing can move as a ${sel.rank}. Declare another card${plays.discard ? ", or discard" : ""}.`
+        ? `Nothing can move as ${PJ.aRank(sel.rank)}. Declare another card${plays.discard ? ", or discard" : ""}.`
         : `The ${cardText(sel.card)} can't move any peg.`;
       if (plays.discard) offerDiscard(choices);
       return;
@@ -490,7 +490,7 @@
   }
 
   const uniq = (a) => Array.from(new Set(a));
-  const cardName = () => (plays.bluffing ? `declared ${sel.rank}` : cardText(sel.card));
+  const cardName = () => (plays.bluffing ? `card, declared as ${PJ.aRank(sel.rank)}` : cardText(sel.card));
   const pegName = (side) => `${view.seats[sideSeat()[side]].colour.name} peg`;
 
   function describe(m) {
@@ -499,7 +499,7 @@
       return `swap the ${pegName(s.side)} on ${holeWords(s.from)} with the ${pegName(s.swap_side)} on ${holeWords(s.to)}`;
     }
     const parts = m.steps.map((s) => `${pegName(s.side)} ${holeWords(s.from)} → ${holeWords(s.to)}`);
-    return `${plays.bluffing ? `as ${sel.rank}` : cardText(sel.card)}: ${parts.join(", then ")}`;
+    return `${plays.bluffing ? `as ${PJ.aRank(sel.rank)}` : cardText(sel.card)}: ${parts.join(", then ")}`;
   }
 
   function currentMoves() {

@@ -76,9 +76,9 @@
     const catchUp = PJ.catchingUp(st, bb.mode);
     $("ref-title").textContent = catchUp ? "Catching up" : STATE_TITLES[st.state] || "The board";
     board.svg.classList.toggle("catch-up", !!(st.attached && st.state === "sync"));
-    $("ref-msg").textContent = catchUp ? PJ.CATCH_UP_WORDS : st.message || "";
+    $("ref-msg").textContent = catchUp ? st.catch_up || PJ.CATCH_UP_WORDS : st.message || "";
     $("ref-fix").replaceChildren(...(catchUp ? [] : st.fix || []).map((f) => el("li", null, f)));
-    $("ref-cands").replaceChildren(...(st.candidates || []).map((c) => el("li", null, `${c.move} — ${c.words}`)));
+    $("ref-cands").replaceChildren(...(st.candidates || []).map(PJ.candidateLine));
     mirror.render(st.attached ? st.leds : {});
     const sim = vb && st.attached;
     $("vtray-box").hidden = !sim || !boot.admitted;
@@ -87,6 +87,13 @@
     $("ref-sync").hidden = catchUp || !(boot.admitted && sim && ["sync", "restore", "setup", "wrong"].includes(st.state));
     $("ref-attach").hidden = !boot.admitted || st.attached || bb.mode === "none";
     if (view) renderBanner();
+  }
+
+  // the legend's key for "a hole lit in a peg's colour": this table's peg colours
+  function wantKey() {
+    const cols = view.seats.map((s) => s.colour.hex);
+    const step = 100 / cols.length;
+    $("want-key").style.background = `conic-gradient(${cols.map((c, i) => `${c} ${i * step}% ${(i + 1) * step}%`).join(", ")})`;
   }
 
   function drawPosition() {
@@ -101,6 +108,7 @@
     else drawPosition();
     renderBanner();
     renderSide(last);
+    wantKey();
     if (mirror && !bstate) refreshBoard();
   }
 
@@ -115,7 +123,7 @@
       const who = view.actor;
       let verb = view.phase === "doubt" ? " — doubt or pass?" : view.phase === "penalty" ? " chooses a penalty peg" : " to play";
       if (bstate && bstate.attached && bstate.seat === who && bstate.rank && ["following", "hit", "wrong", "ambiguous"].includes(bstate.state)) {
-        verb = ` plays a ${bstate.rank}: waiting for the board`;
+        verb = ` plays ${PJ.aRank(bstate.rank)}: waiting for the board`;
       }
       banner.append(chip(view.seats[who]), document.createTextNode(verb));
       if (view.hint && view.hint.seat === who) banner.append(el("span", "hint-note", " (using a hint)"));
@@ -130,7 +138,7 @@
       dec.hidden = false;
       dec.textContent = view.declared.words
         ? `${view.declared.words}. Waiting for ${seatName(view, view.declared.queue[0])} to doubt or pass.`
-        : `${seatName(view, view.declared.seat)} declared ${view.declared.move} (face down). Waiting for ${seatName(view, view.declared.queue[0])}.`;
+        : `${seatName(view, view.declared.seat)} played a card face down. Waiting for ${seatName(view, view.declared.queue[0])} to doubt or pass.`;
     } else if (view.told) {
       dec.hidden = false;
       dec.textContent = `${view.told}.`;

@@ -13,13 +13,20 @@
 
 const LED_WORDS = {
   "can-move": "slow blink: this peg can move",
-  legal: "steady: a peg may go here",
+  legal: "steady: the peg in hand may go here",
   hit: "pulse: a hit peg goes here",
   wrong: "fast blink: wrong, put it right",
   selected: "white: the peg in your hand came from here",
 };
 
 class LedMirror {
+  /* A hole id as a player finds it: "M21" hole 21, "H3-s1" home hole 3, "S-s1-5" start. */
+  static holeName(hole) {
+    if (hole[0] === "M") return `hole ${hole.slice(1)}`;
+    if (hole[0] === "H") return `home hole ${hole.slice(1).split("-")[0]}`;
+    return "start";
+  }
+
   constructor(board) {
     this.board = board;
     this.layer = board.svg.querySelector("#leds");
@@ -48,7 +55,8 @@ class LedMirror {
       if (led.period) c.style.animationDuration = `${led.period}s`;
       const t = document.createElementNS(Board.NS, "title");
       // a hole that wants a particular peg glows in that peg's colour, and says so
-      t.textContent = `${hole}: ${LED_WORDS[led.role] || led.pattern}${led.want ? ` (${led.want}'s peg)` : ""}`;
+      t.textContent = `${LedMirror.holeName(hole)}: ${led.want ? `${led.want}'s peg goes here (${led.pattern})`
+        : LED_WORDS[led.role] || led.pattern}`;
       if (led.want) c.dataset.want = led.want;
       c.append(t);
       layer.append(c);
