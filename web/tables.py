@@ -382,9 +382,16 @@ class TableService:
     def summaries(self) -> list[dict]:
         out = []
         now = time.time()
+        finished = 0
         for table in sorted(self.tables.values(), key=lambda t: -t.created):
             if not self.listed(table, now):
                 continue
+            if not self.is_live(table, now):
+                # ending a table frees its place under max_tables: without this a guest making
+                # and ending tables all evening would swell the home page (issue 13.5)
+                finished += 1
+                if finished > self.max_tables:
+                    continue
             with table.cond:
                 out.append({"gid": table.gid, "status": table.status,
                             "preset": table.game.rules.preset, "created": table.created,

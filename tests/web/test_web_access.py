@@ -267,6 +267,28 @@ def test_finished_and_abandoned_tables_age_out_of_the_home_page(client, app):
     assert r.status_code == 429
 
 
+def test_tables_made_and_ended_at_once_do_not_swell_the_home_page(app):
+    """Ending a table frees its place under max_tables, so a guest (or several) may make and
+    end tables all evening: the home page lists at most max_tables finished ones, the newest."""
+    svc = app.extensions["pegs"]
+    svc.max_tables = 5
+    ended = []
+    for i in range(12):                                    # twelve guests, one table each
+        c = lan_client(app, f"192.168.1.{100 + i}")
+        r = c.post("/api/games", json=BODY, headers=H)
+        assert r.status_code == 201, r.get_json()
+        gid = r.get_json()["gid"]
+        assert c.post(f"/api/games/{gid}/host/end", json={"version": svc.get(gid).version},
+                      headers=H).status_code == 200
+        ended.append(gid)
+    playing = new_table(lan_client(app, "192.168.1.10"))
+    listed = [g["gid"] for g in lan_client(app, "192.168.1.11").get("/api/games").get_json()]
+    assert listed == [playing] + ended[::-1][:5], listed
+    home = lan_client(app, "192.168.1.11").get("/").data.decode()
+    assert ended[-1] in home and ended[0] not in home
+    assert svc.store.events(ended[0])                      # still in the log
+
+
 def test_a_bad_body_changes_nothing_in_the_log(client, app):
     gid = new_table(client)
     svc = app.extensions["pegs"]
