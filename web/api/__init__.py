@@ -241,7 +241,7 @@ def events(gid):
     heartbeat = float(current_app.config["HEARTBEAT"])
     holder = _stream_holder(table, gid)
     key = f"{gid}:{holder or '-'}:{client}"   # an anonymous page can't take a holder's key
-    stop = svc.open_stream(table, key, request.remote_addr, holder)
+    stop = svc.open_stream(table, key, client_key(), holder)   # an IPv6 device: its /64
     # With a board, a "board" event says its state changed (a peg lifted, LEDs, a message):
     # pages then fetch /board. Without one the stream is exactly as before.
     with_board = (current_app.extensions.get("pegs_board") is not None
