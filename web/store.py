@@ -170,11 +170,16 @@ class Store:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                had_heads = self._db.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'heads'").fetchone() is not None
                 for statement in SCHEMA.split(";"):
                     if statement.strip():
                         self._db.execute(statement)
                 if self._db.execute("SELECT value FROM meta WHERE key = 'chained'").fetchone() is None:
-                    self._adopt_unchained()
+                    if had_heads:   # the mark was lost, not a log from before the checks: check, don't adopt
+                        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('chained', '1')")
+                    else:
+                        self._adopt_unchained()
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")

@@ -169,6 +169,26 @@ def test_a_damaged_log_is_named_and_set_aside(tmp_path, damage, words):
     stop(app)
 
 
+def test_a_lost_meta_row_does_not_adopt_a_damaged_log_as_it_is(tmp_path):
+    """Logs from before the checks are adopted once, when the check records' table is new;
+    a database that has it but lost its 'chained' row must not adopt a cut log again."""
+    data = tmp_path / "data"
+    damaged, fine = played(data, 2)
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        (seq,) = db.execute("SELECT MAX(seq) FROM events WHERE game = ? AND kind = 'claim'", (damaged,)).fetchone()
+        db.execute("DELETE FROM events WHERE game = ? AND seq = ?", (damaged, seq))
+        db.execute("DELETE FROM heads WHERE game = ?", (damaged,))
+        db.execute("DELETE FROM meta WHERE key = 'chained'")
+    store = Store(data / "games.sqlite3")
+    with pytest.raises(DamagedGame, match="lost its check record"):
+        store.events(damaged)
+    assert store.events(fine)
+    store.close()
+    app = start(data)
+    assert damaged in app.extensions["pegs"].broken and fine in app.extensions["pegs"].tables
+    stop(app)
+
+
 def garbage(path: Path) -> None:
     path.write_bytes(b"this is not a database " * 400)
 
