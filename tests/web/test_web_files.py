@@ -189,6 +189,20 @@ def test_a_lost_meta_row_does_not_adopt_a_damaged_log_as_it_is(tmp_path):
     stop(app)
 
 
+def test_a_database_from_before_the_checks_is_adopted_once(tmp_path):
+    data = tmp_path / "data"
+    first, second = played(data, 2)
+    with sqlite3.connect(data / "games.sqlite3") as db:      # as written before the heads table
+        db.execute("DROP TABLE heads")
+        db.execute("DELETE FROM meta WHERE key = 'chained'")
+    app = start(data)
+    svc = app.extensions["pegs"]
+    assert not svc.broken and {first, second} <= set(svc.tables)
+    stop(app)
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM heads").fetchone() == (2,)
+
+
 def garbage(path: Path) -> None:
     path.write_bytes(b"this is not a database " * 400)
 
