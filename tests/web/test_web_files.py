@@ -203,6 +203,23 @@ def test_a_database_from_before_the_checks_is_adopted_once(tmp_path):
         assert db.execute("SELECT COUNT(*) FROM heads").fetchone() == (2,)
 
 
+def test_a_lost_key_fingerprint_with_another_key_stops_the_start(tmp_path):
+    """Deleting meta's rows must not let a replaced key through unnoticed."""
+    data = tmp_path / "data"
+    played(data, 1)
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        db.execute("DELETE FROM meta")
+    (data / "secret.key").write_bytes(b"w" * 32)
+    with pytest.raises(DataDirError, match="fingerprint"):
+        open_data_dir(data)
+    assert (data / "secret.key").read_bytes() == b"w" * 32
+    store, kept = open_data_dir(data, new_key=True)          # keeping it is still one word away
+    assert kept == b"w" * 32
+    store.close()
+    store, _ = open_data_dir(data)
+    store.close()
+
+
 def garbage(path: Path) -> None:
     path.write_bytes(b"this is not a database " * 400)
 
