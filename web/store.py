@@ -417,7 +417,9 @@ def _open_data_dir(data_dir: Path, new_key: bool) -> tuple[Store, bytes]:
             store.close()   # the fingerprint was written with the checks: its loss is damage, not age
             raise DataDirError(
                 f"{db_path} has lost the fingerprint of the key its games' join codes were made with, so "
-                f"{key_path} can't be checked; both were left as they are: {restore_hint}, or keep this key "
+                f"{key_path} can't be checked; both were left as they are: "
+                f"{'put back the last copy with `pegs serve --restore ' + str(copies[-1]) + '`' if copies else restore_hint}"
+                f", or keep this key "
                 f"with `pegs serve --new-key` (if it is not the games' key, join codes not yet used change)")
         store.set_meta("key_check", fingerprint)
     return store, key
