@@ -68,9 +68,27 @@ REGISTRY: dict[str, Access] = {}   # endpoint -> its declaration
 
 def is_loopback() -> bool:
     try:
-        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+        ip = ipaddress.ip_address(request.remote_addr or "")
     except ValueError:
         return False
+    # `--host ::` takes IPv4 too: 127.0.0.1 then arrives as ::ffff:127.0.0.1
+    return ip.is_loopback or (ip.version == 6 and ip.ipv4_mapped is not None and ip.ipv4_mapped.is_loopback)
+
+
+def client_key(addr: str | None = None) -> str:
+    """Who a client is, for counting what it does (wrong admin codes, new tables): its IPv4
+    address, or its IPv6 /64, since an IPv6 device picks any address in its /64 at will
+    (privacy addresses); an IPv4 client seen as ::ffff:a.b.c.d is that IPv4 address."""
+    addr = request.remote_addr if addr is None else addr
+    try:
+        ip = ipaddress.ip_address(addr or "")
+    except ValueError:
+        return addr or "?"
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def admin_token() -> str | None:
@@ -551,7 +569,7 @@ def check_admin_code(code) -> None:
         raise ApiError(403, "no admin code is set: add serve.admin_code to the config file, or use "
                             "the companion itself (http://127.0.0.1)")
     fails: Failures = current_app.extensions["pegs_admin_failures"]
-    who = request.remote_addr or "?"
+    who = client_key()
     local = is_loopback()
     wait = 0.0 if local else fails.wait(who)
     if wait > 0:
@@ -563,6 +581,6 @@ def check_admin_code(code) -> None:
     fails.forget(who)
 
 
-__all__ = ["route", "body", "Body", "Card", "Int", "Num", "Bool", "Str", "Code", "Name", "Opt", "OneOf", "List",
+__all__ = ["client_key", "route", "body", "Body", "Card", "Int", "Num", "Bool", "Str", "Code", "Name", "Opt", "OneOf", "List",
            "Map", "ROLES", "REGISTRY", "OwnNames", "Bucket", "Failures", "read_json", "roles_at",
            "is_admin", "is_loopback", "check_admin_code", "admin_token"]

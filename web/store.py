@@ -136,6 +136,7 @@ class Store:
         self.path = str(path)
         self._lock = threading.Lock()
         self._heads: dict[str, tuple[int, str]] = {}
+        self.had_checks = True
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             for suffix in ("", "-wal", "-shm"):
@@ -170,11 +171,17 @@ class Store:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                had_heads = self._db.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'heads'").fetchone() is not None
                 for statement in SCHEMA.split(";"):
                     if statement.strip():
                         self._db.execute(statement)
+                self.had_checks = had_heads   # written by a version with the checks (else adopted now)
                 if self._db.execute("SELECT value FROM meta WHERE key = 'chained'").fetchone() is None:
-                    self._adopt_unchained()
+                    if had_heads:   # the mark was lost, not a log from before the checks: check, don't adopt
+                        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('chained', '1')")
+                    else:
+                        self._adopt_unchained()
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -406,6 +413,14 @@ def _open_data_dir(data_dir: Path, new_key: bool) -> tuple[Store, bytes]:
                 f"left as it is: {'put back its copy with `pegs serve --restore`, or ' if has_copy else ''}"
                 f"keep this one with `pegs serve --new-key` (join codes not yet used change; seats already "
                 f"taken stay)")
+        if stored is None and state is None and not new_key and store.had_checks and store.count_games():
+            store.close()   # the fingerprint was written with the checks: its loss is damage, not age
+            raise DataDirError(
+                f"{db_path} has lost the fingerprint of the key its games' join codes were made with, so "
+                f"{key_path} can't be checked; both were left as they are: "
+                f"{'put back the last copy with `pegs serve --restore ' + str(copies[-1]) + '`' if copies else restore_hint}"
+                f", or keep this key "
+                f"with `pegs serve --new-key` (if it is not the games' key, join codes not yet used change)")
         store.set_meta("key_check", fingerprint)
     return store, key
 

@@ -414,9 +414,16 @@ class TableService:
     def summaries(self) -> list[dict]:
         out = []
         now = time.time()
+        finished = 0
         for table in sorted(self.tables.values(), key=lambda t: -t.created):
             if not self.listed(table, now):
                 continue
+            if not self.is_live(table, now):
+                # ending a table frees its place under max_tables: without this a guest making
+                # and ending tables all evening would swell the home page (issue 13.5)
+                finished += 1
+                if finished > self.max_tables:
+                    continue
             with table.cond:
                 out.append({"gid": table.gid, "status": table.status,
                             "preset": table.game.rules.preset, "created": table.created,
@@ -1027,7 +1034,8 @@ class TableService:
         streams is refused another (429: cheap, where ending one wakes every
         stream of its table); past the total cap the oldest stream of the
         address holding the most anonymous ones ends; with only holders'
-        streams open, a new anonymous one is refused (503). A holder keeps
+        streams open, a new anonymous one is refused (503) and a holder's ends
+        the oldest of the address holding the most streams. A holder keeps
         STREAMS_PER_HOLDER (its own oldest ends)."""
         stop = threading.Event()
         refused = None
@@ -1054,8 +1062,13 @@ class TableService:
                 elif holder is None:
                     refused = ApiError(503, "the companion has as many live pages open as it can serve; "
                                        "this page will try again", code="streams_full")
-                else:   # holders' streams alone fill the cap: the oldest ends
-                    evicted.append(self._streams.pop(next(iter(self._streams))))
+                else:
+                    # holders' streams alone fill the cap: the oldest of the address holding the
+                    # most ends, since anyone may make a table and hold its seats' streams
+                    held = Counter(e[2] for e in self._streams.values())
+                    most = max(held.values())
+                    evicted.append(self._streams.pop(next(k for k, e in self._streams.items()
+                                                          if held[e[2]] == most)))
             if refused is None:
                 self._streams[key] = (table, stop, address, holder)
         for t, ev, _, _ in evicted:

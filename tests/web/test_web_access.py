@@ -177,11 +177,34 @@ def test_wrong_admin_codes_count_per_client_and_decay(admin_app):
     assert unlock(guesser, "open-sesame").status_code == 200
 
 
+def test_an_ipv6_device_can_not_dodge_the_count_by_changing_its_address(admin_app):
+    """An IPv6 device picks any address in its /64 (privacy addresses): its wrong codes and
+    its new tables count once for the /64, and an IPv4 client seen as ::ffff:a.b.c.d is itself."""
+    app, clock = admin_app
+    tries = [unlock(lan_client(app, f"2001:db8:1:2::{i:x}"), f"guess{i}").status_code for i in range(1, 8)]
+    assert tries == [403] * 5 + [429] * 2
+    assert unlock(lan_client(app, "2001:db8:1:3::1"), "open-sesame").status_code == 200   # another /64
+    for i in range(5):
+        unlock(lan_client(app, "192.168.1.77"), f"guess{i}")
+    assert unlock(lan_client(app, "::ffff:192.168.1.77"), "open-sesame").status_code == 429
+    made = [lan_client(app, f"2001:db8:1:2::{i:x}").post("/api/games", json=BODY, headers=H).status_code
+            for i in range(1, 30)]
+    assert 429 in made, made
+
+
 def test_loopback_is_never_locked_out(admin_app):
     app, _ = admin_app
     local = app.test_client()
     assert [unlock(local, f"guess{i}").status_code for i in range(20)] == [403] * 20
     assert unlock(local, "open-sesame").status_code == 200
+
+
+def test_loopback_seen_through_an_ipv6_socket_is_still_the_companion_itself(admin_app):
+    """`pegs serve --host ::` takes IPv4 too: the Pi's own browser then comes as ::ffff:127.0.0.1."""
+    app, _ = admin_app
+    local = lan_client(app, "::ffff:127.0.0.1")
+    assert [unlock(local, f"guess{i}").status_code for i in range(8)] == [403] * 8
+    assert local.get("/api/settings").status_code == 200
 
 
 def test_the_admin_code_recovers_a_lost_host_phone(admin_app):
@@ -242,6 +265,28 @@ def test_finished_and_abandoned_tables_age_out_of_the_home_page(client, app):
     svc.max_tables = 1                                                # the stale one no longer counts
     r = client.post("/api/games", json=BODY, headers=H)
     assert r.status_code == 429
+
+
+def test_tables_made_and_ended_at_once_do_not_swell_the_home_page(app):
+    """Ending a table frees its place under max_tables, so a guest (or several) may make and
+    end tables all evening: the home page lists at most max_tables finished ones, the newest."""
+    svc = app.extensions["pegs"]
+    svc.max_tables = 5
+    ended = []
+    for i in range(12):                                    # twelve guests, one table each
+        c = lan_client(app, f"192.168.1.{100 + i}")
+        r = c.post("/api/games", json=BODY, headers=H)
+        assert r.status_code == 201, r.get_json()
+        gid = r.get_json()["gid"]
+        assert c.post(f"/api/games/{gid}/host/end", json={"version": svc.get(gid).version},
+                      headers=H).status_code == 200
+        ended.append(gid)
+    playing = new_table(lan_client(app, "192.168.1.10"))
+    listed = [g["gid"] for g in lan_client(app, "192.168.1.11").get("/api/games").get_json()]
+    assert listed == [playing] + ended[::-1][:5], listed
+    home = lan_client(app, "192.168.1.11").get("/").data.decode()
+    assert ended[-1] in home and ended[0] not in home
+    assert svc.store.events(ended[0])                      # still in the log
 
 
 def test_a_bad_body_changes_nothing_in_the_log(client, app):

@@ -169,6 +169,57 @@ def test_a_damaged_log_is_named_and_set_aside(tmp_path, damage, words):
     stop(app)
 
 
+def test_a_lost_meta_row_does_not_adopt_a_damaged_log_as_it_is(tmp_path):
+    """Logs from before the checks are adopted once, when the check records' table is new;
+    a database that has it but lost its 'chained' row must not adopt a cut log again."""
+    data = tmp_path / "data"
+    damaged, fine = played(data, 2)
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        (seq,) = db.execute("SELECT MAX(seq) FROM events WHERE game = ? AND kind = 'claim'", (damaged,)).fetchone()
+        db.execute("DELETE FROM events WHERE game = ? AND seq = ?", (damaged, seq))
+        db.execute("DELETE FROM heads WHERE game = ?", (damaged,))
+        db.execute("DELETE FROM meta WHERE key = 'chained'")
+    store = Store(data / "games.sqlite3")
+    with pytest.raises(DamagedGame, match="lost its check record"):
+        store.events(damaged)
+    assert store.events(fine)
+    store.close()
+    app = start(data)
+    assert damaged in app.extensions["pegs"].broken and fine in app.extensions["pegs"].tables
+    stop(app)
+
+
+def test_a_database_from_before_the_checks_is_adopted_once(tmp_path):
+    data = tmp_path / "data"
+    first, second = played(data, 2)
+    with sqlite3.connect(data / "games.sqlite3") as db:      # as written before the heads table
+        db.execute("DROP TABLE heads")
+        db.execute("DELETE FROM meta WHERE key = 'chained'")
+    app = start(data)
+    svc = app.extensions["pegs"]
+    assert not svc.broken and {first, second} <= set(svc.tables)
+    stop(app)
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM heads").fetchone() == (2,)
+
+
+def test_a_lost_key_fingerprint_with_another_key_stops_the_start(tmp_path):
+    """Deleting meta's rows must not let a replaced key through unnoticed."""
+    data = tmp_path / "data"
+    played(data, 1)
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        db.execute("DELETE FROM meta")
+    (data / "secret.key").write_bytes(b"w" * 32)
+    with pytest.raises(DataDirError, match="fingerprint"):
+        open_data_dir(data)
+    assert (data / "secret.key").read_bytes() == b"w" * 32
+    store, kept = open_data_dir(data, new_key=True)          # keeping it is still one word away
+    assert kept == b"w" * 32
+    store.close()
+    store, _ = open_data_dir(data)
+    store.close()
+
+
 def garbage(path: Path) -> None:
     path.write_bytes(b"this is not a database " * 400)
 

@@ -145,3 +145,23 @@ def test_one_address_holds_twelve_anonymous_streams_and_the_thirteenth_is_told(s
     assert svc.open_stream(table, "b0", "10.0.0.8")          # another address is not held back
     assert svc.open_stream(table, "a0", "10.0.0.7")          # the same page reconnecting replaces its own
     assert stops[0].is_set() and not any(s.is_set() for s in stops[1:])
+
+
+def test_a_guest_holding_the_seats_of_its_own_table_cannot_end_the_players_streams():
+    """Anyone may make a table and so hold its host's and seats' streams (not anonymous):
+    a full house of those from one device ends that device's own, never another's."""
+    app = make_app()
+    svc = app.extensions["pegs"]
+    try:
+        svc.max_streams = 12
+        game, _ = svc.create({"preset": "basic", "players": 4, "names": ["Ann", "Bob", "Cy", "Di"]})
+        players = [svc.open_stream(game, f"p{i}", f"192.168.1.{20 + i}", holder=f"seat {i}") for i in range(4)]
+        players.append(svc.open_stream(game, "host", "192.168.1.10", holder="host"))
+        own, _ = svc.create({"preset": "basic", "players": 10, "teams": 2,
+                             "names": [f"Bot{i}" for i in range(10)]})
+        guest = [svc.open_stream(own, f"g{h}-{i}", "192.168.1.66", holder=h)
+                 for h in ["host"] + [f"seat {s}" for s in range(10)] for i in range(4)]
+        assert not any(stop.is_set() for stop in players)
+        assert sum(not stop.is_set() for stop in guest) == svc.max_streams - len(players)
+    finally:
+        svc.close()

@@ -17,7 +17,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from companion.bots import BOT_NAMES
 from companion.rules import DESCRIPTIONS, PRESETS, RULINGS, differences
 
-from ..access import (Body, Bool, Card, Code, Int, List, Name, Opt, Str, body, check_admin_code,
+from ..access import (Body, client_key, Bool, Card, Code, Int, List, Name, Opt, Str, body, check_admin_code,
                       is_loopback, route)
 from ..errors import ApiError
 from ..netinfo import is_loopback as host_is_loopback
@@ -74,7 +74,7 @@ def games():
        reveals="the new table's id; sets its host cookie (rate-limited per address, live tables capped)")
 def create_game():
     if not is_loopback():
-        wait = current_app.extensions["pegs_create_bucket"].take(request.remote_addr or "?")
+        wait = current_app.extensions["pegs_create_bucket"].take(client_key())
         if wait > 0:
             raise ApiError(429, f"this device made several tables just now: wait {wait:.0f} s")
     table, token = service().create(body())
@@ -249,7 +249,7 @@ def events(gid):
     heartbeat = float(current_app.config["HEARTBEAT"])
     holder = _stream_holder(table, gid)
     key = f"{gid}:{holder or '-'}:{client}"   # an anonymous page can't take a holder's key
-    stop = svc.open_stream(table, key, request.remote_addr, holder)
+    stop = svc.open_stream(table, key, client_key(), holder)   # an IPv6 device: its /64
     # With a board, a "board" event says its state changed (a peg lifted, LEDs, a message):
     # pages then fetch /board. Without one the stream is exactly as before.
     with_board = (current_app.extensions.get("pegs_board") is not None
