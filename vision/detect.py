@@ -275,6 +275,10 @@ class Classifier:
             own = np.linalg.norm(weighted(f.hole_lab) - self.empty_means, axis=1)
             d_empty = np.where(f.hole_clip.any(axis=1), d_empty, np.minimum(d_empty, own))
         d_board = self._dist(f.hole_lab, f.hole_bgr, f.hole_clip, slice(n_sides + 1, n_sides + 2))[:, 0]
+        # where a lamp's sheen blows the ring out, bare board over the hole would be blown out
+        # too: a hole whose own disc isn't clipped is not covered by board-coloured paper
+        blown = (np.asarray(f.saturated) > 0.5) & ~f.hole_clip.any(axis=1)
+        d_board = np.where(blown, np.maximum(d_board, 1e3), d_board)
         d_heads = self._dist(f.head_lab, f.head_bgr, f.head_clip, slice(1, n_sides + 1))   # (N, C, S)
         where = d_heads.argmin(axis=1)
         d_sides = d_heads.min(axis=1)
@@ -326,7 +330,11 @@ class Classifier:
         conf = 1.0 / np.exp(np.clip(z, -60, 0)).sum(axis=1)
         labels = self.keys[best].copy()
         outlier = d1 > np.maximum(4 * self.tau, 0.5 * self.separation[best])
-        outlier |= np.asarray(f.saturated) > 0.5          # the ring is blown out: can't normalise
+        # the ring is blown out (a lamp's sheen), so it can't normalise: still sure when the hole
+        # matches one class closely and every other clearly worse (an empty hole its own look)
+        second = np.partition(d, 1, axis=1)[:, 1] if d.shape[1] > 1 else np.full(n, np.inf)
+        clear = (d1 <= 3.5 * self.tau) & (second >= d1 + 1.5 * self.tau)
+        outlier |= (np.asarray(f.saturated) > 0.5) & ~clear
         labels[outlier] = UNKNOWN
         conf = np.where(labels == UNKNOWN, 0.0, conf)
         side_col = np.clip(best - 1, 0, max(len(self.sides) - 1, 0))

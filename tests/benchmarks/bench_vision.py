@@ -243,12 +243,12 @@ def main():
           f"per level, each calibrated once from its set-up picture with the table's colours; a game of "
           f"{hard_moves} moves with pegs per set-up, one picture after each move; every 4th move also a "
           "picture with a hand over the board. Candidates: the board as it was and the result of each legal "
-          "move of the card played. The last row, *strong*, is vision/render.py's flat-board level (glare, "
+          "move of the card played. *hard-soft* is the first hard set (light only multiplied, which dividing by a hole's ring cancels); *hard* adds a lamp's sheen and veiling glare, brighter dome glare, peg-to-peg colour spread and cooler light in the shadow band, as issue 16's pictures. The last row, *strong*, is vision/render.py's flat-board level (glare, "
           "blur 1.6, noise 9, JPEG 70, no peg bodies): the set where holes are misread.\n")
     print("| level | pictures | per-hole error | positions read | false positions | taken without asking "
           "| asked | wrong moves | hand pictures: positions read / wrong moves | weak calibrations |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for level in ("mild", "hard", "strong"):
+    for level in ("mild", "hard-soft", "hard", "strong"):
         t = time.perf_counter()
         s, weak = hard_set(level, hard_setups, hard_moves)
         print(f"| {level} | {s['pictures']} | {100 * s['hole_error']:.3f} % | {100 * s['positions_read']:.1f} % "

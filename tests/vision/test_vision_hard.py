@@ -1,6 +1,6 @@
 """Issue 16.2 and 16.3 on photo-like pictures (vision/render_hard.py): a tilted camera with a
 barrel lens, dome pegs with parallax, a strong gradient, a shadow band, a colour-temperature
-shift, noise and JPEG 75. A small fixed-seed set asserting the targets; the big evaluation
+shift, noise and JPEG 75, and a lamp's sheen and glare that dividing by a hole's ring can't cancel. A small fixed-seed set asserting the targets; the big evaluation
 is tests/benchmarks/bench_vision.py."""
 from __future__ import annotations
 
@@ -39,6 +39,9 @@ def test_the_hard_renderer_has_tilt_barrel_and_parallax(layout4):
     a, m, b = cam.project([(0, 0, 0), (layout4.width / 2, 0, 0), (layout4.width, 0, 0)])
     d, v = b - a, m - a
     assert abs(d[0] * v[1] - d[1] * v[0]) / np.linalg.norm(d) > 1.5      # px (0 through a pinhole)
+    # a lamp's sheen is added, not multiplied (a ring ratio can't cancel it): it blows the paper out
+    assert scene.sheen is not None and scene.sheen.max() > 0.3 * 255
+    assert make_hard_scene(layout4, "hard-soft", 3).sheen is None
 
 
 def test_hard_set_targets():
