@@ -113,6 +113,9 @@ def _label_direction(layout: Layout, hole: str, cx: float, cy: float):
     return nx, ny
 
 
+_GAMES = {"tock": "Tock", "carbles": "Carbles", "jackaroo": "Jackaroo"}   # RELATED-GAMES.md
+
+
 def template_items(layout: Layout, labels: dict | None = None, title: str | None = None) -> list[Item]:
     """The drawing, in mm, top-left origin (see the module doc)."""
     labels = led_numbers(layout) if labels is None else labels
@@ -171,7 +174,8 @@ def template_items(layout: Layout, labels: dict | None = None, title: str | None
         items.append(Item("text", (mx + vx / n * d, my + vy / n * d + 0.5 * font, f"side {k}", font * 1.4),
                           GREY, group={"class": "side-label"}))
     # title block and a 100 mm scale bar in the middle (cards go there in play)
-    title = title or (f"Pegs and Jokers: {layout.sides} sides x {layout.holes_per_side} holes, "
+    game = _GAMES.get(str(layout.params.get("preset", "")).split("_")[0].rstrip("3"), "Pegs and Jokers")
+    title = title or (f"{game}: {layout.sides} sides x {layout.holes_per_side} holes, "
                       f"pitch {layout.pitch:g} mm, holes {layout.hole_diameter:g} mm")
     lines = [title, "Print at 100 % (actual size): the bar below must measure 100 mm.",
              "Black: hole id; large numbers every fifth hole, as players name them. Blue: LED / switch number. "
