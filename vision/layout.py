@@ -171,7 +171,8 @@ def standard_layout(sides: int = 4, holes_per_side: int = 18, *, pitch: float = 
                     in_spot_offset: int = 3, come_out_offset: int = 8,
                     start_holes: int = START_HOLES, home_holes: int = HOME_HOLES,
                     start_centre: float | None = None, start_inset: float = 1.7,
-                    marker_size: float = 40.0, margin: float = 1.6) -> Layout:
+                    marker_size: float = 40.0, margin: float = 1.6,
+                    marker_clearance: float = 2.0) -> Layout:
     """A regular-polygon board (RULES G1-G5) with holes ``pitch`` mm apart.
 
     * the main track runs round the polygon, hole ``k*h`` on corner ``k``;
@@ -181,7 +182,8 @@ def standard_layout(sides: int = 4, holes_per_side: int = 18, *, pitch: float = 
       come-out hole) and moved clear of the home track;
     * the board edge is ``margin`` pitches outside the track's corners;
     * four ArUco markers sit inside the track near four well-spread corners, as
-      close to the corner as the holes (and the pegs in them) allow.
+      close to the corner as the holes (and the pegs in them) allow, their stickers
+      ``marker_clearance`` mm beyond a peg's edge.
     """
     if sides not in SIDES:
         raise LayoutError(f"a board has 4, 6, 8, 10 or 12 sides, not {sides}")
@@ -242,11 +244,13 @@ def standard_layout(sides: int = 4, holes_per_side: int = 18, *, pitch: float = 
     height = max(y for _, y in outline)
     params = dict(pitch=pitch, hole_diameter=hole_diameter, peg_diameter=peg_diameter,
                   start_centre=start_centre, start_inset=start_inset, marker_size=marker_size, margin=margin)
+    if marker_clearance != 2.0:
+        params["marker_clearance"] = marker_clearance
     layout = Layout(sides=n, holes_per_side=h, holes=holes, markers=[], width=width, height=height,
                     outline=outline, pitch=pitch, hole_diameter=hole_diameter, peg_diameter=peg_diameter,
                     in_spot_offset=in_spot_offset, come_out_offset=come_out_offset,
                     start_holes=start_holes, home_holes=home_holes, params=params)
-    layout.markers = place_markers(layout, corners, marker_size)
+    layout.markers = place_markers(layout, corners, marker_size, marker_clearance)
     return layout
 
 
@@ -275,7 +279,7 @@ def _square_clearance(cx, cy, half, px, py) -> float:
     return math.hypot(dx, dy)
 
 
-def place_markers(layout: Layout, corners: list, size: float) -> list[Marker]:
+def place_markers(layout: Layout, corners: list, size: float, clearance: float = 2.0) -> list[Marker]:
     """Four markers inside the track near well-spread corners, clear of every hole and peg.
 
     Each sits as close to its corner as it can while its sticker (marker plus quiet
@@ -283,7 +287,7 @@ def place_markers(layout: Layout, corners: list, size: float) -> list[Marker]:
     marker shrinks (down to 20 mm) and the search repeats.
     """
     chosen = _marker_corners(layout.sides)
-    keep = max(layout.peg_diameter, layout.hole_diameter) / 2 + 2.0
+    keep = max(layout.peg_diameter, layout.hole_diameter) / 2 + clearance
     pts = list(layout.holes.values())
     track = [layout.holes[f"M{k * layout.holes_per_side}"] for k in range(layout.sides)]
     markers = []
@@ -327,7 +331,8 @@ def _unit(x, y):
 # --------------------------------------------------------------------------- files
 
 _PARAM_KEYS = {"pitch", "hole_diameter", "peg_diameter", "in_spot_offset", "come_out_offset",
-               "start_holes", "home_holes", "start_centre", "start_inset", "marker_size", "margin"}
+               "start_holes", "home_holes", "start_centre", "start_inset", "marker_size", "margin",
+               "marker_clearance"}
 _FILE_KEYS = _PARAM_KEYS | {"format", "sides", "holes_per_side", "width", "height", "outline", "holes",
                             "markers", "params"}
 
@@ -347,6 +352,9 @@ def layout_from_spec(text: str) -> Layout:
 
 # A Carbles preset names no board size: its standard one (CB-G1, "6 and 8 are standard").
 CARBLES_DEFAULT_SECTIONS = 6
+# mm between a marker's sticker and a peg's edge on the related games' boards: room for the
+# template's hole id and LED number, which sit up to ~10 mm from a hole's centre
+RELATED_MARKER_CLEARANCE = 8.0
 
 
 def _preset_names() -> list[str]:
@@ -376,6 +384,8 @@ def preset_layout(preset: str, sides: int | None = None, **geometry) -> Layout:
         raise LayoutError(f"{preset} is played on the 4-sided board (TK-G1, JR-G1), not {sides} sides")
     if carbles and sides not in SECTIONS:
         raise LayoutError(f"a Carbles board has {', '.join(map(str, SECTIONS))} sections, not {sides}")
+    if rules.related:   # home lanes by the corners: keep the stickers off the printed labels too
+        geometry.setdefault("marker_clearance", RELATED_MARKER_CLEARANCE)
     layout = standard_layout(sides, rules.holes_per_side, in_spot_offset=rules.in_spot_offset,
                              come_out_offset=rules.come_out_offset, start_holes=rules.pegs_per_side,
                              home_holes=rules.home_size, **geometry)
@@ -458,7 +468,7 @@ def layout_from_dict(data) -> Layout:
                               ("come_out_offset", 1, hps - 1, int), ("start_holes", 1, 10, int),
                               ("home_holes", 1, 10, int), ("start_inset", 0.5, 10, float),
                               ("marker_size", 10, 300, float), ("margin", 0, 20, float),
-                              ("start_centre", 0, hps, float)):
+                              ("start_centre", 0, hps, float), ("marker_clearance", 0, 50, float)):
         if key in params and params[key] is not None:
             kw[key] = _num(params, key, None, lo, hi, kind)
     layout = standard_layout(sides, hps, **kw)
@@ -506,7 +516,7 @@ def layout_from_dict(data) -> Layout:
         layout.markers = markers
     elif explicit and holes_in:
         corners = [layout.holes[f"M{k * hps}"] for k in range(sides)]
-        layout.markers = place_markers(layout, corners, kw.get("marker_size", 40.0))
+        layout.markers = place_markers(layout, corners, kw.get("marker_size", 40.0), kw.get("marker_clearance", 2.0))
     # normalise so that everything has positive coordinates
     xs = [x for x, _ in layout.outline] + [x for x, _ in layout.holes.values()]
     ys = [y for _, y in layout.outline] + [y for _, y in layout.holes.values()]
