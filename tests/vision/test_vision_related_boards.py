@@ -10,6 +10,7 @@ import re
 import pytest
 
 from companion.game import Game
+from companion.matching import all_holes
 from companion.rules import RELATED_PRESETS
 from hardware.config import default_hole_order, load_wiring
 from vision.cli import board_command
@@ -68,6 +69,9 @@ def test_rg_b3_hole_ids_are_the_engines_tokens(preset, players, teams):
         ids.update(layout.start_ids(side))
     assert ids == set(layout.holes)
     assert len(layout.start_ids(0)) == game.rules.pegs_per_side
+    # the board referee's list of holes (occupied sides only) is the same set
+    occupied = set(all_holes(geo, game.seat_side, game.rules.pegs_per_side))
+    assert occupied == {h for h in layout.holes if h[0] == "M" or layout.side_of(h) in game.seat_side}
     h, d = layout.holes_per_side, layout.pitch
     for side in game.seat_side:
         start = geo.come_out[side]
