@@ -419,7 +419,13 @@ def cmd_render(args) -> int:
         raise _Fail(f"{args.position}: {_one_line(exc)}") from None
     from .layout import LayoutError
     try:
-        layout = _layout_arg(args.layout) if args.layout else _layout_arg(f"{pos.sides}:{pos.geo.holes_per_side}")
+        if args.layout:
+            layout = _layout_arg(args.layout)
+        elif pos.rules.related:   # the Tock/Jackaroo/Carbles board (RG-B1), not Pegs and Jokers'
+            from .layout import preset_layout
+            layout = preset_layout(pos.rules.preset, pos.sides)
+        else:
+            layout = _layout_arg(f"{pos.sides}:{pos.geo.holes_per_side}")
     except LayoutError as exc:
         raise _Fail(_one_line(exc)) from None
     if (layout.sides, layout.holes_per_side) != (pos.sides, pos.geo.holes_per_side):
