@@ -64,7 +64,7 @@ def all_holes(geo, sides, pegs_per_side: int = 5) -> list[str]:
     """Every hole id of a board whose occupied sides are `sides`."""
     out = [f"M{n}" for n in range(geo.length)]
     for s in sides:
-        out += [f"H{k}-s{s}" for k in range(1, 6)]
+        out += [f"H{k}-s{s}" for k in range(1, geo.home_size + 1)]   # 5, or 4 (TK-G4)
         out += [f"S-s{s}-{i}" for i in range(1, pegs_per_side + 1)]
     return out
 
@@ -477,7 +477,7 @@ def _occupancy_fast(q, names) -> Occupancy:
 
 def _hole_names(pos) -> dict:
     geo = pos.geo
-    return {c: [f"M{i}" for i in range(geo.length)] + [f"H{k}-s{c}" for k in range(1, 6)]
+    return {c: [f"M{i}" for i in range(geo.length)] + [f"H{k}-s{c}" for k in range(1, geo.home_size + 1)]
             for c in pos.colours}
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 HOME_HOLES = 5
 START_HOLES = 5
-SIDES = (4, 6, 8, 10)
+SIDES = (4, 6, 8, 10, 12)   # 12: the 12-section Carbles board (CB-G1)
 PIXEL_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 LED_DRIVERS = ("auto", "ws281x", "pi5", "mock")
 SENSOR_BACKENDS = ("shift-register", "gpio", "mcp23017", "none")
@@ -218,7 +218,7 @@ class WiringConfig:
 
 _KEYS = {
     "": {"mock", "board", "leds", "sensors"},
-    "board": {"sides", "holes_per_side", "start_holes"},
+    "board": {"sides", "holes_per_side", "start_holes", "home_holes"},
     "leds": {"data_pin", "count", "pixel_order", "brightness", "current_budget_a",
              "ma_per_channel", "idle_ma", "driver", "track_start", "reverse", "map"},
     "sensors": {"backend", "debounce_ms", "scan_hz", "chatter_limit", "track_start", "reverse",
@@ -344,12 +344,13 @@ def wiring_table_of(data: Mapping) -> Mapping | None:
 
 
 def load_wiring(path_or_text=None, sides: int | None = None, holes_per_side: int | None = None, *,
-                start_holes: int | None = None, allow_duplicates: bool = False,
-                partial: bool = False) -> WiringConfig:
+                start_holes: int | None = None, home_holes: int | None = None,
+                allow_duplicates: bool = False, partial: bool = False) -> WiringConfig:
     """Read and validate a wiring file (a path, TOML text, or an already-parsed dict).
 
-    ``sides``/``holes_per_side``/``start_holes`` give the board geometry; when None they
-    come from the file's ``[board]`` table (defaults 4, 18, 5). If both are given they
+    ``sides``/``holes_per_side``/``start_holes``/``home_holes`` give the board geometry; when
+    None they come from the file's ``[board]`` table (defaults 4, 18, 5, 5; the Tock, Carbles
+    and Jackaroo boards have 4 and 4, RG-B1). If both are given they
     must agree. Two holes on one LED or one sensor input is an error unless
     ``allow_duplicates`` (``pegs hw-test`` loads that way, to report them). ``partial``
     accepts fewer 74HC165 chips or MCP23017s than the board needs (bring-up: one chip or
@@ -362,20 +363,23 @@ def load_wiring(path_or_text=None, sides: int | None = None, holes_per_side: int
 
     # [board]
     bt = c.table("board")
-    file_sides = c.get(bt, "sides", "board.sides", int, None, lambda v: v in SIDES, "4, 6, 8 or 10")
+    file_sides = c.get(bt, "sides", "board.sides", int, None, lambda v: v in SIDES, "4, 6, 8, 10 or 12")
     file_hps = c.get(bt, "holes_per_side", "board.holes_per_side", int, None,
                      lambda v: 10 <= v <= 40, "an integer from 10 to 40 (18 standard, 20 Pegoo)")
     file_start = c.get(bt, "start_holes", "board.start_holes", int, None, lambda v: 1 <= v <= 10,
                        "an integer from 1 to 10")
+    file_home = c.get(bt, "home_holes", "board.home_holes", int, None, lambda v: 1 <= v <= 10,
+                      "an integer from 1 to 10")
     geo = {}
     for key, arg, from_file, default in (("sides", sides, file_sides, 4),
                                          ("holes_per_side", holes_per_side, file_hps, 18),
-                                         ("start_holes", start_holes, file_start, START_HOLES)):
+                                         ("start_holes", start_holes, file_start, START_HOLES),
+                                         ("home_holes", home_holes, file_home, HOME_HOLES)):
         if arg is not None and from_file is not None and arg != from_file:
             c.fail(f"board.{key}", f"the file says {from_file} but {arg} was asked for")
         geo[key] = arg if arg is not None else (from_file if from_file is not None else default)
     if geo["sides"] not in SIDES:
-        c.fail("board.sides", f"must be 4, 6, 8 or 10, got {geo['sides']!r}")
+        c.fail("board.sides", f"must be 4, 6, 8, 10 or 12, got {geo['sides']!r}")
         geo["sides"] = 4
     board = BoardLayout(**geo)
 

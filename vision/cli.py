@@ -1,6 +1,6 @@
 """``pegs board ...`` and ``pegs vision ...`` (registered in the ``pegs.commands`` entry-point group).
 
-    pegs board print  [geometry] [--wiring W.toml] [--out PREFIX] [--formats svg,png,pdf] [--paper a4]
+    pegs board print  [geometry | --preset tock|jackaroo|carbles [--sides 6]] [--wiring W.toml] [--out PREFIX] [--formats svg,png,pdf] [--paper a4]
     pegs board layout [geometry] [--out LAYOUT.json]
     pegs vision calibrate IMAGE --layout L --out C.json [--sides 0,2] [--points "x,y x,y x,y x,y"]
                           [--colours red,blue,green,yellow] [--empty EMPTY.png] [--accept-weak]
@@ -8,8 +8,10 @@
     pegs vision render --position POS.json --out IMG.png [--distortion moderate] [--seed 0]
     pegs vision watch --camera usb:0|pi|VIDEO --layout L --calibration C
 
-``--layout`` is a layout file (JSON or TOML, see vision/layout.py) or a
-standard board written ``SIDES`` or ``SIDES:HOLES_PER_SIDE`` (``4``, ``6:20``).
+``--layout`` is a layout file (JSON or TOML, see vision/layout.py), a
+standard board written ``SIDES`` or ``SIDES:HOLES_PER_SIDE`` (``4``, ``6:20``), or
+a game's board written as its preset (``tock``, ``jackaroo``, ``carbles6``);
+``pegs board print --preset tock`` (``--preset carbles --sides 8``) does the same.
 Bad input exits with status 2 and one line on standard error; a picture whose
 position can't be read exits with status 1.
 """
@@ -60,7 +62,10 @@ def _one_line(text: str) -> str:
 def _add_geometry(p):
     g = p.add_argument_group("board geometry (a standard board; or --layout FILE)")
     g.add_argument("--layout", help="a layout file (JSON/TOML), or SIDES[:HOLES_PER_SIDE] for a standard board")
-    g.add_argument("--sides", type=int, default=None, help="4, 6, 8 or 10 (default 4)")
+    g.add_argument("--preset", default=None,
+                   help="the board a rule preset plays on: tock, jackaroo, carbles (with --sides 4, 6, 8 "
+                        "or 12 sections; default 6), basic ...")
+    g.add_argument("--sides", type=int, default=None, help="4, 6, 8, 10 or 12 (default 4)")
     g.add_argument("--holes-per-side", type=int, default=None, help="18 (standard) or 20 (Pegoo)")
     g.add_argument("--pitch", type=float, default=None, help="mm between neighbouring holes (default 25)")
     g.add_argument("--hole-diameter", type=float, default=None, help="drill size, mm (default 8)")
@@ -78,10 +83,16 @@ def _layout_from(args):
     geometry = {k: getattr(args, k, None) for k in ("pitch", "hole_diameter", "peg_diameter", "marker_size")}
     try:
         if args.layout:
-            if any(v is not None for v in geometry.values()) or args.sides or args.holes_per_side:
+            if (any(v is not None for v in geometry.values()) or args.sides or args.holes_per_side
+                    or getattr(args, "preset", None)):
                 raise _Fail("give either --layout or the geometry options, not both")
             return _layout_arg(args.layout)
         kw = {k: v for k, v in geometry.items() if v is not None}
+        if getattr(args, "preset", None):
+            if args.holes_per_side:
+                raise _Fail("--preset sets the holes per side; leave out --holes-per-side")
+            from .layout import preset_layout
+            return preset_layout(args.preset.strip().lower(), args.sides, **kw)
         return standard_layout(args.sides or 4, args.holes_per_side or 18, **kw)
     except LayoutError as exc:
         raise _Fail(_one_line(exc)) from None
@@ -154,7 +165,8 @@ def cmd_board_print(args) -> int:
         from hardware.config import WiringError, load_wiring
         try:
             wiring = load_wiring(Path(args.wiring), layout.sides, layout.holes_per_side,
-                                 start_holes=layout.start_holes, allow_duplicates=True)
+                                 start_holes=layout.start_holes, home_holes=layout.home_holes,
+                                 allow_duplicates=True)
         except WiringError as exc:
             raise _Fail(_one_line(exc)) from None
         labels = led_numbers(layout, wiring.leds.map, wiring.sensors.map if wiring.sensors.map else None)
@@ -407,7 +419,13 @@ def cmd_render(args) -> int:
         raise _Fail(f"{args.position}: {_one_line(exc)}") from None
     from .layout import LayoutError
     try:
-        layout = _layout_arg(args.layout) if args.layout else _layout_arg(f"{pos.sides}:{pos.geo.holes_per_side}")
+        if args.layout:
+            layout = _layout_arg(args.layout)
+        elif pos.rules.related:   # the Tock/Jackaroo/Carbles board (RG-B1), not Pegs and Jokers'
+            from .layout import preset_layout
+            layout = preset_layout(pos.rules.preset, pos.sides)
+        else:
+            layout = _layout_arg(f"{pos.sides}:{pos.geo.holes_per_side}")
     except LayoutError as exc:
         raise _Fail(_one_line(exc)) from None
     if (layout.sides, layout.holes_per_side) != (pos.sides, pos.geo.holes_per_side):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 FORMAT = "pegs-and-jokers/board-layout/1"
-SIDES = (4, 6, 8, 10)
+SIDES = (4, 6, 8, 10, 12)   # 12: the 12-section Carbles board (CB-G1)
 HOME_HOLES = 5
 START_HOLES = 5
 
@@ -171,7 +171,8 @@ def standard_layout(sides: int = 4, holes_per_side: int = 18, *, pitch: float = 
                     in_spot_offset: int = 3, come_out_offset: int = 8,
                     start_holes: int = START_HOLES, home_holes: int = HOME_HOLES,
                     start_centre: float | None = None, start_inset: float = 1.7,
-                    marker_size: float = 40.0, margin: float = 1.6) -> Layout:
+                    marker_size: float = 40.0, margin: float = 1.6,
+                    marker_clearance: float = 2.0) -> Layout:
     """A regular-polygon board (RULES G1-G5) with holes ``pitch`` mm apart.
 
     * the main track runs round the polygon, hole ``k*h`` on corner ``k``;
@@ -181,10 +182,11 @@ def standard_layout(sides: int = 4, holes_per_side: int = 18, *, pitch: float = 
       come-out hole) and moved clear of the home track;
     * the board edge is ``margin`` pitches outside the track's corners;
     * four ArUco markers sit inside the track near four well-spread corners, as
-      close to the corner as the holes (and the pegs in them) allow.
+      close to the corner as the holes (and the pegs in them) allow, their stickers
+      ``marker_clearance`` mm beyond a peg's edge.
     """
     if sides not in SIDES:
-        raise LayoutError(f"a board has 4, 6, 8 or 10 sides, not {sides}")
+        raise LayoutError(f"a board has 4, 6, 8, 10 or 12 sides, not {sides}")
     if not 10 <= holes_per_side <= 40:
         raise LayoutError(f"holes_per_side must be 10-40 (18 standard, 20 Pegoo), not {holes_per_side}")
     if not (0 < in_spot_offset < holes_per_side and 0 < come_out_offset < holes_per_side):
@@ -220,7 +222,12 @@ def standard_layout(sides: int = 4, holes_per_side: int = 18, *, pitch: float = 
         first = min(max(centre - (start_holes - 1) / 2, 1), h - start_holes)
         last = first + start_holes - 1
         if first - 1.5 < in_spot_offset < last + 1.5:   # keep the row clear of the home track
-            first = in_spot_offset + 1.5 if centre >= in_spot_offset else in_spot_offset - 1.5 - (start_holes - 1)
+            after = in_spot_offset + 1.5
+            before = in_spot_offset - 1.5 - (start_holes - 1)
+            # after the in-spot if it fits on the side; a start hole next to the far corner
+            # (Tock, RG-B1) puts the row before it
+            fits_after = after + start_holes - 1 <= h - 1
+            first = after if (centre >= in_spot_offset and fits_after) or before < 0.5 else before
         for j in range(start_holes):
             px, py = x0 + (first + j) * ux, y0 + (first + j) * uy
             holes[f"S-s{k}-{j + 1}"] = (px + start_inset * d * nx, py + start_inset * d * ny)
@@ -237,11 +244,13 @@ def standard_layout(sides: int = 4, holes_per_side: int = 18, *, pitch: float = 
     height = max(y for _, y in outline)
     params = dict(pitch=pitch, hole_diameter=hole_diameter, peg_diameter=peg_diameter,
                   start_centre=start_centre, start_inset=start_inset, marker_size=marker_size, margin=margin)
+    if marker_clearance != 2.0:
+        params["marker_clearance"] = marker_clearance
     layout = Layout(sides=n, holes_per_side=h, holes=holes, markers=[], width=width, height=height,
                     outline=outline, pitch=pitch, hole_diameter=hole_diameter, peg_diameter=peg_diameter,
                     in_spot_offset=in_spot_offset, come_out_offset=come_out_offset,
                     start_holes=start_holes, home_holes=home_holes, params=params)
-    layout.markers = place_markers(layout, corners, marker_size)
+    layout.markers = place_markers(layout, corners, marker_size, marker_clearance)
     return layout
 
 
@@ -270,7 +279,7 @@ def _square_clearance(cx, cy, half, px, py) -> float:
     return math.hypot(dx, dy)
 
 
-def place_markers(layout: Layout, corners: list, size: float) -> list[Marker]:
+def place_markers(layout: Layout, corners: list, size: float, clearance: float = 2.0) -> list[Marker]:
     """Four markers inside the track near well-spread corners, clear of every hole and peg.
 
     Each sits as close to its corner as it can while its sticker (marker plus quiet
@@ -278,7 +287,7 @@ def place_markers(layout: Layout, corners: list, size: float) -> list[Marker]:
     marker shrinks (down to 20 mm) and the search repeats.
     """
     chosen = _marker_corners(layout.sides)
-    keep = max(layout.peg_diameter, layout.hole_diameter) / 2 + 2.0
+    keep = max(layout.peg_diameter, layout.hole_diameter) / 2 + clearance
     pts = list(layout.holes.values())
     track = [layout.holes[f"M{k * layout.holes_per_side}"] for k in range(layout.sides)]
     markers = []
@@ -322,18 +331,66 @@ def _unit(x, y):
 # --------------------------------------------------------------------------- files
 
 _PARAM_KEYS = {"pitch", "hole_diameter", "peg_diameter", "in_spot_offset", "come_out_offset",
-               "start_holes", "home_holes", "start_centre", "start_inset", "marker_size", "margin"}
+               "start_holes", "home_holes", "start_centre", "start_inset", "marker_size", "margin",
+               "marker_clearance"}
 _FILE_KEYS = _PARAM_KEYS | {"format", "sides", "holes_per_side", "width", "height", "outline", "holes",
                             "markers", "params"}
 
 
 def layout_from_spec(text: str) -> Layout:
-    """A standard board written ``SIDES`` or ``SIDES:HOLES_PER_SIDE`` (``4``, ``6:20``), else a
-    layout file (`load_layout`)."""
+    """A standard board written ``SIDES`` or ``SIDES:HOLES_PER_SIDE`` (``4``, ``6:20``), a
+    game's board written as its preset (``tock``, ``jackaroo``, ``carbles6``, see
+    `preset_layout`), else a layout file (`load_layout`)."""
     m = re.fullmatch(r"(\d+)(?::(\d+))?", text.strip())
     if m:
         return standard_layout(int(m.group(1)), int(m.group(2) or 18))
+    m = re.fullmatch(r"([a-z][a-z0-9_]*?)(?::?(\d+))?", text.strip().lower())
+    if m and not Path(text).suffix and m.group(1) in _preset_names():
+        return preset_layout(m.group(1), int(m.group(2)) if m.group(2) else None)
     return load_layout(text)
+
+
+# A Carbles preset names no board size: its standard one (CB-G1, "6 and 8 are standard").
+CARBLES_DEFAULT_SECTIONS = 6
+# mm between a marker's sticker and a peg's edge on the related games' boards: room for the
+# template's hole id and LED number, which sit up to ~10 mm from a hole's centre
+RELATED_MARKER_CLEARANCE = 8.0
+
+
+def _preset_names() -> list[str]:
+    from companion.rules import ALL_PRESETS   # pure standard library, like this module
+    return list(ALL_PRESETS)
+
+
+def preset_layout(preset: str, sides: int | None = None, **geometry) -> Layout:
+    """The board a rule preset plays on, its holes where that preset's rules put them.
+
+    Pegs and Jokers presets: the standard board (in-spot 3, come-out 8, 5 + 5 holes,
+    RULES G). Tock and Jackaroo presets: the 4-sided board of RG-B1, one start hole at
+    offset 17 (next to the far corner) with a 4-hole home running inward from it and a
+    4-hole start area beside it (TK-G3 to G5). Carbles presets: the same side repeated
+    on ``sides`` sections (4, 6, 8 or 12; default 6). ``geometry``: pitch and the other
+    physical sizes of `standard_layout`.
+    """
+    from companion.rules import ALL_PRESETS
+    from companion.related_game import SECTIONS
+    if preset not in ALL_PRESETS:
+        raise LayoutError(f"unknown preset {preset!r}; known: {', '.join(ALL_PRESETS)}")
+    rules = ALL_PRESETS[preset]
+    carbles = preset.startswith("carbles")
+    if sides is None:
+        sides = CARBLES_DEFAULT_SECTIONS if carbles else 4
+    if rules.related and not carbles and sides != 4:
+        raise LayoutError(f"{preset} is played on the 4-sided board (TK-G1, JR-G1), not {sides} sides")
+    if carbles and sides not in SECTIONS:
+        raise LayoutError(f"a Carbles board has {', '.join(map(str, SECTIONS))} sections, not {sides}")
+    if rules.related:   # home lanes by the corners: keep the stickers off the printed labels too
+        geometry.setdefault("marker_clearance", RELATED_MARKER_CLEARANCE)
+    layout = standard_layout(sides, rules.holes_per_side, in_spot_offset=rules.in_spot_offset,
+                             come_out_offset=rules.come_out_offset, start_holes=rules.pegs_per_side,
+                             home_holes=rules.home_size, **geometry)
+    layout.params["preset"] = preset
+    return layout
 
 
 def load_layout(path) -> Layout:
@@ -398,10 +455,10 @@ def layout_from_dict(data) -> Layout:
     if "format" in data and data["format"] != FORMAT:
         raise LayoutError(f"format is {data['format']!r}, expected {FORMAT!r}")
     if "sides" not in data:
-        raise LayoutError("missing key 'sides' (4, 6, 8 or 10)")
+        raise LayoutError("missing key 'sides' (4, 6, 8, 10 or 12)")
     sides = _num(data, "sides", 4, kind=int)
     if sides not in SIDES:
-        raise LayoutError(f"sides must be 4, 6, 8 or 10, not {sides}")
+        raise LayoutError(f"sides must be 4, 6, 8, 10 or 12, not {sides}")
     hps = _num(data, "holes_per_side", 18, 10, 40, int)
     params = dict(data.get("params") or {})
     params.update({k: data[k] for k in _PARAM_KEYS if k in data})
@@ -411,10 +468,12 @@ def layout_from_dict(data) -> Layout:
                               ("come_out_offset", 1, hps - 1, int), ("start_holes", 1, 10, int),
                               ("home_holes", 1, 10, int), ("start_inset", 0.5, 10, float),
                               ("marker_size", 10, 300, float), ("margin", 0, 20, float),
-                              ("start_centre", 0, hps, float)):
+                              ("start_centre", 0, hps, float), ("marker_clearance", 0, 50, float)):
         if key in params and params[key] is not None:
             kw[key] = _num(params, key, None, lo, hi, kind)
     layout = standard_layout(sides, hps, **kw)
+    if isinstance(params.get("preset"), str):   # the game it was made for (for its title)
+        layout.params["preset"] = params["preset"]
     explicit = "holes" in data
     if explicit:
         holes_in = data["holes"]
@@ -457,7 +516,7 @@ def layout_from_dict(data) -> Layout:
         layout.markers = markers
     elif explicit and holes_in:
         corners = [layout.holes[f"M{k * hps}"] for k in range(sides)]
-        layout.markers = place_markers(layout, corners, kw.get("marker_size", 40.0))
+        layout.markers = place_markers(layout, corners, kw.get("marker_size", 40.0), kw.get("marker_clearance", 2.0))
     # normalise so that everything has positive coordinates
     xs = [x for x, _ in layout.outline] + [x for x, _ in layout.holes.values()]
     ys = [y for _, y in layout.outline] + [y for _, y in layout.holes.values()]

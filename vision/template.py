@@ -108,9 +108,23 @@ def _label_direction(layout: Layout, hole: str, cx: float, cy: float):
     nx, ny = -nearest[1], nearest[0]
     n = math.hypot(nx, ny) or 1.0
     nx, ny = nx / n, ny / n
+    # Neighbours as near in two directions (a Tock home lane one hole from the next side's
+    # track, RG-B1; a corner): labels go where fewer holes crowd them, across the row.
+    near = [(ox - x, oy - y) for other, (ox, oy) in layout.holes.items()
+            if other != hole and math.hypot(ox - x, oy - y) < 1.05 * best]
+    perps = [(-vy / best, vx / best) for vx, vy in near]
+    if any(abs(px * ny - py * nx) > 0.1 for px, py in perps):
+        def crowd(u):   # holes in the strips either side of the hole that the labels use
+            return sum(1 for ox, oy in layout.holes.values()
+                       if 0.1 < abs((ox - x) * u[0] + (oy - y) * u[1]) < 1.6 * layout.pitch
+                       and abs((ox - x) * u[1] - (oy - y) * u[0]) < 0.6 * layout.pitch)
+        nx, ny = min(perps, key=crowd)
     if nx * (x - cx) + ny * (y - cy) < 0:
         nx, ny = -nx, -ny
     return nx, ny
+
+
+_GAMES = {"tock": "Tock", "carbles": "Carbles", "jackaroo": "Jackaroo"}   # RELATED-GAMES.md
 
 
 def template_items(layout: Layout, labels: dict | None = None, title: str | None = None) -> list[Item]:
@@ -171,7 +185,8 @@ def template_items(layout: Layout, labels: dict | None = None, title: str | None
         items.append(Item("text", (mx + vx / n * d, my + vy / n * d + 0.5 * font, f"side {k}", font * 1.4),
                           GREY, group={"class": "side-label"}))
     # title block and a 100 mm scale bar in the middle (cards go there in play)
-    title = title or (f"Pegs and Jokers: {layout.sides} sides x {layout.holes_per_side} holes, "
+    game = _GAMES.get(str(layout.params.get("preset", "")).split("_")[0].rstrip("3"), "Pegs and Jokers")
+    title = title or (f"{game}: {layout.sides} sides x {layout.holes_per_side} holes, "
                       f"pitch {layout.pitch:g} mm, holes {layout.hole_diameter:g} mm")
     lines = [title, "Print at 100 % (actual size): the bar below must measure 100 mm.",
              "Black: hole id; large numbers every fifth hole, as players name them. Blue: LED / switch number. "

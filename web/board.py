@@ -10,7 +10,8 @@ virtual board and the LED mirror of ``static/js/vboard.js`` too) can find it:
 The main track runs clockwise round a regular polygon, one side per board
 side, hole ``k*h`` at corner ``k``. Each seat's home track leaves its in-spot
 straight toward the centre; its start area is a row inside the track at its
-come-out hole. ``layout`` gives the coordinates; ``render_svg`` the markup.
+come-out hole (Tock, Carbles, Jackaroo: one start hole at the side's end, RG-B1,
+so the row sits before it). ``layout`` gives the coordinates; ``render_svg`` the markup.
 Every fifth main-track hole has its number beside it, outside the track, as
 on the printed board. Pegs are drawn by ``static/js/board.js`` on top of the holes.
 """
@@ -25,7 +26,7 @@ UNIT = 20.0  # distance between neighbouring holes
 
 
 def layout(sides: int, holes_per_side: int, in_spot: int, come_out: int, occupied,
-           pegs_per_side: int = 5, bottom_side: int = 0) -> dict:
+           pegs_per_side: int = 5, bottom_side: int = 0, home_size: int = HOME_SIZE) -> dict:
     """Hole centres and per-side label anchors; `bottom_side` is drawn at the bottom."""
     n, h, d = sides, holes_per_side, UNIT
     radius = h * d / (2 * math.sin(math.pi / n))
@@ -45,11 +46,13 @@ def layout(sides: int, holes_per_side: int, in_spot: int, come_out: int, occupie
         if k not in occupied:
             continue
         sx, sy = holes[f"M{k * h + in_spot}"]
-        for j in range(1, HOME_SIZE + 1):
+        for j in range(1, home_size + 1):
             holes[f"H{j}-s{k}"] = (sx + j * d * nx, sy + j * d * ny)
         first = min(max(come_out - (pegs_per_side - 1) / 2, 1), h - pegs_per_side)
         if abs(first - in_spot) < 1.5 or first <= in_spot <= first + pegs_per_side - 1:
             first = in_spot + 1.5
+            if first + pegs_per_side - 1 > h - 1:   # start hole at the side's end (RG-B1): before it
+                first = in_spot - 1.5 - (pegs_per_side - 1)
         for j in range(pegs_per_side):
             px, py = x0 + (first + j) * ux, y0 + (first + j) * uy
             holes[f"S-s{k}-{j + 1}"] = (px + 1.7 * d * nx, py + 1.7 * d * ny)
@@ -75,7 +78,7 @@ def render_svg(table, bottom_side: int = 0, element_id: str = "board") -> str:
     rules, geo = g.rules, table.geo
     occupied = list(g.seat_side)
     lay = layout(geo.sides, geo.holes_per_side, rules.in_spot_offset, rules.come_out_offset,
-                 occupied, rules.pegs_per_side, bottom_side)
+                 occupied, rules.pegs_per_side, bottom_side, geo.home_size)
     d = UNIT
     seat_of_side = {side: seat for seat, side in enumerate(g.seat_side)}
     x, y, w, hgt = lay["box"]
@@ -95,7 +98,7 @@ def render_svg(table, bottom_side: int = 0, element_id: str = "board") -> str:
             n = int(hid[1:])
             k, i = divmod(n, h)
             if k in seat_of_side and i == lay["in_spot"]:
-                cls += " in-spot"
+                cls += " in-spot" + (" come-out" if i == lay["come_out"] else "")
                 extra = f' data-side="{k}"'
             elif k in seat_of_side and i == lay["come_out"]:
                 cls += " come-out"
@@ -115,10 +118,10 @@ def render_svg(table, bottom_side: int = 0, element_id: str = "board") -> str:
         seat = seat_of_side[side]
         col = table.public_seats_base[seat]["colour"]
         hx, hy = lay["holes"][f"M{side * h + lay['in_spot']}"]
-        ex, ey = lay["holes"][f"H{HOME_SIZE}-s{side}"]
+        ex, ey = lay["holes"][f"H{geo.home_size}-s{side}"]
         out.append(f'<line class="lane" x1="{hx:.1f}" y1="{hy:.1f}" x2="{ex:.1f}" y2="{ey:.1f}" '
                    f'stroke="{col["hex"]}"/>')
-        for landmark in ("in_spot", "come_out"):
+        for landmark in ("in_spot", "come_out") if lay["in_spot"] != lay["come_out"] else ("come_out",):
             lx, ly = lay["holes"][f"M{side * h + lay[landmark]}"]
             out.append(f'<circle class="ring {landmark.replace("_", "-")}" cx="{lx:.1f}" cy="{ly:.1f}" '
                        f'r="{0.5 * d:.1f}" stroke="{col["hex"]}"/>')

@@ -87,7 +87,8 @@ class BoardControl:
         layout = sensor.layout
         wiring, mock = self.wiring, False
         if wiring is None:
-            wiring = load_wiring({"board": {"sides": layout.sides, "holes_per_side": layout.holes_per_side},
+            wiring = load_wiring({"board": {"sides": layout.sides, "holes_per_side": layout.holes_per_side,
+                                            "start_holes": layout.start_holes, "home_holes": layout.home_holes},
                                   "leds": {"driver": "mock"}, "sensors": {"backend": "none"}})
             mock = True
         elif (wiring.board.sides, wiring.board.holes_per_side) != (layout.sides, layout.holes_per_side):

@@ -540,7 +540,10 @@ class BoardHub:
                 if self.hw is not None:
                     self.hw.close()
                     self.hw = None
-                hw = self._factory(*size)
+                # a board whose start areas and homes hold 4 (Tock, Carbles, Jackaroo, RG-B1)
+                holes = (table.game.rules.pegs_per_side, table.geo.home_size)
+                extra = {} if holes == (5, 5) else {"start_holes": holes[0], "home_holes": holes[1]}
+                hw = self._factory(*size, **extra)
                 self.hw, self.hw_size = hw, size
             else:
                 if self.hw is None:
@@ -846,13 +849,15 @@ def make_hub(service, mode: str, *, settle: float = 0.8, wiring=None, clock=time
     if mode == "none":
         return None
     if mode == "simulation":
-        def factory(sides, holes_per_side):
+        def factory(sides, holes_per_side, start_holes=None, home_holes=None):
             from hardware.config import load_wiring
             from hardware.devices import Hardware
             w = wiring
-            if w is None or (w.board.sides, w.board.holes_per_side) != (sides, holes_per_side):
-                w = load_wiring({"mock": True, "board": {"sides": sides, "holes_per_side": holes_per_side},
-                                 "leds": {"driver": "mock"}})
+            board = {"sides": sides, "holes_per_side": holes_per_side}
+            if start_holes is not None:   # not the Pegs and Jokers 5 + 5
+                board.update(start_holes=start_holes, home_holes=home_holes)
+            if w is None or any(getattr(w.board, k) != v for k, v in board.items()):
+                w = load_wiring({"mock": True, "board": board, "leds": {"driver": "mock"}})
             return Hardware(w, mock=True, clock=clock)
     else:
         if wiring is None:

@@ -121,3 +121,27 @@ def test_the_composition_root_chooses_the_hardware_lazily(tmp_path):
 def test_serve_and_hw_test_look_for_the_wiring_in_the_same_place():
     from hardware.cli import DEFAULT_CONFIG
     assert Path(SYSTEM_WIRING) == DEFAULT_CONFIG
+
+
+def test_simulation_board_for_a_four_hole_home_board():
+    """The simulated board of a Tock/Carbles/Jackaroo table (RG-B1: start area and home of
+    4) is emulated with those holes, in the wiring's default order; Pegs and Jokers' stays 5 + 5."""
+    from hardware.config import default_hole_order
+    from web.board_referee import make_hub
+    from web.store import Store
+    from web.tables import TableService
+    svc = TableService(Store(":memory:"), b"k" * 32, bot_delay=0.0)
+    hub = make_hub(svc, "simulation", threaded=False)
+    try:
+        for extra, holes in (({"start_holes": 4, "home_holes": 4}, 104), ({}, 112)):
+            hw = hub._factory(4, 18, **extra)
+            try:
+                b = hw.wiring.board
+                order = default_hole_order(4, 18, start_holes=b.start_holes, home_holes=b.home_holes)
+                assert len(order) == holes
+                assert sorted(hw.wiring.leds.map, key=hw.wiring.leds.map.get) == order
+            finally:
+                hw.close()
+    finally:
+        hub.close()
+        svc.close()

@@ -183,7 +183,7 @@ BAD = [
     ("[sensors]\nbackend = \"mcp23017\"\n", "sensors.mcp23017.addresses", "can't sense the 112 holes"),
     ("[sensors]\nbackend = \"mcp23017\"\n[sensors.mcp23017]\naddresses = [0x20, 0x20]\n",
      "sensors.mcp23017.addresses", "same address twice"),
-    ("[board]\nsides = 5\n", "board.sides", "4, 6, 8 or 10"),
+    ("[board]\nsides = 5\n", "board.sides", "4, 6, 8, 10 or 12"),
     ("[board]\nholes_per_side = 5\n", "board.holes_per_side", "10 to 40"),
     ("[leds\nbrightness = 1\n", "toml", "not valid TOML"),
 ]

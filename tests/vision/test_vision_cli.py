@@ -134,7 +134,7 @@ def test_calibrate_names_sides_with_the_tables_colours(workdir, capsys):
 @pytest.mark.parametrize("argv,words", [
     (["detect", "nope.png", "--calibration", "nope.json"], "no such file"),
     (["render", "--position", "nope.json", "--out", "x.png"], "no such file"),
-    (["calibrate", "x.png", "--layout", "5", "--out", "c.json"], "4, 6, 8 or 10"),
+    (["calibrate", "x.png", "--layout", "5", "--out", "c.json"], "4, 6, 8, 10 or 12"),
     (["render", "--position", "-", "--out", "x.png", "--distortion", "extreme"], "--distortion must be one of"),
     (["frobnicate"], "invalid choice"),
     (["detect"], "required"),
@@ -170,7 +170,7 @@ def test_board_print_writes_the_template(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,words", [
-    (["print", "--sides", "5"], "4, 6, 8 or 10"),
+    (["print", "--sides", "5"], "4, 6, 8, 10 or 12"),
     (["print", "--formats", "gif"], "--formats"),
     (["print", "--paper", "b5", "--formats", "pdf", "--out", "nowhere/x"], "no such folder"),
     (["print", "--layout", "4", "--pitch", "30"], "not both"),

@@ -123,7 +123,7 @@ def test_every_hole_given_explicitly(tmp_path):
 
 
 @pytest.mark.parametrize("data,words", [
-    ({"sides": 5}, "4, 6, 8 or 10"),
+    ({"sides": 5}, "4, 6, 8, 10 or 12"),
     ({}, "missing key 'sides'"),
     ({"sides": 4, "colour": "red"}, "unknown key"),
     ({"sides": 4, "holes": {"M99": [1, 2]}}, "M99"),
