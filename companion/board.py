@@ -23,9 +23,10 @@ class Geometry:
     """Holes, landmarks and path tables of one board (G1-G4)."""
 
     def __init__(self, sides: int, holes_per_side: int = 18, in_spot_offset: int = 3,
-                 come_out_offset: int = 8, must_turn_in: bool = False):
-        if sides not in (4, 6, 8, 10):
-            raise ValueError(f"a board has 4, 6, 8 or 10 sides, not {sides}")
+                 come_out_offset: int = 8, must_turn_in: bool = False, home_size: int = HOME_SIZE):
+        if sides not in (4, 6, 8, 10, 12):
+            raise ValueError(f"a board has 4, 6, 8, 10 or 12 sides, not {sides}")
+        self.home_size = home_size  # 5 (G4), 4 on the related games' boards (TK-G4)
         self.sides = sides
         self.holes_per_side = h = holes_per_side
         self.length = L = sides * h
@@ -97,15 +98,17 @@ class Geometry:
             if n >= self.length:
                 raise ValueError(f"hole {token} is off the board: the main track is M0-M{self.length - 1}")
             return n
-        if not 1 <= n <= HOME_SIZE:
-            raise ValueError(f"hole {token} is off the board: home holes are H1-H{HOME_SIZE}")
+        if not 1 <= n <= self.home_size:
+            raise ValueError(f"hole {token} is off the board: home holes are H1-H{self.home_size}")
         return self.length + n - 1
 
 
 @lru_cache(maxsize=64)
 def geometry(sides: int, holes_per_side: int = 18, in_spot_offset: int = 3,
-             come_out_offset: int = 8, must_turn_in: bool = False) -> Geometry:
-    return Geometry(sides, holes_per_side, in_spot_offset, come_out_offset, must_turn_in)
+             come_out_offset: int = 8, must_turn_in: bool = False,
+             home_size: int = HOME_SIZE) -> Geometry:
+    return Geometry(sides, holes_per_side, in_spot_offset, come_out_offset, must_turn_in,
+                    home_size)
 
 
 def sides_for(players: int) -> int:

@@ -57,8 +57,16 @@ def cmd_moves(args) -> int:
     from .notation import moves_report, position_from_json
     from .position import PositionError
     try:
-        ranks = _parse_hand(args.hand) if args.hand is not None else None
-        pos = position_from_json(_read_json(args.position))
+        data = _read_json(args.position)
+        pos = position_from_json(data)
+        if pos.rules.related:  # RG-N2: the game's own deck
+            from .related import parse_rank
+            words = [w for w in (args.hand or "").split(",") if w.strip()]
+            if args.hand is not None and not words:
+                raise ValueError("--hand is empty; give ranks like A,7,K")
+            ranks = [parse_rank(pos.rules, w) for w in words] if args.hand is not None else None
+        else:
+            ranks = _parse_hand(args.hand) if args.hand is not None else None
     except (ValueError, PositionError) as exc:
         return _fail(str(exc))
     json.dump(moves_report(pos, ranks), sys.stdout, indent=args.indent)
@@ -67,20 +75,36 @@ def cmd_moves(args) -> int:
 
 
 def cmd_rules(args) -> int:
-    from .rules import DESCRIPTIONS, GENERAL_RULINGS, OPTION_DOCS, PRESETS, RULINGS, differences
+    from .rules import (ALL_PRESETS, DESCRIPTIONS, GENERAL_RULINGS, OPTION_DOCS, RELATED_PRESETS,
+                        RULINGS, SWITCH_DOCS, SWITCHES, differences)
     if args.preset is None:
         if args.json:
-            json.dump({p: DESCRIPTIONS[p] for p in PRESETS}, sys.stdout, indent=2)
+            json.dump({p: DESCRIPTIONS[p] for p in ALL_PRESETS}, sys.stdout, indent=2)
             print()
             return 0
-        for name in PRESETS:
+        for name in ALL_PRESETS:
             print(f"{name}\n  {DESCRIPTIONS[name]}\n")
         print("Options (combine with a preset in a position's rules field):")
         for name, (_, doc) in OPTION_DOCS.items():
             print(f"  {name}: {doc}")
         return 0
-    if args.preset not in PRESETS:
-        return _fail(f"unknown preset {args.preset!r}; known presets: {', '.join(PRESETS)}")
+    if args.preset not in ALL_PRESETS:
+        return _fail(f"unknown preset {args.preset!r}; known presets: {', '.join(ALL_PRESETS)}")
+    if args.preset in RELATED_PRESETS:  # RELATED-GAMES.md S: its switches, not basic's options
+        info = {"preset": args.preset, "description": DESCRIPTIONS[args.preset],
+                "switches": {k: SWITCH_DOCS[k] for k in SWITCHES[args.preset]},
+                "differences": differences(args.preset)}
+        if args.json:
+            json.dump(info, sys.stdout, indent=2)
+            print()
+            return 0
+        print(f"{args.preset}\n\n{info['description']}\n\nSwitches (rules options, RG-N5):")
+        for name, doc in info["switches"].items() or [("(none)", "")]:
+            print(f"  - {name}: {doc}" if doc else f"  - {name}")
+        print("\nEngine options it sets (differences from basic):")
+        for line in info["differences"]:
+            print(f"  - {line}")
+        return 0
     info = {"preset": args.preset, "description": DESCRIPTIONS[args.preset],
             "differences": differences(args.preset),
             "rulings": RULINGS.get(args.preset, []) + GENERAL_RULINGS}
@@ -99,10 +123,10 @@ def cmd_rules(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from .rules import PRESETS
+    from .rules import ALL_PRESETS
     from .simulate import format_summary, simulate
-    if args.preset not in PRESETS:
-        return _fail(f"unknown preset {args.preset!r}; known presets: {', '.join(PRESETS)}")
+    if args.preset not in ALL_PRESETS:
+        return _fail(f"unknown preset {args.preset!r}; known presets: {', '.join(ALL_PRESETS)}")
     if args.games < 1:
         return _fail("--games must be at least 1")
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
@@ -115,7 +139,8 @@ def cmd_simulate(args) -> int:
 
     try:
         summary = simulate(preset=args.preset, players=args.players, teams=args.teams,
-                           games=args.games, seed=args.seed, bots=bots, progress=progress)
+                           games=args.games, seed=args.seed, bots=bots, progress=progress,
+                           sides=args.sides)
     except ValueError as exc:
         return _fail(str(exc))
     if args.json:
@@ -171,7 +196,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="play games between built-in bots and summarise them")
     p.add_argument("--preset", default="basic")
-    p.add_argument("--players", type=int, default=4, choices=(2, 4, 6, 8, 10))
+    p.add_argument("--players", type=int, default=4, choices=tuple(range(2, 13)),
+                   help="2, 4, 6, 8, 10 (Pegs and Jokers); Tock 4 (tock3: 3), Jackaroo 4, "
+                        "Carbles 2-6 or 4, 6, 8, 12 in partnership")
+    p.add_argument("--sides", type=int, default=None,
+                   help="Carbles board sections: 4, 6, 8 or 12 (default: the smallest that fits)")
     p.add_argument("--teams", type=int, default=None, help="number of teams (T1); default 2")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)

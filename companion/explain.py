@@ -1,14 +1,16 @@
 """Why a well-formed move is illegal: a sentence and the RULES id it breaks.
 
 The referee's words for players ("illegal: an 8 can't move a peg into home,
-rule M5"). The move's steps are replayed in order on a copy of the position,
+rule M5"). It reads a Position's fields but never imports `position`, which
+imports this module: the layers run board/moves/powers -> explain -> position ->
+notation. The move's steps are replayed in order on a copy of the position,
 as they would be played, so the first rule a step breaks is the one named.
 """
 from __future__ import annotations
 
 from .board import START
 from .moves import FREE, SWAP, Move
-from .position import BACK, FWD, OUT, SPLIT, SWAP2
+from .powers import BACK, FWD, OUT, SPLIT, SWAP2
 
 
 def explain(pos, move: Move) -> tuple[str, str]:

@@ -97,6 +97,14 @@ class Game:
     fresh shuffle; `take_new_shuffles` gives the fresh ones to be stored.
     """
 
+    _related = None  # registered by `companion.related_game`, which the package imports
+
+    def __new__(cls, rules: Rules | str | dict = "basic", *args, **kwargs):
+        # Tock, Carbles and Jackaroo (RELATED-GAMES.md) have their own turn flow.
+        if cls is Game and rules_from_json(rules).related:
+            cls = Game._related
+        return object.__new__(cls)
+
     def __init__(self, rules: Rules | str | dict = "basic", players: int = 4,
                  teams: int | None = None, seed=None, rng=None, dealer: int | None = None,
                  shuffles=None):
@@ -431,6 +439,8 @@ class Game:
             raise ValueError(f"not a game record: expected format {GAME_FORMAT!r}")
         kwargs = dict(rules=record.get("rules", "basic"), players=record.get("players", 4),
                       teams=record.get("teams"), dealer=record.get("dealer"))
+        if "sides" in record:  # the related games' board (CB-G1)
+            kwargs["sides"] = record["sides"]
         if "shuffles" in record:
             game = cls(**kwargs, shuffles=record["shuffles"])
         elif record.get("seed") is not None:

@@ -45,6 +45,10 @@ class AmbiguousMoveError(MoveError):
 
 
 MOVE, SWAP, DISCARD, FREE = "move", "swap", "discard", "free"
+# The related games (RELATED-GAMES.md RG-N3): a force on the next player's hand
+# (`10 force 3`, `Qr force 3`; steps = (side,)), giving up the whole hand
+# (`discard hand`, rank ""), and a card passed to the partner (`7 pass 2`).
+FORCE, HAND, GIVE = "force", "hand", "give"
 # Game-level actions of the Bluffing Joker doubt window (V-BJ); rank is "".
 DOUBT, PASS, PENALTY = "doubt", "pass", "penalty"
 
@@ -76,6 +80,12 @@ class Move(tuple):
             return f"penalty {c}:{geo.token(s)}-{geo.token(d)}"
         if kind == DISCARD:
             return f"{rank} discard"
+        if kind == HAND:
+            return "discard hand"
+        if kind == FORCE:
+            return f"{rank} force {steps[0]}"
+        if kind == GIVE:
+            return f"{rank} pass {steps[0]}"
         if kind == SWAP:
             (c1, a, _), (c2, b, _) = steps
             return f"{rank} {c1}:{geo.token(a)}<>{c2}:{geo.token(b)}"
@@ -83,8 +93,13 @@ class Move(tuple):
         return f"{rank} free {body}" if kind == FREE else f"{rank} {body}"
 
     @classmethod
-    def from_text(cls, text: str, geo: Geometry, sides: int | None = None) -> "Move":
-        """Parse NOTATION.md move text; raises MoveSyntaxError (syntax only)."""
+    def from_text(cls, text: str, geo: Geometry, sides: int | None = None,
+                  ranks=None) -> "Move":
+        """Parse NOTATION.md move text; raises MoveSyntaxError (syntax only).
+
+        ``ranks`` (a related game's deck, RG-N2) also admits its forms of
+        RG-N3: any number of parts, force, `discard hand` and passing a card.
+        """
         if not isinstance(text, str):
             raise MoveSyntaxError("a move must be text")
         words = text.split()
@@ -99,6 +114,8 @@ class Move(tuple):
             c = int(m[1])
             _check_side(c, sides, text)
             return cls("", PENALTY, ((c, _loc(geo, m[2], text), _loc(geo, m[3], text)),))
+        if ranks is not None:
+            return _related_from_text(cls, text, words, geo, sides, ranks)
         rank = words[0].upper()
         if rank not in RANK_SET:
             raise MoveSyntaxError(f"bad move {text!r}: {words[0]!r} is not a rank "
@@ -134,6 +151,57 @@ class Move(tuple):
         return cls(rank, kind, steps)
 
 
+def canonical_rank(word: str, ranks) -> str | None:
+    """A related game's rank token (RG-N2): case-insensitive but for the r/b of
+    Jr Jb Qr Qb, which read either case; None if the deck has no such rank."""
+    if len(word) == 2 and word[0] in "JjQq" and word[1] in "rbRB":
+        word = word[0].upper() + word[1].lower()
+    else:
+        word = word.upper()
+    return word if word in ranks else None
+
+
+def _related_from_text(cls, text, words, geo, sides, ranks):
+    if words == ["discard", "hand"]:
+        return cls("", HAND)
+    rank = canonical_rank(words[0], ranks)
+    if rank is None:
+        raise MoveSyntaxError(f"bad move {text!r}: {words[0]!r} is not a rank of this game "
+                              f"({' '.join(ranks)})")
+    rest = words[1:]
+    if rest == ["discard"]:
+        return cls(rank, DISCARD)
+    if len(rest) == 2 and rest[0] in ("force", "pass"):
+        if not rest[1].isdigit():
+            raise MoveSyntaxError(f"bad move {text!r}: {rest[0]} takes a side number")
+        c = int(rest[1])
+        _check_side(c, sides, text)
+        return cls(rank, FORCE if rest[0] == "force" else GIVE, (c,))
+    if not rest:
+        raise MoveSyntaxError(f"bad move {text!r}: no steps after the rank")
+    if len(rest) == 1 and "<>" in rest[0]:
+        m = _SWAP.match(rest[0])
+        if not m:
+            raise MoveSyntaxError(f"bad swap {rest[0]!r}: expected <side>:M<n><><side>:M<m>")
+        c1, a, c2, b = int(m[1]), _loc(geo, m[2], text), int(m[3]), _loc(geo, m[4], text)
+        _check_side(c1, sides, text)
+        _check_side(c2, sides, text)
+        if a > b:
+            c1, a, c2, b = c2, b, c1, a
+        return cls(rank, SWAP, ((c1, a, b), (c2, b, a)))
+    if len(rest) > 7:
+        raise MoveSyntaxError(f"bad move {text!r}: too many steps")
+    steps = []
+    for word in rest:
+        m = _STEP.match(word)
+        if not m:
+            raise MoveSyntaxError(f"bad step {word!r} in {text!r}: expected <side>:<from>-<to>, e.g. 0:M10-M13")
+        c = int(m[1])
+        _check_side(c, sides, text)
+        steps.append((c, _loc(geo, m[2], text), _loc(geo, m[3], text)))
+    return cls(rank, MOVE, steps)
+
+
 def _loc(geo, token, text):
     try:
         return geo.parse_token(token)
@@ -147,4 +215,5 @@ def _check_side(c, sides, text):
 
 
 __all__ = ["Move", "MoveError", "MoveSyntaxError", "IllegalMoveError", "AmbiguousMoveError",
-           "RANKS", "MOVE", "SWAP", "DISCARD", "FREE", "DOUBT", "PASS", "PENALTY", "START"]
+           "RANKS", "MOVE", "SWAP", "DISCARD", "FREE", "DOUBT", "PASS", "PENALTY", "START",
+           "FORCE", "HAND", "GIVE", "canonical_rank"]

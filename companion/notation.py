@@ -4,11 +4,14 @@ from __future__ import annotations
 import json
 
 from .board import geometry
+from .moves import FORCE
 from .position import Position, PositionError
+from .related import RelatedPosition
 from .rules import RulesError, rules_from_json
 
 FORMAT = "pegs-and-jokers/position/1"
 _KEYS = {"format", "rules", "sides", "teams", "pegs", "to_move", "counting"}
+_RELATED_KEYS = {"skips", "hand_sizes", "waiting"}  # RG-N4, RG-N5
 
 
 def _int(value, what):
@@ -32,9 +35,15 @@ def position_from_json(data) -> Position:
             raise PositionError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     if not isinstance(data, dict):
         raise PositionError("a position must be a JSON object")
-    unknown = sorted(set(data) - _KEYS)
+    keys = _KEYS
+    if isinstance(data.get("rules"), (str, dict)):
+        try:
+            keys = _KEYS | _RELATED_KEYS if rules_from_json(data["rules"]).related else _KEYS
+        except RulesError:
+            pass
+    unknown = sorted(set(data) - keys)
     if unknown:
-        raise PositionError(f"unknown key(s) {unknown}; a position has {sorted(_KEYS)}")
+        raise PositionError(f"unknown key(s) {unknown}; a position has {sorted(keys)}")
     for key in ("format", "rules", "sides", "teams", "pegs", "to_move"):
         if key not in data:
             raise PositionError(f"missing key {key!r}")
@@ -45,8 +54,10 @@ def position_from_json(data) -> Position:
     except RulesError as exc:
         raise PositionError(str(exc)) from None
     sides = _int(data["sides"], "sides")
-    if sides not in (4, 6, 8, 10):
-        raise PositionError(f"sides is {sides}; a board has 4, 6, 8 or 10 sides (G1)")
+    if sides not in ((4, 6, 8, 10, 12) if rules.related else (4, 6, 8, 10)):
+        raise PositionError(f"sides is {sides}; a board has 4, 6, 8 or 10 sides (G1)"
+                            if not rules.related else
+                            f"sides is {sides}; a board has 4, 6, 8 or 12 sections (CB-G1)")
     teams = data["teams"]
     if not isinstance(teams, list) or not teams or not all(isinstance(t, list) and t for t in teams):
         raise PositionError("teams must be a list of non-empty lists of sides")
@@ -56,7 +67,8 @@ def position_from_json(data) -> Position:
     pegs_in = data["pegs"]
     if not isinstance(pegs_in, dict):
         raise PositionError("pegs must be an object {side: [holes]}")
-    geo = geometry(sides, rules.holes_per_side, rules.in_spot_offset, rules.come_out_offset)
+    geo = geometry(sides, rules.holes_per_side, rules.in_spot_offset, rules.come_out_offset,
+                   rules.must_turn_in, rules.home_size)
     pegs = {}
     for key, tokens in pegs_in.items():
         side = _side_key(key, "pegs")
@@ -74,6 +86,19 @@ def position_from_json(data) -> Position:
         if not isinstance(data["counting"], dict):
             raise PositionError("counting must be an object {side: turns}")
         counting = {_side_key(k, "counting"): v for k, v in data["counting"].items()}
+    if rules.related:
+        extra = {}
+        for key in ("skips", "hand_sizes"):
+            if key in data:
+                if not isinstance(data[key], dict):
+                    raise PositionError(f"{key} must be an object {{side: count}}")
+                extra[key] = {_side_key(k, key): v for k, v in data[key].items()}
+        if "waiting" in data:
+            w = data["waiting"]
+            if not isinstance(w, list):
+                raise PositionError("waiting must be a list of sides")
+            extra["waiting"] = [_int(c, "a side in waiting") for c in w]
+        return RelatedPosition.from_pegs(rules, sides, teams, pegs, to_move, counting, **extra)
     return Position.from_pegs(rules, sides, teams, pegs, to_move, counting)
 
 
@@ -96,6 +121,14 @@ def position_to_json(pos: Position) -> dict:
     counting = {str(c): pos.counting[c] for c in pos.colours if pos.counting[c]}
     if counting or pos.rules.counting:
         out["counting"] = counting
+    if pos.rules.related:  # RG-N4, RG-N5: only what is set
+        skips = {str(c): pos.skips[c] for c in pos.colours if pos.skips[c]}
+        if skips:
+            out["skips"] = skips
+        if pos.hand_sizes:
+            out["hand_sizes"] = {str(c): n for c, n in sorted(pos.hand_sizes.items())}
+        if pos.waiting:
+            out["waiting"] = sorted(pos.waiting)
     return out
 
 
@@ -104,6 +137,10 @@ def moves_report(pos: Position, ranks=None) -> dict:
     geo = pos.geo
     moves = []
     for move in pos.legal_moves(ranks):
-        moves.append({"card": move.rank, "move": move.text(geo),
-                      "result": pegs_to_json(pos, pos.result_of(move))})
+        entry = {"card": move.rank, "move": move.text(geo),
+                 "result": pegs_to_json(pos, pos.result_of(move))}
+        if move.kind == FORCE:  # RG-N6: what the pegs can't show
+            target = move.steps[0]
+            entry["effects"] = {"skip": target, "steal" if move.rank == "Qr" else "discard": target}
+        moves.append(entry)
     return {"to_move": pos.to_move, "discard_allowed": pos.discard_allowed(ranks), "moves": moves}

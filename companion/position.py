@@ -11,52 +11,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .board import START, HOME_SIZE, geometry
+from .explain import explain
 from .moves import (DISCARD, FREE, MOVE, SWAP, RANKS, IllegalMoveError, Move,
                     MoveSyntaxError)
+from .powers import B, BACK, FWD, JOKER, OUT, SPLIT, SWAP2, card_powers
 from .rules import Rules
-
-# Card powers (the actions a rank allows under a rule set).
-OUT, FWD, BACK, SPLIT, SWAP2, JOKER = "out", "fwd", "back", "split", "swap", "joker"
-F, B = "F", "B"
-
-
-@lru_cache(maxsize=None)
-def card_powers(rules: Rules) -> dict:
-    """rank -> tuple of actions; an action is (kind, count, extra)."""
-    powers = {}
-    for rank in RANKS:
-        acts = []
-        if rank == "A":
-            acts += [(OUT, 0, None), (FWD, 1, None)]
-            if rules.ace == "north_carolina":
-                acts += [(BACK, 1, None), (FWD, 11, None)]  # V-NC3
-        elif rank in ("J", "Q", "K"):
-            n = 10 if rules.court == "10" else {"J": 11, "Q": 12, "K": 13}[rank]  # V-SS
-            acts += [(OUT, 0, None), (FWD, n, None)]
-        elif rank == "JK":
-            acts.append((JOKER, 0, None))
-        elif rank == "7":
-            acts += [(FWD, 7, None), (SPLIT, 7, ((F, F),))]  # P3
-        elif rank == "8":
-            acts.append((BACK, 8, None))  # P4
-        elif rank == "9":
-            acts.append((FWD, 9, None))
-            if rules.nine == "split":  # V-AZ3, R13
-                acts.append((SPLIT, 9, ((F, B), (B, F))))
-        elif rank == "10":
-            if rules.ten == "split":  # V-NC6: no single 10
-                acts.append((SPLIT, 10, ((F, F), (F, B), (B, F), (B, B))))
-            else:
-                acts.append((FWD, 10, None))
-                if rules.ten == "forward_or_back1":  # V-AK
-                    acts.append((BACK, 1, None))
-        else:
-            acts.append((FWD, int(rank), None))
-            if rank == "2" and rules.two_swap:  # V-NC4
-                acts.append((SWAP2, 0, None))
-        powers[rank] = tuple(acts)
-    return powers
-
 
 @lru_cache(maxsize=None)
 def split_ranks(rules: Rules) -> frozenset:
@@ -83,11 +42,22 @@ class Position:
     consecutive counting turns of that player (V-NC7).
     """
 
+    # The related games' subclass (`companion.related` registers it; the
+    # package imports that module, so it is always there).
+    _related = None
+
+    def __new__(cls, rules: Rules, *args, **kwargs):
+        # The related games (RELATED-GAMES.md) have their own generator; the
+        # choice is made once here, never inside move generation.
+        if cls is Position and rules.related:
+            cls = Position._related
+        return object.__new__(cls)
+
     def __init__(self, rules: Rules, sides: int, teams, occ, start, to_move: int,
                  counting=None):
         self.rules = rules
         self.geo = geometry(sides, rules.holes_per_side, rules.in_spot_offset,
-                            rules.come_out_offset, rules.must_turn_in)
+                            rules.come_out_offset, rules.must_turn_in, rules.home_size)
         self.sides = sides
         self.L = self.geo.length
         self.teams = tuple(tuple(t) for t in teams)
@@ -110,20 +80,17 @@ class Position:
     def from_pegs(cls, rules: Rules, sides: int, teams, pegs: dict, to_move: int,
                   counting: dict | None = None) -> "Position":
         """Build from {side: [locations]}; raises PositionError naming the problem."""
-        if sides not in (4, 6, 8, 10):
-            raise PositionError(f"sides is {sides}; a board has 4, 6, 8 or 10 sides (G1)")
+        if rules.related and cls is Position:
+            return Position._related.from_pegs(rules, sides, teams, pegs, to_move, counting)
+        cls._check_sides(sides, pegs)
         occupied = sorted(pegs)
-        if occupied != list(range(sides)) and not (sides == 4 and occupied == [0, 2]):
-            raise PositionError(
-                f"pegs are given for sides {occupied}; expected every side 0-{sides - 1}"
-                + (" (or sides 0 and 2 for two players, G1)" if sides == 4 else ""))
         flat = [c for t in teams for c in t]
         if sorted(flat) != occupied:
             raise PositionError(f"teams {teams} must list each occupied side {occupied} exactly once")
         if to_move not in pegs:
             raise PositionError(f"to_move is side {to_move}, which has no pegs")
         geo = geometry(sides, rules.holes_per_side, rules.in_spot_offset,
-                       rules.come_out_offset, rules.must_turn_in)
+                       rules.come_out_offset, rules.must_turn_in, rules.home_size)
         L = geo.length
         occ, start = [0] * sides, [0] * sides
         seen_main = {}
@@ -151,6 +118,16 @@ class Position:
             count[side] = n
         return cls(rules, sides, teams, occ, start, to_move, count)
 
+    @staticmethod
+    def _check_sides(sides, pegs):
+        if sides not in (4, 6, 8, 10):
+            raise PositionError(f"sides is {sides}; a board has 4, 6, 8 or 10 sides (G1)")
+        occupied = sorted(pegs)
+        if occupied != list(range(sides)) and not (sides == 4 and occupied == [0, 2]):
+            raise PositionError(
+                f"pegs are given for sides {occupied}; expected every side 0-{sides - 1}"
+                + (" (or sides 0 and 2 for two players, G1)" if sides == 4 else ""))
+
     def copy(self) -> "Position":
         return Position(self.rules, self.sides, self.teams, self.occ, self.start,
                         self.to_move, self.counting)
@@ -171,8 +148,11 @@ class Position:
         return hash(self.key())
 
     def __repr__(self):
-        from .notation import position_to_json  # local: notation imports us
-        return f"Position({position_to_json(self)})"
+        # notation.py (the JSON layer) sits above this module, so no position_to_json here
+        tok = self.geo.token
+        pegs = {c: [tok(h) for h in locs] for c, locs in self.pegs().items()}
+        return (f"Position(preset={self.rules.preset!r}, sides={self.sides}, teams={self.teams}, "
+                f"pegs={pegs}, to_move={self.to_move})")
 
     # ----------------------------------------------------------------- queries
     def all_home(self, c: int, occ=None, start=None) -> bool:
@@ -638,7 +618,6 @@ class Position:
 
     def explain_illegal(self, move: Move) -> tuple[str, str]:
         """(sentence, RULES id) saying why a well-formed move is not legal here."""
-        from .explain import explain  # local: explain works on Position internals
         return explain(self, move)
 
     # ------------------------------------------------------------- push / pop

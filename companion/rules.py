@@ -34,6 +34,30 @@ OPTION_DOCS: dict[str, tuple[object, str]] = {
     "must_turn_in": (bool, "a peg may not pass its own in-spot forward: it must turn in (V-KP2, R17)"),
     "forfeit": (bool, "a player may discard instead of moving even when able (V-OPT forfeit)"),
     "bluffing": (bool, "cards are played face down with a declared card; opponents may doubt (V-BJ)"),
+    # Options of the related games (RELATED-GAMES.md); each is usable by any
+    # preset of the related-games engine (see `Rules.related`).
+    "home_size": ((4, 5), "holes in each home (G4): 5, Tock/Carbles/Jackaroo 4 (TK-G4)"),
+    "deal": (tuple, "hands dealt in rounds without drawing, e.g. [5, 4, 4] (TK-C2); [] = draw each turn (C2, C3)"),
+    "deal_reshuffle": (("cycle", "empty"), "with deal rounds: shuffle all cards after the last round (TK-C2), or refill the stock from the discards when it runs out (CB-C2)"),
+    "stuck": (("card", "hand"), "no legal move: discard one card (P7, CB-P4, JR-P9) or the whole hand and wait for the next deal (TK-P3)"),
+    "joker_exempt": (bool, "a joker is never forced (P7); off: must move covers the joker too (CB-R12)"),
+    "give_up_hand": (bool, "a player may discard the whole hand on his turn even when able to move (JR-P10)"),
+    "pass_card": (bool, "after each deal every player passes one card face down to his partner (TK-V4)"),
+    "four": (("forward", "backward"), "4: forward 4, or backward 4 (TK-V1, CB, JR)"),
+    "five": (("forward", "any", "others"), "5: forward; also any peg on the track (TK-V3); or any other marble not on its own start hole (JR-P3)"),
+    "seven": (("split", "one", "steps", "split_any"), "7: split between two pegs (P3); one peg only (TK-R6); seven single steps with a hit on each (CB-P2); split over any number of pegs (JR-P4)"),
+    "jack": (("plain", "swap", "suited"), "J: its count; or also a swap (CB-P3); or red forward 11 / black swap (JR-P7)"),
+    "queen": (("plain", "suited_steal"), "Q: its count; or red takes a random card from the next player (JR-P6), black its count"),
+    "king": (("plain", "clears"), "K: come out or its count; or its 13 sends every marble it passes to start (JR-P8)"),
+    "court_out": (("JQK", "K"), "court cards that come out: J, Q, K (P5) or the K only (TK, CB, JR)"),
+    "own_pegs": (("block", "hit"), "a peg never passes or lands on its own colour (M2), or passes it and hits it by landing (TK-M2)"),
+    "hits": (("in_spot", "start"), "a hit teammate's peg goes to its in-spot (M7), or every hit peg to its start area (TK-M2)"),
+    "start_block": (bool, "a peg on its own come-out hole can't be passed, landed on or swapped (TK-M3)"),
+    "pair_block": (bool, "no peg passes two pegs on neighbouring main-track holes (JR-M3)"),
+    "partner_joker": (bool, "a joker may bring out the partner's peg instead of one's own (CB-V1.2)"),
+    "direction": (("clockwise", "counter"), "turns pass clockwise (T2) or counter-clockwise (JR-G2); pegs always move clockwise"),
+    "open_hand": (bool, "every hand is shown to everyone (CB-V2)"),
+    "team_play": (("any", "solo", "pairs"), "seating: T1's teams; each plays alone; or partners in pairs sitting opposite"),
 }
 
 
@@ -63,19 +87,71 @@ class Rules:
     must_turn_in: bool = False
     forfeit: bool = False
     bluffing: bool = False
+    home_size: int = 5
+    deal: tuple = ()
+    deal_reshuffle: str = "cycle"
+    stuck: str = "card"
+    joker_exempt: bool = True
+    give_up_hand: bool = False
+    pass_card: bool = False
+    four: str = "forward"
+    five: str = "forward"
+    seven: str = "split"
+    jack: str = "plain"
+    queen: str = "plain"
+    king: str = "plain"
+    court_out: str = "JQK"
+    own_pegs: str = "block"
+    hits: str = "in_spot"
+    start_block: bool = False
+    pair_block: bool = False
+    partner_joker: bool = False
+    direction: str = "clockwise"
+    open_hand: bool = False
+    team_play: str = "any"
+
+    def __post_init__(self):
+        # Worked out once: Position(...) and Game(...) read it at construction.
+        object.__setattr__(self, "_related", _related(self))
+
+    @property
+    def related(self) -> bool:
+        """True when an option of the related games is in use: such rules run
+        on the related-games engine (`companion.related`), so the Pegs and
+        Jokers move generator never tests these options."""
+        return self._related
 
     def options(self) -> dict:
         """The options that differ from the preset they were built from."""
-        base = PRESETS[self.preset]
+        base = ALL_PRESETS[self.preset]
         return {f.name: getattr(self, f.name) for f in fields(self)
                 if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)}
 
     def to_json(self):
+        if self.preset in RELATED_PRESETS:  # RG-N5: only the preset's switches
+            on = {name: True for name, change in SWITCHES.get(self.preset, {}).items()
+                  if all(getattr(self, k) == v for k, v in change.items())}
+            return {"preset": self.preset, "options": on} if on else self.preset
         opts = self.options()
         return {"preset": self.preset, "options": opts} if opts else self.preset
 
     def with_options(self, **options) -> "Rules":
+        if self.preset in RELATED_PRESETS:
+            return replace(self, **options)
         return rules_from_json({"preset": self.preset, "options": {**self.options(), **options}})
+
+
+_NEW_DEFAULTS = {
+    "home_size": 5, "deal": (), "deal_reshuffle": "cycle", "stuck": "card", "joker_exempt": True,
+    "give_up_hand": False, "pass_card": False, "four": "forward", "five": "forward",
+    "jack": "plain", "queen": "plain", "king": "plain", "court_out": "JQK", "own_pegs": "block",
+    "hits": "in_spot", "start_block": False, "pair_block": False, "partner_joker": False,
+    "direction": "clockwise", "open_hand": False, "team_play": "any"}
+def _related(rules: Rules) -> bool:
+    return (rules.in_spot_offset == rules.come_out_offset
+            or rules.seven not in ("split",) or rules.ten in ("swap", "force")
+            or rules.joker == "come_out"
+            or any(getattr(rules, k) != v for k, v in _NEW_DEFAULTS.items()))
 
 
 class RulesError(ValueError):
@@ -102,7 +178,110 @@ PRESETS: dict[str, Rules] = {
     "bluffing_joker": replace(_BASIC, preset="bluffing_joker", bluffing=True),
 }
 
+# The related games of RELATED-GAMES.md section S, kept apart from PRESETS
+# (the Pegs and Jokers variants of RULES.md V) so that lists of those stay as
+# they are; `ALL_PRESETS` holds both.
+_TOCK = replace(_BASIC, preset="tock", home_size=4, pegs_per_side=4, in_spot_offset=17,
+                come_out_offset=17, decks=1, jokers_per_deck=0, deal=(5, 4, 4), stuck="hand",
+                joker_exempt=False, seven="one", court="11-13", court_out="K", own_pegs="hit",
+                hits="start", start_block=True, team_play="solo")
+_CARBLES = replace(_TOCK, preset="carbles", jokers_per_deck=2, deal=(4,), deal_reshuffle="empty",
+                   stuck="card", own_pegs="hit", four="backward", seven="steps", jack="swap",
+                   joker="come_out")
+_JACKAROO = replace(_TOCK, preset="jackaroo", deal=(4, 4, 5), stuck="card", four="backward",
+                    five="others", seven="split_any", ten="force", jack="suited",
+                    queen="suited_steal", king="clears", own_pegs="block", pair_block=True,
+                    direction="counter", give_up_hand=True, team_play="pairs")
+RELATED_PRESETS: dict[str, Rules] = {
+    "tock": _TOCK,
+    "tock_partnership": replace(_TOCK, preset="tock_partnership", pass_card=True,
+                                team_play="pairs"),
+    "tock3": replace(_TOCK, preset="tock3", deal=(5, 4, 4, 4)),
+    "carbles": _CARBLES,
+    "carbles_partnership": replace(_CARBLES, preset="carbles_partnership", partner_joker=True,
+                                   team_play="pairs"),
+    "jackaroo": _JACKAROO,
+    "jackaroo_individual": replace(_JACKAROO, preset="jackaroo_individual", team_play="solo"),
+}
+ALL_PRESETS: dict[str, Rules] = {**PRESETS, **RELATED_PRESETS}
+
+# RELATED-GAMES.md section S: the switches each related preset accepts, and
+# the options each one sets.
+_TOCK_SWITCHES = {"reverse_four": {"four": "backward"}, "ten_swap": {"ten": "swap"},
+                  "forced_five": {"five": "any"}}
+_CARBLES_SWITCHES = {"open_hand": {"open_hand": True}}
+SWITCHES: dict[str, dict[str, dict]] = {
+    "tock": _TOCK_SWITCHES, "tock_partnership": _TOCK_SWITCHES, "tock3": _TOCK_SWITCHES,
+    "carbles": _CARBLES_SWITCHES, "carbles_partnership": _CARBLES_SWITCHES,
+    "jackaroo": {}, "jackaroo_individual": {},
+}
+SWITCH_DOCS = {
+    "reverse_four": "TK-V1 Reverse Four: the 4 moves a peg backward 4",
+    "ten_swap": "TK-V2 Ten Swap: the 10 swaps one of your pegs with another colour's instead of moving",
+    "forced_five": "TK-V3 Forced Five: the 5 moves any one peg on the main track forward 5",
+    "open_hand": "CB-V2 Open Hand: every hand is face up",
+}
+
+# Options the related-games engine does not play: Pegs and Jokers' own powers.
+_PEGS_ONLY = {"draw": "first", "team_pegs": False, "nine": "forward", "ace": "basic",
+              "two_swap": False, "counting": 0, "split_hand_over": False, "must_turn_in": False,
+              "forfeit": False, "bluffing": False, "start_jokers": False}
+
+
+def _check_related(rules: Rules) -> None:
+    """The related engine plays the options it shares with Pegs and Jokers
+    (counts, come-out, home, P8 helping) but not Pegs and Jokers' own powers."""
+    if not rules.related:
+        return
+    bad = [k for k, v in _PEGS_ONLY.items() if getattr(rules, k) != v]
+    if rules.seven == "split":
+        bad.append("seven")
+    if rules.ten == "split":
+        bad.append("ten")
+    if rules.joker not in ("basic", "come_out"):
+        bad.append("joker")
+    if rules.hits != "start":
+        bad.append("hits")
+    if bad:
+        raise RulesError(
+            "options " + ", ".join(sorted(set(bad))) + " can't be combined with the related-games "
+            "options (hits to start, deal rounds, the related 4/5/7/10/J/Q/K powers)")
+    if not rules.deal:
+        raise RulesError("the related-games engine needs hands dealt in rounds: set 'deal'")
+    if rules.joker == "basic" and (rules.jokers_per_deck or rules.extra_jokers):
+        raise RulesError("the related-games engine plays a joker only as 'come_out'")
+
+
 DESCRIPTIONS: dict[str, str] = {
+    "tock": (
+        "Tock (4 players, each alone): one 52-card deck dealt 5, 4, 4 with no drawing. "
+        "A and K come out onto the start hole, the 4 is forward, the 7 moves one peg, J, Q, "
+        "K move 11, 12, 13. Landing on any peg, your own included, sends it to start; a "
+        "peg on its own start hole can't be passed or landed on. Stuck: discard your hand "
+        "and wait for the next deal. Switches: reverse_four, ten_swap, forced_five."),
+    "tock_partnership": (
+        "Partnership Tock: Tock with partners opposite. After each deal you pass one card "
+        "face down to your partner; once your pegs are all home you move your partner's. "
+        "A team wins with all 8 pegs home."),
+    "tock3": (
+        "Three-player Tock: the 4-sided board with side 3 empty; deals of 5, 4, 4, 4, the "
+        "52nd card set aside unseen until the reshuffle."),
+    "carbles": (
+        "Carbles (2-6 players, each alone): 52 cards and 2 jokers, 4 cards a deal. A, K and "
+        "the joker come out; the 4 moves backward; the 7 is seven single steps shared among "
+        "your marbles, hitting on each; the J moves 11 or swaps. Stuck: burn one card."),
+    "carbles_partnership": (
+        "Partnership Carbles: 4, 6, 8 or 12 players in pairs sitting opposite; a joker may "
+        "bring out your partner's marble; a team wins with all 8 marbles in goal."),
+    "jackaroo": (
+        "Jackaroo (two teams of two): deals of 4, 4, 5; turns pass to the right. No marble "
+        "passes its own colour or a pair; the 4 moves backward, the 5 may move any other "
+        "marble, the 7 splits over your marbles, the 10 may force the next player to "
+        "discard, the red queen takes a random card from him, the black jack swaps, and the "
+        "K sends every marble it passes to start. You may give up your hand on your turn."),
+    "jackaroo_individual": (
+        "Individual Jackaroo: Jackaroo with each player alone; the 5 takes only your own "
+        "marbles into your goal."),
     "basic": (
         "The basic game (pagat.com): draw one card, then play one of six. A, J, Q, K "
         "come out; 8 moves backward; 7 may split between two of your own pegs; the "
@@ -175,6 +354,8 @@ RULINGS: dict[str, list[str]] = {
         "A discard is only allowed when the real hand could not move (P7); it is not declared "
         "and can't be doubted. The extra turn is taken right after the winner's next turn.",
     ],
+    "tock": [], "tock_partnership": [], "tock3": [], "carbles": [], "carbles_partnership": [],
+    "jackaroo": [], "jackaroo_individual": [],
     "north_carolina": [
         "While helping a partner, counting's free come-out brings out a peg of the partner "
         "being helped (the pegs the player controls).",
@@ -184,7 +365,7 @@ RULINGS: dict[str, list[str]] = {
 
 def differences(preset: str) -> list[str]:
     """One line per option where the preset differs from basic, with its doc."""
-    rules = PRESETS[preset]
+    rules = ALL_PRESETS[preset]
     out = []
     for f in fields(rules):
         if f.name == "preset":
@@ -199,14 +380,17 @@ def _check_option(name, value):
     if name not in OPTION_DOCS:
         raise RulesError(f"unknown rule option {name!r}; known options: {', '.join(OPTION_DOCS)}")
     allowed = OPTION_DOCS[name][0]
-    if allowed is bool:
+    if allowed is tuple:
+        ok = (isinstance(value, (list, tuple)) and 1 <= len(value) <= 13 or value in ((), [])) and all(
+            isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 13 for v in value)
+    elif allowed is bool:
         ok = isinstance(value, bool)
     elif allowed is int:
         ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 18
     else:
         ok = value in allowed and type(value) is type(allowed[0])
     if not ok:
-        want = "true or false" if allowed is bool else (
+        want = "true or false" if allowed is bool else "a list of hand sizes 1-13" if allowed is tuple else (
             "a whole number 0-17" if allowed is int else " or ".join(map(repr, allowed)))
         raise RulesError(f"rule option {name!r} is {value!r}; expected {want}")
 
@@ -226,13 +410,27 @@ def rules_from_json(value) -> Rules:
             raise RulesError("rules 'options' must be an object")
     else:
         raise RulesError("rules must be a preset name or an object {preset, options}")
-    if preset not in PRESETS:
-        raise RulesError(f"unknown preset {preset!r}; known presets: {', '.join(PRESETS)}")
+    if preset not in ALL_PRESETS:
+        raise RulesError(f"unknown preset {preset!r}; known presets: {', '.join(ALL_PRESETS)}")
+    if preset in RELATED_PRESETS:  # RG-N5: only the preset's own switches
+        switches = SWITCHES[preset]
+        changes = {}
+        for name, v in options.items():
+            if name not in switches:
+                raise RulesError(f"unknown option {name!r} for {preset}; its switches: "
+                                 f"{', '.join(switches) or 'none'}")
+            if not isinstance(v, bool):
+                raise RulesError(f"switch {name!r} is {v!r}; expected true or false")
+            if v:
+                changes.update(switches[name])
+        return replace(RELATED_PRESETS[preset], **changes)
     for name, v in options.items():
         _check_option(name, v)
+    options = {k: tuple(v) if k == "deal" else v for k, v in options.items()}
     rules = replace(PRESETS[preset], **options)
     if rules.in_spot_offset >= rules.holes_per_side or rules.come_out_offset >= rules.holes_per_side:
         raise RulesError("in_spot_offset and come_out_offset must be less than holes_per_side")
-    if rules.in_spot_offset == rules.come_out_offset:
+    if rules.in_spot_offset == rules.come_out_offset and not rules.related:
         raise RulesError("in_spot_offset and come_out_offset must differ")
+    _check_related(rules)
     return rules

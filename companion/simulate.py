@@ -53,6 +53,11 @@ def bot_seed(seed, index: int, seat: int) -> int:
     return _derive(seed, index, "seat", seat)
 
 
+def _board(sides):
+    """Carbles' sections (CB-G1) go to the game only when given."""
+    return {} if sides is None else {"sides": sides}
+
+
 def _check_bots(bots) -> tuple:
     if isinstance(bots, str):
         bots = (bots,)
@@ -84,8 +89,8 @@ def play_game(game: Game, bots, max_turns: int = DEFAULT_MAX_TURNS) -> int:
 
 
 def iter_games(preset="basic", players: int = 4, teams: int | None = None, games: int = 100,
-               seed=0, bots=("random",), max_turns: int = DEFAULT_MAX_TURNS
-               ) -> Iterator[GameResult]:
+               seed=0, bots=("random",), max_turns: int = DEFAULT_MAX_TURNS,
+               sides: int | None = None) -> Iterator[GameResult]:
     """Play the games of a run one by one, yielding each result."""
     bots = _check_bots(bots)
     rules = rules_from_json(preset)
@@ -93,7 +98,7 @@ def iter_games(preset="basic", players: int = 4, teams: int | None = None, games
         raise ValueError(f"games must be a whole number >= 0, not {games!r}")
     for i in range(games):
         gs = game_seed(seed, i)
-        game = Game(rules, players=players, teams=teams, seed=gs)
+        game = Game(rules, players=players, teams=teams, seed=gs, **_board(sides))
         seat_bots = [make_bot(bots[s % len(bots)], random.Random(bot_seed(seed, i, s)))
                      for s in range(players)]
         try:
@@ -105,7 +110,7 @@ def iter_games(preset="basic", players: int = 4, teams: int | None = None, games
 
 def simulate(preset="basic", players: int = 4, teams: int | None = None, games: int = 100,
              seed=0, bots=("random",), progress: Callable[[int, int], None] | None = None,
-             max_turns: int = DEFAULT_MAX_TURNS) -> dict:
+             max_turns: int = DEFAULT_MAX_TURNS, sides: int | None = None) -> dict:
     """Play `games` complete games between bots and summarise them.
 
     Seat ``s`` is played by ``bots[s % len(bots)]`` ("random" or "greedy").
@@ -120,7 +125,7 @@ def simulate(preset="basic", players: int = 4, teams: int | None = None, games: 
     """
     bots = _check_bots(bots)
     rules = rules_from_json(preset)
-    probe = Game(rules, players=players, teams=teams, seed=0)  # checks players/teams
+    probe = Game(rules, players=players, teams=teams, seed=0, **_board(sides))  # checks players/teams
     n_teams = len(probe.position.teams)
     team_seats = [[probe.side_seat[c] for c in team] for team in probe.position.teams]
     wins = [0] * n_teams
@@ -129,7 +134,7 @@ def simulate(preset="basic", players: int = 4, teams: int | None = None, games: 
     turns_min = None
     done = 0
     t0 = time.perf_counter()
-    for result in iter_games(rules, players, teams, games, seed, bots, max_turns):
+    for result in iter_games(rules, players, teams, games, seed, bots, max_turns, sides):
         wins[result.winner] += 1
         turns_total += result.turns
         actions_total += result.actions

@@ -35,6 +35,21 @@ class _Fail(Exception):
         self.status = status
 
 
+# Modules of an optional extra -> the one line that says how to get it.
+_VISION = "this needs OpenCV and NumPy, the vision extra: pip install -e '.[vision]' (on a Pi: sudo systemd/install.sh --camera)"
+_EXTRAS = {"cv2": _VISION, "numpy": _VISION,
+           "picamera2": "the Pi camera needs Picamera2: sudo apt install python3-picamera2 (sudo systemd/install.sh --camera does it)"}
+
+
+def _has_opencv() -> bool:
+    try:
+        import cv2  # noqa: F401
+        import numpy  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
@@ -104,6 +119,12 @@ def _run(parser, argv) -> int:
     except _Fail as exc:
         print(f"{parser.prog}: {exc}", file=sys.stderr)
         return exc.status
+    except ModuleNotFoundError as exc:
+        extra = _EXTRAS.get((exc.name or "").split(".")[0])
+        if extra is None:
+            raise
+        print(f"{parser.prog}: {extra}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
@@ -115,10 +136,16 @@ def _run(parser, argv) -> int:
 def cmd_board_print(args) -> int:
     from .template import led_numbers, template_pdf, template_png, template_svg
     layout = _layout_from(args)
-    formats = [f.strip().lower() for f in args.formats.split(",") if f.strip()]
+    formats = [f.strip().lower() for f in (args.formats or "svg,png,pdf").split(",") if f.strip()]
     bad = [f for f in formats if f not in ("svg", "png", "pdf", "json")]
     if bad or not formats:
         raise _Fail(f"--formats takes svg, png, pdf and json, not {', '.join(bad) or 'nothing'}")
+    skipped = None
+    if "png" in formats and not _has_opencv():
+        if args.formats:   # asked for by name: say what it needs and stop
+            raise _Fail("--formats png: " + _VISION)
+        formats.remove("png")   # the default set: SVG and PDF need no OpenCV
+        skipped = "no PNG: drawing it needs OpenCV (pip install -e '.[vision]'); the SVG and PDF print the same board"
     if args.px_per_mm <= 0 or args.px_per_mm > 40:
         raise _Fail("--px-per-mm must be above 0 and at most 40")
     labels = None
@@ -162,6 +189,8 @@ def cmd_board_print(args) -> int:
     print(f"{layout.describe()}; print at 100 % (actual size)")
     for w in written:
         print(f"  wrote {w}")
+    if skipped:
+        print(f"  {skipped}")
     return 0
 
 
@@ -183,7 +212,8 @@ def build_board_parser() -> argparse.ArgumentParser:
     _add_geometry(p)
     p.add_argument("--wiring", help="a wiring TOML (hardware/wiring.example.toml) for the LED/switch numbers")
     p.add_argument("--out", default="board", help="file name prefix or folder (default ./board)")
-    p.add_argument("--formats", default="svg,png,pdf", help="any of svg,png,pdf,json (default svg,png,pdf)")
+    p.add_argument("--formats", default=None,
+                   help="any of svg,png,pdf,json (default svg,png,pdf; png needs the vision extra)")
     p.add_argument("--px-per-mm", type=float, default=10.0, help="PNG resolution (default 10)")
     p.add_argument("--paper", default="a4", help="PDF pages: a4, letter, a3 (tiled) or none (one page)")
     p.add_argument("--no-layout", action="store_true", help="don't write PREFIX-layout.json")

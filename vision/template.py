@@ -6,14 +6,16 @@ The drawing is built once as a list of primitives in millimetres
 * ``template_svg``: one sheet the size of the board (``width="530mm"``), every
   hole a ``<g class="hole" id="M12">`` group, every marker a
   ``<g class="marker" data-aruco-id="0">`` group;
-* ``template_png``: the same drawn with OpenCV at ``px_per_mm`` (10 by default);
+* ``template_png``: the same drawn with OpenCV at ``px_per_mm`` (10 by default; the
+  only part that needs the ``vision`` extra: SVG and PDF are standard library only);
 * ``template_pdf``: a hand-written PDF (vector, no library), either one page the
   size of the board (``paper="none"``, for a print shop) or tiled over A4/Letter/A3
   pages with an overlap, each page labelled and its tile edge marked, for a home
   printer. Print at 100 % ("actual size"); the 100 mm scale bar checks it.
 
 On the sheet: the board edge (cut line), every hole as a drilling circle with a
-centre cross, its id (black) and LED/switch number (blue), the four ArUco
+centre cross, its id (black) and LED/switch number (blue), a large number beside
+every fifth main-track hole (as players and the referee name holes: "hole 20"), the four ArUco
 markers (DICT_4X4_50, with their white quiet zone) and a title block.
 """
 from __future__ import annotations
@@ -42,11 +44,25 @@ class Item:
     group: dict = field(default_factory=dict)   # SVG group attributes, e.g. {"id": "M12", "class": "hole"}
 
 
+# The 4x4 inner bits of ArUco DICT_4X4_50, row by row, top-left bit first (1 = black):
+# OpenCV's own dictionary, written out so that printing a board needs no OpenCV
+# (tests/vision/test_vision_template.py checks it against cv2.aruco).
+ARUCO_4X4_50 = (
+    0x4acd, 0xf065, 0xccd2, 0x66b9, 0xab61, 0x8632, 0x61d1, 0x3b0d, 0x0125, 0x30a9,
+    0x066e, 0xee58, 0xf148, 0xd5f0, 0xdb4e, 0xd9c1, 0xb99a, 0x99ff, 0x93a1, 0x8950,
+    0x7974, 0x4fd4, 0x332a, 0x227d, 0x01b8, 0x6b8e, 0x531b, 0x5aab, 0xdedc, 0xcb90,
+    0xbbea, 0xa84d, 0x6130, 0x0f34, 0xf751, 0xf6d6, 0xe78a, 0xfb00, 0xf209, 0xe3a5,
+    0xe8e7, 0xd5d7, 0xcd73, 0xc74d, 0xdb17, 0xd114, 0xd2c0, 0xb49b, 0xafd1, 0xafec,
+)
+
+
 def marker_cells(marker_id: int):
     """The 6x6 cells (True = black) of an ArUco DICT_4X4_50 marker, border included."""
-    from .markers import marker_image
-    img = marker_image(marker_id, 6)
-    return [[bool(img[r, c] < 128) for c in range(6)] for r in range(6)]
+    if not 0 <= marker_id < len(ARUCO_4X4_50):
+        raise ValueError(f"ArUco DICT_4X4_50 has markers 0-49, not {marker_id}")
+    bits = ARUCO_4X4_50[marker_id]
+    return [[r in (0, 5) or c in (0, 5) or bool(bits >> (15 - 4 * (r - 1) - (c - 1)) & 1)
+             for c in range(6)] for r in range(6)]
 
 
 def led_numbers(layout: Layout, led_map: dict | None = None, sensor_map: dict | None = None) -> dict:
@@ -70,6 +86,14 @@ def led_numbers(layout: Layout, led_map: dict | None = None, sensor_map: dict | 
             text += f"/{'-' if sw is None else sw}"
         out[hole] = text
     return out
+
+
+def _player_number(hole: str) -> str | None:
+    """"20" beside main-track hole M20, on every fifth hole: the phone's board and the
+    referee's words ("hole 21") number the holes the same way."""
+    if hole[:1] == "M" and hole[1:].isdigit() and int(hole[1:]) % 5 == 0:
+        return hole[1:]
+    return None
 
 
 def _label_direction(layout: Layout, hole: str, cx: float, cy: float):
@@ -107,12 +131,19 @@ def template_items(layout: Layout, labels: dict | None = None, title: str | None
 
         def off(text, size):   # clear of the hole, whichever way the text runs
             return r + 0.8 + abs(dx) * 0.3 * size * len(text) + abs(dy) * 0.5 * size
-        o = off(hole, font)
+        o = o_id = off(hole, font)
         items.append(Item("text", (x + dx * o, y + dy * o + 0.35 * font, hole, font), BLACK, group=g))
         if hole in labels:
             o = off(labels[hole], 0.9 * font)
             items.append(Item("text", (x - dx * o, y - dy * o + 0.35 * font, labels[hole], font * 0.9),
                               BLUE, group=g))
+        number = _player_number(hole)
+        if number:   # every fifth main-track hole: the number players find holes by ("hole 20")
+            big = 1.5 * font
+            o = o_id + abs(dx) * 0.35 * font * len(hole) + abs(dy) * 0.5 * font + 2.0
+            o += abs(dx) * 0.35 * big * len(number) + abs(dy) * 0.5 * big
+            items.append(Item("text", (x + dx * o, y + dy * o + 0.35 * big, number, big), BLACK,
+                              group={"class": "hole-number", "data-hole": hole}))
     for m in layout.markers:
         g = {"id": f"marker-{m.id}", "class": "marker", "data-aruco-id": str(m.id)}
         q = m.quiet
@@ -130,6 +161,10 @@ def template_items(layout: Layout, labels: dict | None = None, title: str | None
         x0, y0 = layout.holes[f"M{k * h}"]
         x1, y1 = layout.holes[f"M{((k + 1) * h) % layout.track_length}"]
         mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        # clear of the hole numbers: slide along the side if one sits at its middle
+        numbered = [i for i in range(h + 1) if (k * h + i) % 5 == 0]
+        shift = max((0.0, 2.5, -2.5), key=lambda t: min((abs(h / 2 + t - i) for i in numbered), default=h))
+        mx, my = mx + (x1 - x0) / h * shift, my + (y1 - y0) / h * shift
         vx, vy = mx - cx, my - cy
         n = math.hypot(vx, vy) or 1.0
         d = 0.55 * layout.pitch + 2.2 * font
@@ -139,7 +174,8 @@ def template_items(layout: Layout, labels: dict | None = None, title: str | None
     title = title or (f"Pegs and Jokers: {layout.sides} sides x {layout.holes_per_side} holes, "
                       f"pitch {layout.pitch:g} mm, holes {layout.hole_diameter:g} mm")
     lines = [title, "Print at 100 % (actual size): the bar below must measure 100 mm.",
-             "Black: hole id. Blue: LED / switch number. Markers: ArUco 4x4_50, keep flat and unpainted."]
+             "Black: hole id; large numbers every fifth hole, as players name them. Blue: LED / switch number. "
+             "Markers: ArUco 4x4_50, keep flat and unpainted."]
     big = max(3.0, min(6.0, layout.width / 90))
     for i, line in enumerate(lines):
         items.append(Item("text", (cx, cy - 3 * big + i * 1.7 * big, line, big * (1.0 if i == 0 else 0.7)),

@@ -11,7 +11,8 @@ The main track runs clockwise round a regular polygon, one side per board
 side, hole ``k*h`` at corner ``k``. Each seat's home track leaves its in-spot
 straight toward the centre; its start area is a row inside the track at its
 come-out hole. ``layout`` gives the coordinates; ``render_svg`` the markup.
-Pegs are drawn by ``static/js/board.js`` on top of the holes.
+Every fifth main-track hole has its number beside it, outside the track, as
+on the printed board. Pegs are drawn by ``static/js/board.js`` on top of the holes.
 """
 from __future__ import annotations
 
@@ -127,6 +128,16 @@ def render_svg(table, bottom_side: int = 0, element_id: str = "board") -> str:
                    f'transform="rotate({info["angle"]:.1f} {info["x"]:.1f} {info["y"]:.1f})" data-seat="{seat}">'
                    f'<tspan class="swatch" fill="{col["hex"]}">\u25CF</tspan> '
                    f'{escape(name)} \u00B7 {escape(col["name"])}</text>')
+    out.append("</g>")
+    # a number beside every fifth main-track hole, outside the track: holes are named so
+    # in words ("hole 21") and on the printed board (vision/template.py)
+    out.append('<g class="hole-numbers" aria-hidden="true">')
+    for n in range(0, geo.length, 5):
+        hx, hy = lay["holes"][f"M{n}"]
+        dist = math.hypot(hx, hy) or 1.0
+        tx, ty = hx + hx / dist * 0.75 * d, hy + hy / dist * 0.75 * d
+        out.append(f'<text class="hole-num" x="{tx:.1f}" y="{ty:.1f}" text-anchor="middle" '
+                   f'dominant-baseline="middle" font-size="{0.55 * d:.0f}">{n}</text>')
     out.append("</g>")
     # the LEDs under the holes (mirrored from the board referee), then pegs, then tap targets
     out.append('<g id="leds" class="leds"></g><g id="pegs" class="pegs"></g>'

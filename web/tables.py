@@ -26,6 +26,7 @@ import time
 from collections import Counter
 
 from companion.board import TEAM_LAYOUTS
+from companion import words
 from companion.bots import BOTS, make_bot
 from companion.cards import draw_for_partners, is_card, make_shoe, rank_of
 from companion.game import DOUBT_PHASE, PENALTY_PHASE, Game
@@ -77,6 +78,8 @@ class Table:
         self.ended = False
         self.undos = 0
         self.seats = [Seat(s["name"], s["colour"], s.get("bot")) for s in setup["seats"]]
+        self.names = words.Names([(s.name, colours.BY_KEY[s.colour]["name"]) for s in self.seats],
+                                 self.game.seat_side)
         self.host_hashes: set[str] = set()
         self.plays_cache = None  # (version, payload)
         labels = _labels([s.name for s in self.seats])
@@ -114,6 +117,12 @@ class Table:
         s = self.seats[seat]
         return f"{s.name} ({colours.BY_KEY[s.colour]['name']})"
 
+    def push(self, play) -> None:
+        """Make a legal play; its history entry keeps what it says in words (issue 14.4)."""
+        said = words.before_play(self.game, play, self.names)
+        self.game._push(play)
+        words.after_play(self.game, said, self.names)
+
     # ---------------------------------------------------------- events
     def apply(self, kind: str, data: dict) -> None:
         """Apply one logged event (live, after validation, and on replay)."""
@@ -121,7 +130,7 @@ class Table:
         if kind == "action":
             if g.actor != data["seat"]:
                 raise ValueError(f"logged action of seat {data['seat']} but seat {g.actor} acts")
-            g._push(g.parse(data["move"], data.get("card")))
+            self.push(g.parse(data["move"], data.get("card")))
         elif kind == "undo":
             g.pop()
             self.undos += 1
@@ -394,6 +403,7 @@ class TableService:
         v = table.game.player_view(seat)
         v.update(gid=table.gid, version=table.version, status=table.status,
                  seats=table.public_seats(), draw=table.setup.get("draw"), undos=table.undos)
+        _add_words(table, v)
         return v
 
     def plays(self, table: Table, token: str | None) -> dict:
@@ -499,13 +509,14 @@ class TableService:
         except AmbiguousMoveError as exc:
             raise ApiError(422, str(exc), rule="P7") from None
         except IllegalMoveError as exc:
-            raise ApiError(422, f"not allowed: {exc}", rule=exc.rule) from None
+            raise ApiError(422, f"not allowed: {exc}", rule=exc.rule,
+                           words=words.refusal(g.position, table.names, str(exc), exc.rule)) from None
         except MoveSyntaxError as exc:
             raise ApiError(400, f"not a move: {exc}") from None
         text = play.move.text(table.geo)
         if dry_run:
             return {"ok": True, "move": text, "version": table.version}
-        g._push(play)
+        table.push(play)
         event = {"seat": seat, "move": text, "card": play.card}
         if via:
             event["via"] = via
@@ -676,7 +687,7 @@ class TableService:
                 s.bot_obj = make_bot(s.bot, random.Random(secrets.randbits(64)))
             seat = g.actor
             play = s.bot_obj.choose(g, g.legal_plays())
-            g._push(play)
+            table.push(play)
             try:
                 self._commit(table, [("action", {"seat": seat, "move": play.move.text(table.geo),
                                                  "card": play.card})])
@@ -722,6 +733,24 @@ class TableService:
         for table in list(self.tables.values()):
             with table.cond:
                 table.cond.notify_all()
+
+
+def _add_words(table: Table, v: dict) -> None:
+    """The view's log, doubt prompt and doubt outcome in words (the notation stays beside)."""
+    history = table.game.history
+    first = len(history) - len(v["log"])
+    gone = words.cancelled(history)
+    for i, entry in enumerate(v["log"], first):
+        said = history[i].get("words")
+        if said:
+            entry["words"] = said
+        if i in gone:
+            entry["cancelled"] = True
+    if v.get("declared"):
+        v["declared"]["words"] = words.declared_words(table.game, table.names)
+    told = words.told(history)
+    if told:
+        v["told"] = told
 
 
 def _hits(before: dict, after: dict, steps, kind, tok) -> list[dict]:

@@ -6,18 +6,24 @@ from __future__ import annotations
 
 import pytest
 
-from boardkit import plan_physical
+from boardkit import deal_seed, plan_physical
+from companion.cards import rank_of
 from companion.matching import hit_returns, hole_id
 from web.errors import ApiError
 
+COMES_OUT = ("A", "J", "Q", "K")   # in the basic game a joker needs a peg on the track (P6)
+# Deals chosen by a seeded search, so the tests below have the card they need on every run.
+SEED_COME_OUT = deal_seed(lambda hand: any(rank_of(c) in COMES_OUT for c in hand))
+SEED_STUCK_CARD = deal_seed(lambda hand: any(rank_of(c) not in COMES_OUT + ("JK",) for c in hand))
+
 
 def start_move(rig, card=None):
-    """A come-out card of the acting seat (the deal is seeded to have one)."""
+    """A come-out card of the acting seat (the deal is SEED_COME_OUT's)."""
     g = rig.game
     for c in g.hands[g.actor]:
-        if card is None and c[:-1] in ("A", "J", "Q", "K") or c == card:
+        if card is None and rank_of(c) in COMES_OUT or c == card:
             return c
-    pytest.skip("no come-out card in this deal")
+    pytest.fail("this rig's deal has no come-out card: create it with seed=SEED_COME_OUT")
 
 
 def make_steps(rig, move):
@@ -56,7 +62,7 @@ def test_setup_check_lights_what_is_out_of_place_then_the_board_is_ready(rigs):
 
 
 def test_a_move_is_taken_only_once_the_board_has_settled(rigs):
-    rig = rigs("sensors", seed=0)
+    rig = rigs("sensors", seed=SEED_COME_OUT)
     rig.set_up()
     ref, g = rig.ref, rig.game
     card = start_move(rig)
@@ -84,7 +90,7 @@ def test_a_move_is_taken_only_once_the_board_has_settled(rigs):
 
 
 def test_settle_time_is_configurable(rigs):
-    rig = rigs("sensors", seed=0, settle=0.3)
+    rig = rigs("sensors", seed=SEED_COME_OUT, settle=0.3)
     rig.set_up()
     g = rig.game
     side = g.seat_side[g.actor]
@@ -97,7 +103,7 @@ def test_settle_time_is_configurable(rigs):
 
 
 def test_choosing_a_card_is_checked_like_a_move(rigs):
-    rig = rigs("sensors", seed=0)
+    rig = rigs("sensors", seed=SEED_COME_OUT)
     rig.set_up()
     g, t = rig.game, rig.table
     actor = g.actor
@@ -125,12 +131,10 @@ def test_choosing_a_card_is_checked_like_a_move(rigs):
 
 
 def test_a_card_that_moves_nothing_says_discard(rigs):
-    rig = rigs("sensors", seed=0)
+    rig = rigs("sensors", seed=SEED_STUCK_CARD)
     rig.set_up()
     g = rig.game
-    card = next((c for c in g.hands[g.actor] if c[:-1] not in ("A", "J", "Q", "K")), None)
-    if card is None:
-        pytest.skip("every card comes out")
+    card = next(c for c in g.hands[g.actor] if rank_of(c) not in COMES_OUT + ("JK",))
     rig.choose(card)
     assert rig.ref.state == "ready" and "discard" in rig.ref.message
 
@@ -156,7 +160,7 @@ def play_until(rig, pred, limit=400):
         do(rig, make_steps(rig, play.move))
         rig.settle()
         assert rig.ref.state in ("ready", "waiting"), rig.ref.message
-    pytest.skip("no such play came up")
+    pytest.fail(f"no such play came up in {limit} turns of this seeded game: choose another seed")
 
 
 def test_a_hit_lights_where_the_hit_peg_goes_until_it_is_there(rigs):
@@ -274,7 +278,7 @@ def test_a_wrong_hole_blinks_says_the_rule_and_how_to_put_it_right(rigs):
 # ------------------------------------------------------------------ other modes and seats
 
 def test_leds_only_mode_shows_the_choices_then_the_move_made_on_the_phone(rigs):
-    rig = rigs("leds", seed=0)
+    rig = rigs("leds", seed=SEED_COME_OUT)
     ref = rig.ref
     assert ref.sensor is None and ref.state == "ready" and "enter the move on your phone" in ref.message
     g = rig.game
@@ -364,7 +368,7 @@ def plan_physical_from_diff(rig):
 
 
 def test_a_camera_snapshot_is_judged_with_its_colours(rigs):
-    rig = rigs("sensors", seed=0)
+    rig = rigs("sensors", seed=SEED_COME_OUT)
     rig.set_up()
     g, ref = rig.game, rig.ref
     card = start_move(rig)
@@ -384,7 +388,7 @@ def test_a_camera_snapshot_is_judged_with_its_colours(rigs):
 
 
 def test_nothing_is_taken_while_a_sensor_chip_is_in_fault(rigs):
-    rig = rigs("sensors", seed=0)
+    rig = rigs("sensors", seed=SEED_COME_OUT)
     rig.set_up()
     g, ref = rig.game, rig.ref
     card = start_move(rig)
@@ -406,7 +410,7 @@ def test_nothing_is_taken_while_a_sensor_chip_is_in_fault(rigs):
 
 
 def test_an_undo_on_the_host_phone_lights_the_pegs_to_put_back(rigs):
-    rig = rigs("sensors", seed=0)
+    rig = rigs("sensors", seed=SEED_COME_OUT)
     rig.set_up()
     g, ref, t = rig.game, rig.ref, rig.table
     card = start_move(rig)

@@ -35,7 +35,7 @@ _NOT_ASKED = ("os.environ.get('PEGS_SLOW') != '1' and ("
 
 def slow(test):
     """Mark a long-running test: deselect with -m 'not slow'; runs only with -m slow."""
-    test = pytest.mark.skipif(_NOT_ASKED, reason="long version: run with -m slow")(test)
+    test = pytest.mark.skipif(_NOT_ASKED, reason="long version, opt-in: run with -m slow (or PEGS_SLOW=1)")(test)
     return pytest.mark.slow(test)
 
 

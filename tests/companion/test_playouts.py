@@ -183,3 +183,90 @@ def test_playout_presets_every_layout(preset, players, teams):
     for seed in (1, 2):
         game, _ = play_checked(preset, players, teams, seed)
         assert game.is_over()
+
+
+# ------------------------------------------------------- the related games
+# Tock, Carbles and Jackaroo (RELATED-GAMES.md S): every preset and seat
+# layout, with the switches, played to the end by a seeded random chooser,
+# every invariant after every action: pegs and cards conserved, no two pegs
+# in a hole, hands within the deal, a legal action always, the burn / discard
+# hand offered exactly when no card can move, the win at once.
+RELATED_LAYOUTS = (
+    ("tock", 4, None), ("tock_partnership", 4, None), ("tock3", 3, None),
+    ({"preset": "tock", "options": {"reverse_four": True, "ten_swap": True,
+                                    "forced_five": True}}, 4, None),
+    ({"preset": "tock_partnership", "options": {"ten_swap": True}}, 4, None),
+    ("jackaroo", 4, None), ("jackaroo_individual", 4, None),
+    ("carbles", 2, None), ("carbles", 2, 8), ("carbles", 3, None), ("carbles", 4, None),
+    ("carbles", 5, None), ("carbles", 6, None), ("carbles", 4, 12),
+    ({"preset": "carbles", "options": {"open_hand": True}}, 3, None),
+    ("carbles_partnership", 4, None), ("carbles_partnership", 6, None),
+    ("carbles_partnership", 8, None), ("carbles_partnership", 12, None),
+)
+
+
+def _related_id(cfg):
+    rules, players, sides = cfg
+    name = rules if isinstance(rules, str) else rules["preset"] + "+" + "+".join(rules["options"])
+    return f"{name}-{players}p" + (f"-{sides}s" if sides else "")
+
+
+def play_checked_related(rules, players, seed, sides=None):
+    from companion.game import Game
+    from companion.moves import HAND
+    game = Game(rules=rules, players=players, seed=seed, sides=sides)
+    r = game.rules
+    shoe = Counter(make_shoe(r.decks, r.jokers_per_deck, r.extra_jokers))
+    rng = random.Random(seed)
+    L = game.position.L
+    while not game.is_over():
+        assert game.turn < MAX_TURNS, f"no winner after {MAX_TURNS} turns"
+        pos = game.position
+        pegs = pos.pegs()
+        main = Counter()
+        for side, locs in pegs.items():
+            assert len(locs) == r.pegs_per_side, f"TK-G5: side {side} has {locs}"
+            assert all(loc == START or 0 <= loc < L + r.home_size for loc in locs), locs
+            home = [loc for loc in locs if loc >= L]
+            assert len(home) == len(set(home)), f"TK-M6: side {side} doubles a home hole"
+            main.update(loc for loc in locs if 0 <= loc < L)
+        assert not [h for h, n in main.items() if n > 1], "TK-M2: two pegs in one hole"
+        cards = Counter(game.shoe.stock) + Counter(game.shoe.discard)
+        for hand in game.hands:
+            cards.update(hand)
+        assert cards == shoe, "TK-C2/CB-C2: cards not conserved"
+        assert max(len(h) for h in game.hands) <= max(r.deal) + r.pass_card
+        assert any(game.hands), "a deal ends when every hand is empty"
+        plays = game.legal_plays()
+        assert plays, "there is always a legal action"
+        if game.phase == "play":
+            assert game.hands[game.seat], "a player with no cards is passed over (JR-P11)"
+            ranks = {game.rank_of(c) for c in game.hands[game.seat]}
+            game._sync()
+            stuck = pos.discard_allowed(ranks)
+            fallback = [p for p in plays if p.move.kind == (HAND if r.stuck == "hand" else DISCARD)]
+            assert bool(fallback) == stuck, "TK-P2/CB-P4/JR-P9: fallback offered iff stuck"
+            if stuck:
+                assert all(p.move.kind in (HAND, DISCARD) for p in plays)
+        game._push(rng.choice(plays))
+    assert game.winner is not None
+    team = game.position.teams[game.winner]
+    assert all(game.position.all_home(c) for c in team), "TK-P5: the winners are all home"
+    return game
+
+
+@pytest.mark.parametrize("cfg", RELATED_LAYOUTS, ids=_related_id)
+def test_related_playout_invariants(cfg):
+    rules, players, sides = cfg
+    for seed in ((1,) if players >= 6 or sides == 12 else (1, 2)):
+        game = play_checked_related(rules, players, seed, sides)
+        again = type(game).from_record(game.record())  # a game is a seed plus its moves
+        assert again.position.pegs() == game.position.pegs() and again.is_over()
+
+
+@sampling.slow
+@pytest.mark.parametrize("cfg", RELATED_LAYOUTS, ids=_related_id)
+def test_slow_related_playout_invariants(cfg):
+    rules, players, sides = cfg
+    for seed in range(10, 30):
+        play_checked_related(rules, players, seed, sides)

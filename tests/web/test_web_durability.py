@@ -230,7 +230,7 @@ def test_undone_reshuffle_replays_exactly(tmp_path):
         with table.cond:
             play = rng.choice(g.legal_plays())
             seat = g.actor
-            g._push(play)
+            table.push(play)  # as the service does: the move and its words
             svc._commit(table, [("action", {"seat": seat, "move": play.move.text(table.geo), "card": play.card})])
 
     while g.shoe.reshuffles == 0:

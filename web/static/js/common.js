@@ -182,15 +182,31 @@ const PJ = (() => {
     return `hole ${token.slice(1)}`;
   }
 
-  /* A log entry in words: "Bob (Blue): 7♥ 1:M10-M17". */
+  /* A log entry in words ("Bob (Blue) moved a peg 7 forward with a 7, ..."); the card and
+     the notation ("7♥ 1:M10-M17") sit in a details view. A cancelled move is marked so. */
   function logLine(view, entry) {
     const li = el("li");
-    if (entry.seat !== null && entry.seat !== undefined && view.seats[entry.seat]) li.append(chip(view.seats[entry.seat]));
-    const t = el("span", "logmove");
-    t.append(document.createTextNode(" "));
-    if (entry.card) { t.append(cardEl(entry.card)); t.append(document.createTextNode(" ")); }
-    t.append(document.createTextNode(entry.move));
-    li.append(t);
+    const seat = entry.seat !== null && entry.seat !== undefined ? view.seats[entry.seat] : null;
+    if (!entry.words) {
+      if (seat) li.append(chip(seat));
+      const t = el("span", "logmove");
+      t.append(document.createTextNode(" "));
+      if (entry.card) { t.append(cardEl(entry.card)); t.append(document.createTextNode(" ")); }
+      t.append(document.createTextNode(entry.move));
+      li.append(t);
+      return li;
+    }
+    if (seat) li.append(chip(seat, false), document.createTextNode(" "));
+    li.append(el("span", "logwords", entry.words));
+    if (entry.cancelled) {
+      li.classList.add("cancelled");
+      li.append(" ", el("strong", "cancel-tag", "cancelled: the bluff was caught"));
+    }
+    const d = el("details", "notation");
+    d.append(el("summary", null, "details"));
+    if (entry.card) d.append(cardEl(entry.card), document.createTextNode(" "));
+    d.append(el("code", null, entry.move));
+    li.append(document.createTextNode(" "), d);
     return li;
   }
 

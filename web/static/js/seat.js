@@ -193,10 +193,10 @@
     declare.hidden = true;
     $("confirm").hidden = true;
     $("cancel").hidden = true;
-    if (!sel) say("");
+    if (!sel) say(view.told ? `${view.told}.` : "");
     if (view.phase === "doubt" && view.declared) {
       const d = view.declared;
-      prompt.textContent = `${seatName(view, d.seat)} played a card face down as: ${d.move}.`;
+      prompt.textContent = d.words ? `${d.words}.` : `${seatName(view, d.seat)} played a card face down as: ${d.move}.`;
       if (myTurn) {
         const doubt = el("button", "button danger big", "Doubt");
         doubt.id = "doubt";
@@ -424,7 +424,7 @@
       say("That move needs the whole count of the card: tap a highlighted hole.", "info");
     } catch (e) {
       if (e.status === 409) return refresh();
-      say(e.body.rule ? `${e.message} (rule ${e.body.rule})` : e.message, "error");
+      say(e.body.words || (e.body.rule ? `${e.message} (rule ${e.body.rule})` : e.message), "error");
     }
   }
 
@@ -454,7 +454,7 @@
       render();
     } catch (e) {
       if (e.status === 409) { say(e.message, "info"); view = null; await refresh(); }
-      else say(e.body && e.body.rule ? `${e.message} (rule ${e.body.rule})` : e.message, "error");
+      else say(e.body && e.body.words ? e.body.words : e.body && e.body.rule ? `${e.message} (rule ${e.body.rule})` : e.message, "error");
     } finally {
       busy = false;
       $("confirm").disabled = false;

@@ -123,7 +123,12 @@
     const dec = $("declared");
     if (view.declared) {
       dec.hidden = false;
-      dec.textContent = `${seatName(view, view.declared.seat)} declared ${view.declared.move} (face down). Waiting for ${seatName(view, view.declared.queue[0])}.`;
+      dec.textContent = view.declared.words
+        ? `${view.declared.words}. Waiting for ${seatName(view, view.declared.queue[0])} to doubt or pass.`
+        : `${seatName(view, view.declared.seat)} declared ${view.declared.move} (face down). Waiting for ${seatName(view, view.declared.queue[0])}.`;
+    } else if (view.told) {
+      dec.hidden = false;
+      dec.textContent = `${view.told}.`;
     } else dec.hidden = true;
     const prog = $("progress");
     prog.replaceChildren(...view.progress.map((t, i) => {
