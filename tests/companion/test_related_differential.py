@@ -241,6 +241,9 @@ def _bad_positions():
         "jackaroo solo teams (JR-G3)": (_base(teams=[[0], [1], [2], [3]]), "A"),
         "to_move not occupied": (dict(_base("carbles"), pegs={"0": ["S"] * 4, "2": ["S"] * 4},
                                       teams=[[0], [2]], to_move=1), "A"),
+        "waiting in Carbles (RG-N5: Tock, Jackaroo)": (
+            dict(_base("carbles"), pegs={"0": ["S"] * 4, "2": ["S"] * 4}, teams=[[0], [2]],
+                 waiting=[2], hand_sizes={"2": 0}), "A"),
         "two pegs on one hole": (dict(_base(), pegs={"0": ["S", "S", "S", "M5"], "1": ["S", "S", "S", "M5"],
                                                      "2": ["S"] * 4, "3": ["S"] * 4}), "A"),
     }
@@ -252,6 +255,8 @@ ENGINE_ACCEPTS = {
                          "RG-N5 / TK-V5 say tock3's pegs are keyed by sides 0, 1, 2",
     "jackaroo solo teams (JR-G3)": "engine accepts the jackaroo preset with solo teams; §S and RG-N5 "
                                    "give it [[0, 2], [1, 3]] (solo play is jackaroo_individual)",
+    "waiting in Carbles (RG-N5: Tock, Jackaroo)": "engine accepts `waiting` in a Carbles position; RG-N5 "
+                                                  "gives it to Tock and Jackaroo only (CB-P4 burns one card)",
 }
 
 
