@@ -481,19 +481,6 @@ class Generator:
         found = {}
         seen = set()
 
-        def steps_from(board, restricted_here):
-            for loc in peg_locations(board, c):
-                kind, where = loc
-                if kind == "H":
-                    if where < HOME_LEN and where + 1 not in board.home[c]:
-                        yield loc, ("H", where + 1)
-                    continue
-                nxt = (where + 1) % board.length
-                if not board.protected(nxt):
-                    yield loc, ("M", nxt)
-                if where == s and not restricted_here and 1 not in board.home[c]:
-                    yield loc, ("H", 1)
-
         def rec(board, left, restricted_here, steps):
             k = (board.key(), left, restricted_here)
             if k in seen:
@@ -502,7 +489,7 @@ class Generator:
             if left == 0:
                 found.setdefault(board.key(), (steps, board))
                 return
-            for loc, dest in steps_from(board, restricted_here):
+            for loc, dest in _carbles_steps(board, c, s, restricted_here):
                 b = board.copy()
                 lift(b, c, loc)
                 place(b, c, dest)
@@ -583,6 +570,108 @@ class Generator:
         if rank == "Qb":
             return self.forward(rank, 12)
         return self.forward(rank, int(rank))
+
+
+class IllegalSeven(ValueError):
+    """A 7's text that is not a legal sequence of parts (CB-P2, JR-P4)."""
+
+
+def _parse_loc(tok):
+    if tok == "S":
+        return ("S", 0)
+    if tok[0] in "MH" and tok[1:].isdigit():
+        return (tok[0], int(tok[1:]))
+    raise IllegalSeven(f"bad hole {tok!r}")
+
+
+def _steps(board, colour, frm, to):
+    """The single-step path of one part, or IllegalSeven."""
+    L = board.length
+    s = start_hole(colour)
+    path = []
+    kind, where = frm
+    if kind == "S":
+        raise IllegalSeven("a 7 never comes out")
+    if kind == "H":
+        if to[0] != "H" or to[1] <= where:
+            raise IllegalSeven("a goal marble only goes deeper")
+        return [("H", k) for k in range(where + 1, to[1] + 1)]
+    if to[0] == "M":
+        n = (to[1] - where) % L
+        return [("M", (where + j) % L) for j in range(1, n + 1)] if n else []
+    n = (s - where) % L
+    path = [("M", (where + j) % L) for j in range(1, n + 1)]
+    return path + [("H", k) for k in range(1, to[1] + 1)]
+
+
+def play_seven(position, text):
+    """Replay a 7's text (Carbles: single steps, CB-P2; Jackaroo: parts, JR-P4).
+
+    Returns the resulting pegs, or raises IllegalSeven: used to check that a
+    text the engine prints for an end position is itself a legal 7 giving it.
+    """
+    pos = Position(position)
+    gen = Generator(pos)
+    c = gen.ctrl
+    words = text.split()
+    if not words or words[0] != "7" or len(words) < 2:
+        raise IllegalSeven(f"not a 7: {text!r}")
+    board = pos.board.copy()
+    s = start_hole(c)
+    restricted_here = board.track.get(s) == c
+    moved = set()
+    total = 0
+    for part in words[1:]:
+        try:
+            side, rest = part.split(":")
+            frm_t, to_t = rest.split("-")
+        except ValueError:
+            raise IllegalSeven(f"bad part {part!r}") from None
+        if int(side) != c:
+            raise IllegalSeven(f"{part}: side {side} is not controlled")
+        frm, to = _parse_loc(frm_t), _parse_loc(to_t)
+        if frm not in peg_locations(board, c):
+            raise IllegalSeven(f"{part}: no peg of {c} on {frm_t}")
+        path = _steps(board, c, frm, to)
+        if not path:
+            raise IllegalSeven(f"{part}: no step")
+        total += len(path)
+        if pos.game == "jackaroo":
+            if frm in moved:
+                raise IllegalSeven(f"{part}: a marble moves once in a 7")
+            options = dict(gen.single_forward(board, c, frm, len(path),
+                                              not gen.restricted(c, frm)))
+            if to not in options:
+                raise IllegalSeven(f"{part} is not a legal forward {len(path)}")
+            board = options[to]
+            moved.add(to)
+            continue
+        here = frm
+        for step in path:
+            legal = dict.fromkeys(d for loc, d in _carbles_steps(board, c, s, restricted_here) if loc == here)
+            if step not in legal:
+                raise IllegalSeven(f"{part}: step {token(here)}-{token(step)} is illegal")
+            restricted_here = restricted_here and here != ("M", s)
+            lift(board, c, here)
+            place(board, c, step)
+            here = step
+    if total != 7:
+        raise IllegalSeven(f"{text!r} makes {total} steps, not 7")
+    return board.pegs()
+
+
+def _carbles_steps(board, c, s, restricted_here):
+    for loc in peg_locations(board, c):
+        kind, where = loc
+        if kind == "H":
+            if where < HOME_LEN and where + 1 not in board.home[c]:
+                yield loc, ("H", where + 1)
+            continue
+        nxt = (where + 1) % board.length
+        if not board.protected(nxt):
+            yield loc, ("M", nxt)
+        if where == s and not restricted_here and 1 not in board.home[c]:
+            yield loc, ("H", 1)
 
 
 def parse_hand(pos, hand):

@@ -447,3 +447,35 @@ def test_RG_N5_switches_belong_to_their_preset():
     with pytest.raises(ref.PositionError):       # a waiting side holds no cards
         ref.moves(P("jackaroo", {}, waiting=[3], hand_sizes={"3": 2}))
     assert ref.moves(P("carbles", {0: S4, 2: S4}, options={"open_hand": True}), ["A"])["moves"]
+
+
+# ------------------------------------------------------------------ replaying a 7
+
+@pytest.mark.parametrize("pos", [
+    P("carbles", {0: ["S", "S", "M10", "M12"], 2: S4}),
+    P("carbles", {0: ["S", "S", "M14", "M17"], 2: ["S", "S", "M16", "M20"]}),
+    P("jackaroo", {0: ["S", "S", "M10", "M20"], 1: ["S", "S", "S", "M15"]}),
+    P("jackaroo", {0: ["S", "M14", "M17", "H1"], 2: ["S", "S", "S", "M16"]}),
+])
+def test_CB_P2_JR_P4_replaying_each_listed_seven_gives_its_result(pos):
+    listed = ref.moves(pos, ["7"])["moves"]
+    assert listed
+    for m in listed:
+        assert ref.play_seven(pos, m["move"]) == m["result"], m["move"]
+
+
+def test_CB_P2_JR_P4_replay_refuses_illegal_sevens():
+    cb = P("carbles", {0: ["S", "S", "M14", "M17"], 2: S4})
+    with pytest.raises(ref.IllegalSeven):
+        ref.play_seven(cb, "7 0:M17-H4 0:M14-M17")        # the marble on its home hole turns in
+    with pytest.raises(ref.IllegalSeven):
+        ref.play_seven(cb, "7 0:M14-M17 0:M17-M21")       # steps onto the protected marble
+    with pytest.raises(ref.IllegalSeven):
+        ref.play_seven(cb, "7 0:M14-M20")                 # 6 steps
+    assert ref.play_seven(cb, "7 0:M17-M18 0:M14-H3")["0"] == ["S", "S", "M18", "H3"]
+    jr = P("jackaroo", {0: ["S", "S", "M10", "M20"]})
+    with pytest.raises(ref.IllegalSeven):
+        ref.play_seven(jr, "7 0:M10-M12 0:M12-M15")       # one marble twice
+    with pytest.raises(ref.IllegalSeven):
+        ref.play_seven(jr, "7 0:M10-M21")                 # passes its own marble
+    assert ref.play_seven(jr, "7 0:M20-M24 0:M10-M13")["0"] == ["S", "S", "M13", "M24"]
