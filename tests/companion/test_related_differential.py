@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import random
 
 import pytest
@@ -22,7 +23,9 @@ import pytest
 import related_reference as ref
 from companion import cli
 
-N_POSITIONS = 40          # per layout; ~50 layouts keep the file well under 40 s
+# per layout; 33 layouts keep the file near 15 s of CPU. A long hunt:
+# PEGS_RELATED_DIFF_N=1000 pytest tests/companion/test_related_differential.py
+N_POSITIONS = int(os.environ.get("PEGS_RELATED_DIFF_N", "40"))
 
 
 def layouts():
