@@ -33,7 +33,7 @@ class Geometry:
         self.in_spot = tuple(k * h + in_spot_offset for k in range(sides))
         self.come_out = tuple(k * h + come_out_offset for k in range(sides))
         self.main_mask = (1 << L) - 1
-        self.home_mask = ((1 << HOME_SIZE) - 1) << L
+        self.home_mask = ((1 << home_size) - 1) << L
         self.must_turn_in = must_turn_in
         # forward[c][loc][n]: tuple of (dest, path mask) options, home turn-in first.
         self.forward = tuple(self._forward_table(c, turn_in=True) for c in range(sides))
@@ -57,13 +57,13 @@ class Geometry:
             return ()
         if loc >= L:  # M4: within home, forward only
             k = loc - L
-            if k + n >= HOME_SIZE:
+            if k + n >= self.home_size:
                 return ()
             path = sum(1 << (L + j) for j in range(k + 1, k + n + 1))
             return ((L + k + n, path),)
         options = []
         d = (self.in_spot[colour] - loc) % L if turn_in else None
-        if turn_in and d < n and n - d <= HOME_SIZE:  # M3: turn in at the in-spot
+        if turn_in and d < n and n - d <= self.home_size:  # M3: turn in at the in-spot
             path = sum(1 << ((loc + j) % L) for j in range(1, d + 1))
             path |= sum(1 << (L + j) for j in range(n - d))
             options.append((L + n - d - 1, path))

@@ -93,7 +93,7 @@ def cmd_rules(args) -> int:
     if args.preset in RELATED_PRESETS:  # RELATED-GAMES.md S: its switches, not basic's options
         info = {"preset": args.preset, "description": DESCRIPTIONS[args.preset],
                 "switches": {k: SWITCH_DOCS[k] for k in SWITCHES[args.preset]},
-                "differences": differences(args.preset)}
+                "differences": differences(args.preset), "rulings": RULINGS[args.preset]}
         if args.json:
             json.dump(info, sys.stdout, indent=2)
             print()
@@ -103,6 +103,9 @@ def cmd_rules(args) -> int:
             print(f"  - {name}: {doc}" if doc else f"  - {name}")
         print("\nEngine options it sets (differences from basic):")
         for line in info["differences"]:
+            print(f"  - {line}")
+        print("\nRulings where RELATED-GAMES.md is silent:")
+        for line in info["rulings"]:
             print(f"  - {line}")
         return 0
     info = {"preset": args.preset, "description": DESCRIPTIONS[args.preset],

@@ -483,6 +483,8 @@ class Game:
             "log": [self._public_entry(h, seat, pos.geo) for h in self.history[-30:]],
             "progress": self.progress(),
         }
+        if self.rules.open_hand:  # CB-V2 as an option: every hand face up
+            view["hands"] = [list(h) for h in self.hands]
         if seat is not None:
             view["hand"] = list(self.hands[seat])
             view["controls"] = [self.side_seat[c] for c in pos.controlled(self.seat_side[seat])]

@@ -129,15 +129,7 @@ class Move(tuple):
         if not rest:
             raise MoveSyntaxError(f"bad move {text!r}: no steps after the rank")
         if len(rest) == 1 and kind == MOVE and "<>" in rest[0]:
-            m = _SWAP.match(rest[0])
-            if not m:
-                raise MoveSyntaxError(f"bad swap {rest[0]!r}: expected <side>:M<n><><side>:M<m>")
-            c1, a, c2, b = int(m[1]), _loc(geo, m[2], text), int(m[3]), _loc(geo, m[4], text)
-            _check_side(c1, sides, text)
-            _check_side(c2, sides, text)
-            if a > b:  # a swap has no order: the lower hole is written first
-                c1, a, c2, b = c2, b, c1, a
-            return cls(rank, SWAP, ((c1, a, b), (c2, b, a)))
+            return _swap(cls, rank, rest[0], geo, sides, text)
         if len(rest) > 2 or (kind == FREE and len(rest) != 1):
             raise MoveSyntaxError(f"bad move {text!r}: too many steps")
         steps = []
@@ -149,6 +141,18 @@ class Move(tuple):
             _check_side(c, sides, text)
             steps.append((c, _loc(geo, m[2], text), _loc(geo, m[3], text)))
         return cls(rank, kind, steps)
+
+
+def _swap(cls, rank, word, geo, sides, text):
+    m = _SWAP.match(word)
+    if not m:
+        raise MoveSyntaxError(f"bad swap {word!r}: expected <side>:M<n><><side>:M<m>")
+    c1, a, c2, b = int(m[1]), _loc(geo, m[2], text), int(m[3]), _loc(geo, m[4], text)
+    _check_side(c1, sides, text)
+    _check_side(c2, sides, text)
+    if a > b:  # a swap has no order: the lower hole is written first
+        c1, a, c2, b = c2, b, c1, a
+    return cls(rank, SWAP, ((c1, a, b), (c2, b, a)))
 
 
 def canonical_rank(word: str, ranks) -> str | None:
@@ -180,15 +184,7 @@ def _related_from_text(cls, text, words, geo, sides, ranks):
     if not rest:
         raise MoveSyntaxError(f"bad move {text!r}: no steps after the rank")
     if len(rest) == 1 and "<>" in rest[0]:
-        m = _SWAP.match(rest[0])
-        if not m:
-            raise MoveSyntaxError(f"bad swap {rest[0]!r}: expected <side>:M<n><><side>:M<m>")
-        c1, a, c2, b = int(m[1]), _loc(geo, m[2], text), int(m[3]), _loc(geo, m[4], text)
-        _check_side(c1, sides, text)
-        _check_side(c2, sides, text)
-        if a > b:
-            c1, a, c2, b = c2, b, c1, a
-        return cls(rank, SWAP, ((c1, a, b), (c2, b, a)))
+        return _swap(cls, rank, rest[0], geo, sides, text)
     if len(rest) > 7:
         raise MoveSyntaxError(f"bad move {text!r}: too many steps")
     steps = []

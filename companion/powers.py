@@ -27,11 +27,15 @@ def card_powers(rules: Rules) -> dict:
                 acts += [(BACK, 1, None), (FWD, 11, None)]  # V-NC3
         elif rank in ("J", "Q", "K"):
             n = 10 if rules.court == "10" else {"J": 11, "Q": 12, "K": 13}[rank]  # V-SS
-            acts += [(OUT, 0, None), (FWD, n, None)]
+            if rank == "K" or rules.court_out == "JQK":  # court_out "K": Tock's come-out cards
+                acts.append((OUT, 0, None))
+            acts.append((FWD, n, None))
         elif rank == "JK":
             acts.append((JOKER, 0, None))
         elif rank == "7":
             acts += [(FWD, 7, None), (SPLIT, 7, ((F, F),))]  # P3
+        elif rank == "4" and rules.four == "backward":  # TK-V1, CB, JR as an option
+            acts.append((BACK, 4, None))
         elif rank == "8":
             acts.append((BACK, 8, None))  # P4
         elif rank == "9":

@@ -590,7 +590,8 @@ class RelatedPosition(Position):
         c, x, dst = steps[0]
         if x == START:
             if OUT not in acts:
-                return f"{text}: only an A or K brings a peg out of start", ids["out"]
+                outs = [r for r, acts_r in self.rg_powers.items() if any(k == OUT for k, _ in acts_r)]
+                return f"{text}: only {', '.join(outs)} bring a peg out of start", ids["out"]
             if dst != sh[c]:
                 return f"{text}: a peg comes out onto its start hole", ids["out"]
             if c not in cols:

@@ -380,9 +380,11 @@ class RelatedGame(Game):
         view["dealer"] = self.dealer
         view["deal"] = self.deals
         view["waiting"] = sorted(self.waiting)
-        view["log"] = [self._rg_entry(h, seat, pos.geo) for h in self.history[-30:]]
-        if self.rules.open_hand:
-            view["hands"] = [list(h) for h in self.hands]
+        # TK-V4.1: a passed card reaches its receiver only once all have chosen
+        pending = {id(h) for h in self.history[len(self.history) - len(self.gives):]} \
+            if self.phase == GIVE_PHASE and self.gives else set()
+        view["log"] = [self._rg_entry(h, seat, pos.geo, id(h) in pending)
+                       for h in self.history[-30:]]
         if self.phase == GIVE_PHASE:
             view["give"] = {"chosen": sorted(self.gives)}
             if seat is not None and seat in self.gives:
@@ -391,11 +393,11 @@ class RelatedGame(Game):
             view["forced"] = {"by": self.forcer, "seat": self.actor}
         return view
 
-    def _rg_entry(self, entry, seat, geo):
+    def _rg_entry(self, entry, seat, geo, pending=False):
         move = entry["move"]
         out = {"seat": entry["seat"], "move": move.text(geo)}
         if move.kind == GIVE:
-            if seat in (entry["seat"], entry["to"]):
+            if seat == entry["seat"] or (seat == entry["to"] and not pending):
                 out["card"] = entry["card"]
             else:
                 out["move"] = "pass"  # the rank stays secret (TK-V4.1)

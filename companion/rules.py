@@ -141,12 +141,14 @@ class Rules:
         return rules_from_json({"preset": self.preset, "options": {**self.options(), **options}})
 
 
+# Options only the related-games engine plays. `home_size`, `four`,
+# `court_out` and `open_hand` the Pegs and Jokers engine plays too.
 _NEW_DEFAULTS = {
-    "home_size": 5, "deal": (), "deal_reshuffle": "cycle", "stuck": "card", "joker_exempt": True,
-    "give_up_hand": False, "pass_card": False, "four": "forward", "five": "forward",
-    "jack": "plain", "queen": "plain", "king": "plain", "court_out": "JQK", "own_pegs": "block",
+    "deal": (), "deal_reshuffle": "cycle", "stuck": "card", "joker_exempt": True,
+    "give_up_hand": False, "pass_card": False, "five": "forward",
+    "jack": "plain", "queen": "plain", "king": "plain", "own_pegs": "block",
     "hits": "in_spot", "start_block": False, "pair_block": False, "partner_joker": False,
-    "direction": "clockwise", "open_hand": False, "team_play": "any"}
+    "direction": "clockwise", "team_play": "any"}
 def _related(rules: Rules) -> bool:
     return (rules.in_spot_offset == rules.come_out_offset
             or rules.seven not in ("split",) or rules.ten in ("swap", "force")
@@ -346,6 +348,32 @@ GENERAL_RULINGS: list[str] = [
     "once the game is over.",
 ]
 
+# Rulings on gaps in RELATED-GAMES.md (also listed in the closing notes).
+_RELATED_RULINGS = [
+    "The first dealer is the seat the table names (the last seat by default); the deal then "
+    "passes on after every deal (TK-C4, JR-C3).",
+    "Skipped turns and players passed over for having no cards are not moves of the record: "
+    "they follow from the rules.",
+    "A stuck player's burn is offered once per rank: suits make no difference to a burn.",
+]
+_TOCK_RULINGS = _RELATED_RULINGS + [
+    "TK-V3 Forced Five: the 5 still moves your own pegs as an ordinary 5 (in home too); the "
+    "other pegs it may move are those on the main track.",
+    "TK-P3: the discarded hand lies face up; the player shows as waiting until the next deal.",
+]
+_CARBLES_RULINGS = _RELATED_RULINGS + [
+    "CB-G1: without a choice of board, the smallest of 4, 6, 8, 12 sections that seats everyone.",
+    "CB-P2: a 7 is listed once per end position, written as one order of steps that reaches it; "
+    "any legal order of the same steps is accepted.",
+]
+_JACKAROO_RULINGS = _RELATED_RULINGS + [
+    "JR-P5: the forced player discards at once, a card of his choice, face up; his next turn "
+    "is then skipped.",
+    "JR-P6: the card taken lies face down on the discard pile: only the thief and its former "
+    "holder see it.",
+    "JR-P9/P10: a stuck player may burn one card or give up the whole hand.",
+]
+
 RULINGS: dict[str, list[str]] = {
     "bluffing_joker": [
         "Pegs in home are safe (M8): a doubt penalty takes a peg from the main track only; "
@@ -354,8 +382,13 @@ RULINGS: dict[str, list[str]] = {
         "A discard is only allowed when the real hand could not move (P7); it is not declared "
         "and can't be doubted. The extra turn is taken right after the winner's next turn.",
     ],
-    "tock": [], "tock_partnership": [], "tock3": [], "carbles": [], "carbles_partnership": [],
-    "jackaroo": [], "jackaroo_individual": [],
+    "tock": _TOCK_RULINGS,
+    "tock_partnership": _TOCK_RULINGS + [
+        "TK-V4.1: players choose the card to pass in turn order from the lead; the cards are "
+        "exchanged once everyone has chosen, so no one sees the card he receives before."],
+    "tock3": _TOCK_RULINGS,
+    "carbles": _CARBLES_RULINGS, "carbles_partnership": _CARBLES_RULINGS,
+    "jackaroo": _JACKAROO_RULINGS, "jackaroo_individual": _JACKAROO_RULINGS,
     "north_carolina": [
         "While helping a partner, counting's free come-out brings out a peg of the partner "
         "being helped (the pegs the player controls).",
@@ -432,5 +465,8 @@ def rules_from_json(value) -> Rules:
         raise RulesError("in_spot_offset and come_out_offset must be less than holes_per_side")
     if rules.in_spot_offset == rules.come_out_offset and not rules.related:
         raise RulesError("in_spot_offset and come_out_offset must differ")
+    if rules.pegs_per_side > rules.home_size:
+        raise RulesError(f"{rules.pegs_per_side} pegs per player can't all fit a home of "
+                         f"{rules.home_size}")
     _check_related(rules)
     return rules

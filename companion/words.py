@@ -16,10 +16,11 @@ import re
 from collections import Counter
 
 from .board import START
-from .moves import DISCARD, DOUBT, FREE, PASS, PENALTY, SWAP
+from .moves import DISCARD, DOUBT, FORCE, FREE, GIVE, HAND, PASS, PENALTY, SWAP
 from .powers import BACK, FWD, SPLIT, card_powers
 
-RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king", "JK": "joker"}
+RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king", "JK": "joker",
+              "Jr": "red jack", "Jb": "black jack", "Qr": "red queen", "Qb": "black queen"}
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
@@ -82,7 +83,7 @@ def hole(geo, names: Names, side: int, loc: int) -> str:
 def _count(pos, c, s, d, rank):
     """(direction word, count) of one step s -> d by a card of `rank`, or None."""
     geo = pos.geo
-    acts = card_powers(pos.rules)[rank]
+    acts = card_powers(pos.rules).get(rank, ())  # the related games' Jr, Qb, ... count as any
     counts = []
     for kind, n, _ in acts:
         if kind in (FWD, BACK):
@@ -148,6 +149,16 @@ def move_words(pos, move, names: Names, declared: bool = False) -> str:
     mover = pos.to_move
     if kind == DISCARD:
         return f"{who} discarded {a_rank(rank)}: no card could move"
+    if kind == HAND:  # TK-P3, JR-P10
+        return f"{who} discarded the whole hand and waits for the next deal"
+    if kind == GIVE:  # TK-V4: the card stays secret
+        return f"{who} passed a card face down to {names.side(steps[0])}"
+    if kind == FORCE:  # JR-P5, JR-P6
+        target = names.side(steps[0])
+        if rank == "Qr":
+            return (f"{who} played a red queen: a card is taken at random from {target}, "
+                    f"who misses a turn")
+        return f"{who} played {a_rank(rank)}: {target} discards a card and misses a turn"
     card = f"as {a_rank(rank)}" if declared else f"with {a_rank(rank)}"
     lead = f"{who} played a card face down {card}: " if declared else f"{who} "
     tail = "" if declared else f" {card}"
@@ -159,9 +170,9 @@ def move_words(pos, move, names: Names, declared: bool = False) -> str:
         (c1, a, _), (c2, b, _) = steps
         text = (f"{lead}swapped {names.peg(c1, mover)} on {hole(pos.geo, names, c1, a)} with "
                 f"{names.peg(c2, mover)} on {hole(pos.geo, names, c2, b)}")
-    elif len(steps) == 2:
+    elif len(steps) >= 2:
         parts = [_step(pos, names, c, s, d, rank, mover) for c, s, d in steps]
-        text = f"{lead}split {a_rank(rank)}: {parts[0]}, and {parts[1]}"
+        text = f"{lead}split {a_rank(rank)}: {', '.join(parts[:-1])}, and {parts[-1]}"
         tail = ""
     else:
         c, s, d = steps[0]

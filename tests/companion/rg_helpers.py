@@ -6,7 +6,8 @@ import pytest
 
 from companion.game import Game
 from companion.moves import IllegalMoveError
-from companion.notation import moves_report, position_from_json
+from companion.notation import position_from_json
+from rules_helpers import moves, texts  # noqa: F401  (the `pegs moves` answer, as for Pegs and Jokers)
 
 FORMAT = "pegs-and-jokers/position/1"
 
@@ -41,20 +42,6 @@ def pos(rules, pegs, to_move=0, **kw):
 def full(pegs, sides=4, occupied=None):
     occupied = occupied if occupied is not None else list(range(sides))
     return {str(s): canon(pegs.get(s, [])) for s in occupied}
-
-
-def moves(p, *ranks):
-    """{move text: result} as `pegs moves --hand` prints them, each listed once."""
-    report = moves_report(p, list(ranks) if ranks else None)
-    out = {}
-    for m in report["moves"]:
-        assert m["move"] not in out, f"move {m['move']} listed twice"
-        out[m["move"]] = m["result"]
-    return out
-
-
-def texts(p, *ranks):
-    return set(moves(p, *ranks))
 
 
 def illegal(p, text, rule):

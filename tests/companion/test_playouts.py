@@ -198,9 +198,9 @@ RELATED_LAYOUTS = (
     ({"preset": "tock_partnership", "options": {"ten_swap": True}}, 4, None),
     ("jackaroo", 4, None), ("jackaroo_individual", 4, None),
     ("carbles", 2, None), ("carbles", 2, 8), ("carbles", 3, None), ("carbles", 4, None),
-    ("carbles", 5, None), ("carbles", 6, None), ("carbles", 4, 12),
+    ("carbles", 3, 8), ("carbles", 5, None), ("carbles", 6, None), ("carbles", 4, 12),
     ({"preset": "carbles", "options": {"open_hand": True}}, 3, None),
-    ("carbles_partnership", 4, None), ("carbles_partnership", 6, None),
+    ("carbles_partnership", 4, None), ("carbles_partnership", 4, 6), ("carbles_partnership", 6, None),
     ("carbles_partnership", 8, None), ("carbles_partnership", 12, None),
 )
 

@@ -54,6 +54,7 @@ def test_rules_describes_each_related_preset(preset):
     assert proc.returncode == 0, proc.stderr
     info = json.loads(proc.stdout)
     assert info["preset"] == preset and info["description"] and "switches" in info
+    assert info["rulings"] and info["differences"]
 
 
 def test_simulate_and_replay_a_related_game(tmp_path):

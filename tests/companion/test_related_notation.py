@@ -43,3 +43,47 @@ def test_every_move_reads_back_and_replays(case):
             assert pegs_to_json(q, q.result_of(back)) == pegs_to_json(p, p.result_of(move)), text
             checked += 1
     assert checked > 50
+
+
+def test_every_move_has_words_for_players():
+    """companion.words says each related move in plain words (the phones' log)."""
+    from companion.words import Names, move_words
+    names = Names([("Ann", "Red"), ("Ben", "Green"), ("Cat", "Yellow"), ("Dan", "Blue")],
+                  [0, 1, 2, 3])
+    said = set()
+    for rules in ("jackaroo", "carbles", "tock_partnership"):
+        for p in _positions(rules, 4, None, seed=5, every=40):
+            for move in p.legal_moves():
+                text = move_words(p, move, names)
+                assert text.startswith(names.side(p.to_move)) and "M" not in text.split(":")[0]
+                said.add(move.kind)
+    assert {"move", "force"} <= said
+
+
+@pytest.mark.parametrize("rules", ["tock", {"preset": "tock", "options": {"ten_swap": True, "reverse_four": True, "forced_five": True}},
+                                   "jackaroo", "carbles"], ids=str)
+def test_wrong_moves_are_refused_with_a_rule_id(rules):
+    """Moves a step off a legal one, or with another card, are either legal or
+    refused naming a TK-/CB-/JR-/RG- id: never another error (the referee's words)."""
+    import re
+    from companion.moves import IllegalMoveError, MoveSyntaxError
+    rid = re.compile(r"^(TK|CB|JR|RG)-[A-Z]+\d+")
+    rng = random.Random(9)
+    refused = 0
+    for p in _positions(rules, 4, None, seed=4, every=30):
+        legal = [m.text(p.geo) for m in p.legal_moves()]
+        for text in rng.sample(legal, min(6, len(legal))):
+            words = text.split()
+            for rank in p.ranks[::3]:
+                variants = [" ".join([rank] + words[1:])]
+                variants.append(re.sub(r"M(\d+)$", lambda m: f"M{(int(m[1]) + 1) % p.L}", text))
+                variants.append(re.sub(r"^(\S+) (\d+):", lambda m: f"{m[1]} {(int(m[2]) + 1) % 4}:", text))
+                for v in variants:
+                    try:
+                        p.parse_move(v)
+                    except MoveSyntaxError:
+                        pass
+                    except IllegalMoveError as exc:
+                        assert exc.rule and rid.match(exc.rule), (v, str(exc), exc.rule)
+                        refused += 1
+    assert refused > 20

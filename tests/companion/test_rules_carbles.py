@@ -254,3 +254,19 @@ def test_carbles_twelve_player_partnership_plays():
     assert g.sides == 12 and len(g.position.teams) == 6
     d = json.loads(json.dumps(g.record()))
     assert Game.from_record(d).sides == 12
+
+
+def test_CB_R2_king_comes_out_from_the_lot_onto_the_home_hole():
+    assert texts(cb({}), "K") == {"K 0:S-M17"}
+
+
+def test_CB_R9_partners_sit_opposite():
+    g = Game("carbles_partnership", players=4, seed=1)
+    assert [list(t) for t in g.position.teams] == [[0, 2], [1, 3]]
+    g8 = Game("carbles_partnership", players=8, seed=1)
+    assert [list(t) for t in g8.position.teams][0] == [0, 4]
+
+
+def test_CB_R11_hit_partner_marble_goes_to_its_lot():
+    got = moves(cbp({0: ["M20"], 2: ["M25"]}), "5")
+    assert got["5 0:M20-M25"] == full({0: ["M25"]})

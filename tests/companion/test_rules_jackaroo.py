@@ -377,3 +377,21 @@ def test_JR_R12_usable_force_forbids_burning():
 
 def test_JR_R13_marbles_in_goal_move_deeper():
     assert "2 0:H1-H3" in texts(jr({0: ["H1"]}), "2")
+
+
+def test_JR_R1_one_base_hole_for_coming_out_and_turning_in():
+    p = jr({0: ["M15"]})
+    assert "A 0:S-M17" in texts(p, "A") and "5 0:M15-H3" in texts(p, "5")
+
+
+def test_JR_R6_five_never_moves_marbles_in_goal_or_start():
+    p = jr({0: ["M20"], 1: ["H1", "H2"], 3: ["M60"]})
+    assert texts(p, "5") == {"5 0:M20-M25", "5 3:M60-M65"}
+
+
+def test_JR_R8_giving_up_the_hand_only_as_ones_own_turn():
+    g = game_where("jackaroo", 4, lambda g: has(g, "10"))
+    g.push(next(p for p in g.legal_plays() if p.move.kind == FORCE))
+    from companion.moves import IllegalMoveError
+    with pytest.raises(IllegalMoveError):
+        g.push_text("discard hand")

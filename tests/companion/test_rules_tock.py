@@ -112,14 +112,13 @@ def test_TK_C2_deal_cycle_5_4_4_then_reshuffle():
 
 def test_TK_C3_dealt_one_at_a_time_from_the_player_after_the_dealer():
     g = Game("tock", players=4, seed=8, dealer=2)
-    order = g.record()["shuffles"] if "shuffles" in g.record() else None
     g2 = Game("tock", players=4, shuffles=[list(g.rng.log[0])], dealer=2)
     deck = list(g.rng.log[0])
     lead = 3
     for i in range(20):
         seat = (lead + i) % 4
         assert g2.hands[seat][i // 4] == deck[-1 - i]
-    assert g.seat == lead and order is None
+    assert g.seat == lead and g2.hands == g.hands
 
 
 def test_TK_C4_deal_and_lead_pass_to_the_next_player():
@@ -136,7 +135,7 @@ def test_TK_C5_hands_and_stock_are_private():
     text = json.dumps(view)
     for seat in (0, 2, 3):
         for card in g.hands[seat]:
-            assert f'"{card}"' not in text or card in g.hands[1]
+            assert f'"{card}"' not in text
     assert view["stock"] == len(g.shoe.stock) and "hands" not in view
 
 
@@ -215,7 +214,8 @@ def test_TK_P2_must_move():
     p = pos("tock", {0: ["M20"]})
     assert not p.discard_allowed(["3", "9"])
     illegal(p, "discard hand", "TK-P2")
-    assert p.discard_allowed(["H"] if False else ["Q"]) is False
+    start = pos("tock", {})
+    assert start.discard_allowed(["3", "9"]) and not start.discard_allowed(["3", "K"])
 
 
 def test_TK_P3_stuck_discards_the_hand_and_waits():
@@ -290,7 +290,13 @@ def test_TK_V4_partnership():
         assert play.move.kind == GIVE and play.move.steps[0] == (seat + 2) % 4
         assert g.player_view((seat + 2) % 4)["hand"] == hands[(seat + 2) % 4]  # not yet seen
         g.push(play)
+        assert g.player_view(seat)["log"][-1]["card"] == play.card
+        for other in ((seat + 1) % 4, (seat + 3) % 4, None) + (((seat + 2) % 4,) if g.phase == "give" else ()):
+            entry = g.player_view(other)["log"][-1]
+            assert entry["move"] == "pass" and "card" not in entry  # face down
     assert sorted(len(h) for h in g.hands) == [5] * 4 and sorted(order) == [0, 1, 2, 3]
+    partner_sees = g.player_view((order[0] + 2) % 4)["log"][0]
+    assert partner_sees["card"] == g.history[0]["card"]  # after the exchange
     passed = {e["seat"]: e["card"] for e in g.history}
     for seat in range(4):
         assert passed[(seat + 2) % 4] in g.hands[seat]
@@ -394,3 +400,20 @@ def test_tock_record_replays():
     again = Game.from_record(json.loads(json.dumps(g.record())))
     assert position_to_json(again.position) == position_to_json(g.position)
     assert again.hands == g.hands
+
+
+def test_TK_R2_start_area_to_start_hole_home_filled_from_the_back():
+    p = pos("tock", {0: ["M14"]})
+    assert "A 0:S-M17" in texts(p, "A")
+    assert "7 0:M14-H4" in texts(p, "7")  # M15, M16, M17, H1..H4: the back of the home
+    done = pos("tock", {0: ["H1", "H2", "H3", "H4"]})
+    assert done.winner() == 0
+
+
+def test_TK_R7_lead_rotates_evenly():
+    g = Game("tock", players=4, seed=12, dealer=3)
+    leads = [g.seat]
+    for _ in range(3):
+        _play_out_deal(g)
+        leads.append(g.seat)
+    assert leads == [0, 1, 2, 3]
