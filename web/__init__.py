@@ -14,7 +14,8 @@ from __future__ import annotations
 import logging
 import secrets
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
+from flask.globals import request_ctx
 from werkzeug.exceptions import HTTPException
 
 from .access import Bucket, Failures, OwnNames, declare
@@ -108,11 +109,16 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
     def _wants_json() -> bool:
         return request.path.startswith("/api/") or request.method != "GET"
 
+    def _page(status: int, message: str):
+        if request_ctx.url_adapter is None:   # a Host werkzeug can't bind: no url_for, plain words
+            return Response(f"{status}: {message}\n", status, mimetype="text/plain")
+        return render_template("error.html", status=status, message=message), status
+
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError):
         if _wants_json():
             return jsonify(exc.body()), exc.status
-        return render_template("error.html", status=exc.status, message=exc.message), exc.status
+        return _page(exc.status, exc.message)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
@@ -122,7 +128,7 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
         msg = messages.get(exc.code, exc.name.lower())
         if _wants_json():
             return jsonify({"error": msg}), exc.code
-        return render_template("error.html", status=exc.code, message=msg), exc.code
+        return _page(exc.code, msg)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):
@@ -130,7 +136,7 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
         msg = "something went wrong in the companion; the game is safe, try again"
         if _wants_json():
             return jsonify({"error": msg}), 500
-        return render_template("error.html", status=500, message=msg), 500
+        return _page(500, msg)
 
     @app.context_processor
     def _globals():

@@ -69,6 +69,16 @@ def test_only_the_companions_own_names_are_answered(app):
         app2.extensions["pegs"].close()
 
 
+def test_a_host_werkzeug_cannot_bind_is_refused_in_plain_words(app):
+    # a label over 63 characters can't be IDNA-encoded: werkzeug can't bind the URL map, so the
+    # error page (url_for) used to fail and answer 500 (found by the long fuzz run)
+    c = app.test_client()
+    for host in ("a" * 64 + ".example", "x" * 70, "\u00e4" * 40 + ".example"):
+        for path in ("/", "/nosuch", "/api/games"):
+            r = c.get(path, headers={"Host": host})
+            assert 400 <= r.status_code < 500, (host, path, r.status_code)
+
+
 def test_origin_is_checked_against_the_own_names_not_the_requests_host(app):
     c = app.test_client()
     body = {"changes": {"serve.bot_delay": 2}}

@@ -327,6 +327,9 @@ def test_every_route_survives_generated_requests(world):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif("os.environ.get('PEGS_SLOW') != '1' and ('slow' not in config.getoption('markexpr') "
+                    "or 'not slow' in config.getoption('markexpr'))",
+                    reason="long version (100,000 requests), opt-in: run with -m slow (or PEGS_SLOW=1)")
 def test_every_route_survives_many_more_generated_requests(world):
     _run(world, SLOW_EXAMPLES)
     assert world.sent >= 100_000, world.sent
