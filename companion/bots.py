@@ -19,6 +19,7 @@ import random
 from .cards import rank_of
 from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, SWAP
 from .game import DOUBT_PHASE, PENALTY_PHASE
+from .evaluation import card_keep_value
 
 # -------------------------------------------------------------------- weights
 OUT_BONUS = 12.0      # a peg out of start, before any distance travelled
@@ -31,11 +32,6 @@ CARD_WEIGHT = 1.0     # how much keeping good cards matters against board gains
 BLUFF_COST = 25.0     # Bluffing Joker: a declared card that is not the real one
 DOUBT_RATE = 0.1      # Bluffing Joker: chance of doubting an opponent's card
 
-# How much a card is worth keeping (before the come-out bonus).
-_CARD_KEEP = {"JK": 9.0, "A": 4.0, "J": 3.5, "Q": 3.5, "K": 3.5, "7": 3.0, "8": 3.0,
-              "10": 2.0, "9": 2.0, "2": 1.0, "3": 1.0, "4": 1.0, "5": 1.0, "6": 1.5}
-_COME_OUT_RANKS = frozenset(("A", "J", "Q", "K", "JK"))
-_COME_OUT_KEEP = 4.0  # extra worth of a come-out card while pegs wait in start
 
 
 class RandomBot:
@@ -126,14 +122,6 @@ def evaluate(pos, team: int) -> float:
     if len(totals) == 1:
         return mine
     return mine - (sum(totals) - mine) / (len(totals) - 1)
-
-
-def card_keep_value(rank: str, pegs_in_start: bool) -> float:
-    """How useful a card of `rank` is to hold on to."""
-    v = _CARD_KEEP.get(rank, 1.0)
-    if pegs_in_start and rank in _COME_OUT_RANKS:
-        v += _COME_OUT_KEEP
-    return v
 
 
 class GreedyBot:

@@ -10,6 +10,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# How much a card is worth keeping (before the come-out bonus); greedy and the strong bot share it.
+_CARD_KEEP = {"JK": 9.0, "A": 4.0, "J": 3.5, "Q": 3.5, "K": 3.5, "7": 3.0, "8": 3.0,
+              "10": 2.0, "9": 2.0, "2": 1.0, "3": 1.0, "4": 1.0, "5": 1.0, "6": 1.5}
+_COME_OUT_RANKS = frozenset(("A", "J", "Q", "K", "JK"))
+_COME_OUT_KEEP = 4.0  # extra worth of a come-out card while pegs wait in start
+
+
+def card_keep_value(rank: str, pegs_in_start: bool) -> float:
+    """How useful a card of `rank` is to hold on to."""
+    v = _CARD_KEEP.get(rank, 1.0)
+    if pegs_in_start and rank in _COME_OUT_RANKS:
+        v += _COME_OUT_KEEP
+    return v
+
+
 
 @dataclass(frozen=True)
 class Weights:

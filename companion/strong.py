@@ -35,8 +35,7 @@ import time
 from math import comb
 
 from .board import START
-from .bots import card_keep_value
-from .evaluation import Evaluator, Weights
+from .evaluation import Evaluator, Weights, card_keep_value
 from .cards import make_shoe, rank_of
 from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, PENALTY, RANKS, SWAP, Move
 from .notation import position_from_json

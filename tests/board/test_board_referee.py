@@ -332,11 +332,11 @@ def test_a_computer_seat_waits_for_the_board_to_show_the_last_move(rigs):
         if g.actor != 0:
             svc.bot_step(t.gid)
             assert g.turn == turn
-        svc._bots.pending.discard(t.gid)
+        svc._bots.pending.discard((t.gid, ("bot",)))
         match_the_board()
         assert ref.state in ("ready", "waiting") and ref.roles == {}
         if g.actor != 0:
-            assert t.gid in svc._bots.pending                # ... and now the next computer seat is woken
+            assert (t.gid, ("bot",)) in svc._bots.pending    # ... and now the next computer seat is woken
         if moved >= 4:
             break
     assert moved >= 4
