@@ -677,6 +677,8 @@ class TableService:
         if g.phase == PENALTY_PHASE:
             out["penalty"] = [self._move_json(table, p.move) for p in g.legal_plays()]
             return out
+        if g.rules.related:
+            return self._related_plays(table, out)
         hand = g.hands[g.actor]
         ranks = list(dict.fromkeys(rank_of(c) for c in hand))
         plays = g.legal_plays()
@@ -695,6 +697,51 @@ class TableService:
             moves_of[move.rank].append(self._move_json(table, move))
         out["cards"] = [{"card": c, "rank": rank_of(c), "moves": moves_of[rank_of(c)]}
                         for c in dict.fromkeys(hand)]
+        return out
+
+    def _related_plays(self, table: Table, out: dict) -> dict:
+        """Tock, Carbles, Jackaroo: every play in words, grouped by card (issue 18.4).
+        A pass to the partner, a forced discard and the whole hand given up are plays
+        like any other; the phone lists them, and draws a move's steps where it can."""
+        g = table.game
+        actor = g.actor
+        names = table.names
+        plays = g.legal_plays()
+        out["cards"] = [{"card": c, "rank": g.rank_of(c), "moves": []}
+                        for c in dict.fromkeys(g.hands[actor])]
+        by_card = {c["card"]: c for c in out["cards"]}
+        out["discard"] = any(p.move.kind == DISCARD for p in plays)
+        out["options"] = True
+        if g.phase == "give":
+            partner = g.partner(actor)
+            out["prompt"] = (f"Choose a card to pass face down to your partner "
+                             f"{names.seat(partner)}")
+        elif g.phase == "forced":
+            out["prompt"] = (f"{names.seat(g.forcer)} played a 10: discard a card of your "
+                             f"choice (you then miss a turn)")
+        for p in plays:
+            move, card = p
+            kind = move.kind
+            if kind == "hand":
+                out["give_up"] = {"move": move.text(table.geo), "kind": kind,
+                                  "words": "Discard the whole hand and wait for the next deal"}
+                continue
+            entry = {"move": move.text(table.geo), "kind": kind, "steps": []}
+            if g.phase == "give":
+                entry["words"] = f"Pass it face down to {names.seat(g.partner(actor))}"
+            elif kind == DISCARD:
+                entry["words"] = "Discard it" + ("" if g.phase == "forced" else " (no move)")
+            else:
+                said = words.move_words(g.position, move, names)
+                who = names.side(g.position.to_move) + " "
+                entry["words"] = said[len(who):] if said.startswith(who) else said
+                if kind not in ("force",):
+                    try:
+                        entry.update({k: v for k, v in self._move_json(table, move).items()
+                                      if k in ("steps", "result", "hits")})
+                    except Exception:  # a step the phone's board can't name: words only
+                        log.debug("no board steps for %s", entry["move"], exc_info=True)
+            by_card[card]["moves"].append(entry)
         return out
 
     @staticmethod
