@@ -130,3 +130,38 @@ def test_each_related_preset_to_the_end_with_one_phone(live_app, browser, preset
     assert not [e for e in errors if "status of 409" not in e and "status of 403" not in e], errors
     if preset == "tock_partnership":
         assert "give" in seen
+
+
+def test_the_new_table_page_offers_each_related_game(live_app, browser):
+    """Issue 18.4: each preset with its own seat counts, teams and (Carbles) sections;
+    a switch and the chosen sections reach the table made."""
+    live = live_app
+    ctx, page, errors = phone(browser)
+    page.goto(f"{live.url}/new")
+    for preset, counts in SEATS.items():
+        page.select_option("#preset", preset)
+        shown = [int(b.get_attribute("data-value")) for b in page.locator("#players button").all()]
+        assert shown == list(counts), preset
+        expect(page.locator("#shoe-box")).to_be_hidden()
+    page.select_option("#preset", "carbles")
+    page.locator('#players button[data-value="5"]').tap()
+    expect(page.locator("#sections")).to_be_visible()
+    expect(page.locator("#draw")).to_be_hidden()   # each on their own: no partners to draw
+    page.locator('#sections button[data-value="8"]').tap()
+    page.locator("#switch-open_hand").check()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "new-table-carbles.png"), full_page=True)
+    page.locator("#create").tap()
+    page.wait_for_url("**/host/*")
+    gid = page.url.rsplit("/", 1)[1]
+    game = live.app.extensions["pegs"].get(gid).game
+    assert (game.players, game.sides, game.rules.open_hand) == (5, 8, True)
+    page.goto(f"{live.url}/new")
+    page.select_option("#preset", "jackaroo")
+    expect(page.locator("#teams")).to_contain_text("2 teams of 2, partners opposite")
+    page.locator("#create").tap()
+    page.wait_for_url("**/host/*")
+    game = live.app.extensions["pegs"].get(page.url.rsplit("/", 1)[1]).game
+    assert game.rules.preset == "jackaroo" and game.team_count == 2
+    ctx.close()
+    assert not errors, errors

@@ -44,6 +44,7 @@
     }));
     if (p.layouts && !p.layouts[String(players)]) players = Number(Object.keys(p.layouts).includes("4") ? 4 : Object.keys(p.layouts)[0]);
     if (!p.layouts && !boot.layouts[String(players)]) players = 4;
+    if (!p.layouts && !boot.layouts[String(players)].includes(teams)) teams = 2;
     if (p.layouts) sections = p.layouts[String(players)].default_sections;
     renderPlayers();
   }
@@ -87,6 +88,9 @@
         renderPlayers();
       });
     }
+    const solo = related() && teams === players;   // no partners to draw for
+    $("draw").closest("label").hidden = solo;
+    if (solo && $("draw").checked) { $("draw").checked = false; $("dealer-row").hidden = false; }
     const dealer = $("dealer");
     const prev = dealer.value;
     dealer.replaceChildren(...Array.from({ length: players }, (_, i) => {
