@@ -85,6 +85,11 @@ def test_each_related_preset_to_the_end_with_one_phone(live_app, browser, preset
     page.goto(f"{live.url}/j/{svc.join_code(table, 0)}")
     page.locator("#take-seat").tap()
     page.wait_for_url(f"**/seat/{gid}")
+    partners = table.game.team_count < n
+    if partners:   # partners' phones name the team; a player alone has none
+        expect(page.locator("#me")).to_contain_text("team A")
+    else:
+        expect(page.locator("#me")).not_to_contain_text("team")
     svc.kick(table)   # the computers play up to the phone's turn
     tapped, seen = 0, set()
     deadline = time.monotonic() + 40

@@ -123,6 +123,10 @@ def test_a_stolen_card_is_seen_by_the_thief_and_its_former_holder_only(app, clie
                 stolen, victim = entry["stolen"], g.side_seat[entry["move"].steps[0]]
                 seen = everything_served(client, phones, gid)
                 for who, value in seen.items():
+                    # older log entries may show the same card played in an earlier cycle
+                    # of deals (the whole deck is reshuffled, TK-C2): the steal's entry counts
+                    if isinstance(value, dict) and "log" in value:
+                        value = {**value, "log": value["log"][-1:]}
                     mine = who in (f"seat {seat}", f"seat {victim}")
                     assert shows(value, stolen) == mine, (who, stolen, seat, victim)
                 thief_log = seen[f"seat {seat}"]["log"][-1]

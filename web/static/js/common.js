@@ -250,7 +250,7 @@ const PJ = (() => {
     return `${s.name} (${s.colour.name})`;
   }
 
-  const TEAM_NAMES = "ABCDE";
+  const TEAM_NAMES = "ABCDEFGHIJKL";   // up to 12 teams (Carbles and Tock: each player alone)
 
   /* Hole ids (see web/board.py): M12, H3-s2, S-s2 (start of side 2). */
   function holeId(side, token) {

@@ -223,7 +223,8 @@
   // ------------------------------------------------------------------ render
   function render() {
     const me = view.seats[view.seat];
-    $("me").replaceChildren(chip(me), el("span", "muted", ` · team ${PJ.TEAM_NAMES[me.team]}`));
+    const alone = view.teams && view.teams[me.team] && view.teams[me.team].length < 2;   // Tock, Carbles: no partner
+    $("me").replaceChildren(chip(me), el("span", "muted", alone ? "" : ` · team ${PJ.TEAM_NAMES[me.team]}`));
     const myTurn = view.actor === view.seat && view.status === "playing";
     PJ.wake.set(myTurn);
     document.body.classList.toggle("my-turn", myTurn);
