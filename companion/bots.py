@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 from .cards import rank_of
-from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, SWAP
+from .moves import DISCARD, DOUBT, FREE, HAND, MOVE, PASS, SWAP
 from .game import DOUBT_PHASE, PENALTY_PHASE
 from .evaluation import card_keep_value
 
@@ -188,6 +188,11 @@ class GreedyBot:
                 if base is None:
                     base = evaluate(pos, team)
                 score = base - keep
+            elif kind == HAND:  # JR-P10, TK-P3: the whole hand is given up, every card's worth
+                if base is None:
+                    base = evaluate(pos, team)
+                score = base - sum(card_keep_value(rank_of(c), in_start) * CARD_WEIGHT
+                                   for c in game.hands[game.actor])
             else:
                 score = move_score.get(move)
                 if score is None:

@@ -210,6 +210,13 @@ def before_play(game, play, names: Names) -> dict:
         return {"kind": kind, "actor": game.actor,
                 "words": f"{names.seat(game.actor)} sent {names.peg(c)} on "
                          f"{hole(game.position.geo, names, c, s)} back to start"}
+    phase = getattr(game, "phase", None)
+    if phase == "give":  # TK-V4.1: the giver is the actor, not the side to move
+        return {"kind": kind, "words": f"{names.seat(game.actor)} passed a card face down to "
+                                       f"{names.side(move[2][0])}"}
+    if phase == "forced":  # JR-P5: a discard of his choice, face up
+        return {"kind": kind, "words": f"{names.seat(game.actor)} discarded {a_rank(move[0])}, "
+                                       f"forced by {names.seat(game.forcer)}'s 10"}
     declared = bool(game.rules.bluffing) and kind != DISCARD
     return {"kind": kind, "words": move_words(game.position, move, names, declared)}
 

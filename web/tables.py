@@ -33,7 +33,9 @@ from companion.game import DOUBT_PHASE, PENALTY_PHASE, Game
 from companion.moves import (DISCARD, RANKS, SWAP, AmbiguousMoveError, IllegalMoveError,
                              MoveSyntaxError)
 from companion.notation import pegs_to_json
-from companion.rules import PRESETS, RulesError, rules_from_json
+from companion.related_game import SEATS as RELATED_SEATS
+from companion.related_game import SECTIONS, default_sections
+from companion.rules import PRESETS, RELATED_PRESETS, SWITCHES, RulesError, rules_from_json
 
 from . import colours
 from .errors import ApiError
@@ -83,8 +85,9 @@ class Table:
         self.created = created
         # Dealt with secrets.SystemRandom (RULES C5) after playing back the logged
         # shuffles; game.take_new_shuffles() gives each new one for the log.
+        extra = {"sides": setup["sides"]} if setup.get("sides") else {}  # the related games' board
         self.game = Game(rules=setup["rules"], players=setup["players"], teams=setup["teams"],
-                         dealer=setup["dealer"], shuffles=list(shuffles))
+                         dealer=setup["dealer"], shuffles=list(shuffles), **extra)
         self.geo = self.game.position.geo
         self.cond = threading.Condition()
         self.version = 0
@@ -267,8 +270,14 @@ def parse_setup(data) -> dict:
     if not isinstance(data, dict):
         raise ApiError(400, "send a JSON object describing the table")
     preset = data.get("preset", "basic")
+    if preset in RELATED_PRESETS:
+        return _parse_related(data, preset)
     if preset not in PRESETS:
-        raise ApiError(400, f"unknown rules preset {preset!r}; choose one of {', '.join(PRESETS)}")
+        raise ApiError(400, f"unknown rules preset {preset!r}; choose one of "
+                       f"{', '.join([*PRESETS, *RELATED_PRESETS])}")
+    for key in ("sections", "switches"):
+        if key in data:
+            raise ApiError(400, f"{key} is for Tock, Carbles and Jackaroo only, not {preset}")
     players = data.get("players")
     if players not in TEAM_LAYOUTS or isinstance(players, bool):
         raise ApiError(400, "players must be 2, 4, 6, 8 or 10")
@@ -327,6 +336,96 @@ def parse_setup(data) -> dict:
              for s in range(players)]
     return {"rules": rules.to_json(), "players": players, "teams": teams, "dealer": dealer,
             "seats": seats, "draw": draw_info}
+
+
+def related_layouts(preset: str) -> dict:
+    """Seat counts of a related preset, each with its teams and its board sections
+    (RELATED-GAMES.md S, CB-G1): {players: {"teams": n, "sections": [...]}}."""
+    rules = RELATED_PRESETS[preset]
+    carbles = preset.startswith("carbles")
+    out = {}
+    for n in RELATED_SEATS[preset]:
+        out[n] = {"teams": n // 2 if rules.team_play == "pairs" else n,
+                  "sections": [s for s in SECTIONS if s >= n] if carbles else [4],
+                  "default_sections": default_sections(rules, n)}
+    return out
+
+
+def _seat_lists(data, players: int, palette_all: bool) -> tuple[list, list, list]:
+    """Names, colours and computer seats of a set-up (400 on any problem)."""
+    names = data.get("names")
+    if not isinstance(names, list) or len(names) != players or not all(isinstance(n, str) for n in names):
+        raise ApiError(400, f"names must be a list of {players} names")
+    names = [" ".join(n.split())[:MAX_NAME] for n in names]
+    for i, n in enumerate(names):
+        if not n:
+            raise ApiError(400, f"seat {i + 1} needs a name")
+    if len(set(n.casefold() for n in names)) != players:
+        raise ApiError(400, "every player needs a different name")
+    defaults = list(colours.BY_KEY) if palette_all else colours.DEFAULTS
+    cols = data.get("colours", defaults[:players])
+    if not isinstance(cols, list) or len(cols) != players or not all(c in colours.BY_KEY for c in cols):
+        raise ApiError(400, f"colours must be a list of {players} colours from: {', '.join(colours.BY_KEY)}")
+    if len(set(cols)) != players:
+        raise ApiError(400, "every seat needs a different peg colour")
+    bots = data.get("bots", [None] * players)
+    if not isinstance(bots, list) or len(bots) != players or not all(b is None or b in BOT_NAMES for b in bots):
+        raise ApiError(400, f"bots must be a list of {players} entries, each null or one of {', '.join(BOT_NAMES)}")
+    return names, cols, bots
+
+
+def _parse_related(data: dict, preset: str) -> dict:
+    """A Tock, Carbles or Jackaroo table: the preset's own seat counts, its teams
+    (partners sit opposite: seats i and i + n/2) and, for Carbles, the sections."""
+    layouts = related_layouts(preset)
+    players = data.get("players")
+    if isinstance(players, bool) or players not in layouts:
+        raise ApiError(400, f"{preset.replace('_', ' ')} is played by "
+                       f"{' or '.join(map(str, layouts))} players, not {players!r}")
+    lay = layouts[players]
+    teams = data.get("teams", lay["teams"])
+    if teams != lay["teams"] or isinstance(teams, bool):
+        raise ApiError(400, f"{preset.replace('_', ' ')} with {players} players has "
+                       f"{lay['teams']} teams, not {teams!r}")
+    sides = data.get("sections", lay["default_sections"])
+    if sides not in lay["sections"] or isinstance(sides, bool):
+        raise ApiError(400, f"{players} players of {preset.replace('_', ' ')} play on a board of "
+                       f"{' or '.join(map(str, lay['sections']))} sections, not {sides!r}")
+    for key in ("decks", "jokers_per_deck", "extra_jokers"):
+        if data.get(key) not in (None, getattr(RELATED_PRESETS[preset], key)):
+            raise ApiError(400, f"{preset.replace('_', ' ')} is played with its own deck: "
+                           f"{key} can't be changed")
+    known = SWITCHES.get(preset, {})
+    switches = data.get("switches") or {}
+    if not isinstance(switches, dict):
+        raise ApiError(400, "switches must be an object of option names to true or false")
+    for k, v in switches.items():
+        if k not in known or not isinstance(v, bool):
+            raise ApiError(400, f"{k!r} is no switch of {preset.replace('_', ' ')}; its switches: "
+                           f"{', '.join(known) or 'none'}")
+    on = {k: True for k, v in switches.items() if v}
+    try:
+        rules = rules_from_json({"preset": preset, "options": on} if on else preset)
+    except RulesError as exc:
+        raise ApiError(400, str(exc)) from None
+    names, cols, bots = _seat_lists(data, players, True)
+    draw = bool(data.get("draw_for_partners", False))
+    dealer = data.get("dealer", players - 1)
+    seating = list(range(players))
+    draw_info = None
+    if draw and teams < players:  # partners opposite: the same seats as i % teams
+        result = draw_for_partners(players, teams, secrets.SystemRandom())
+        seating = result.seating
+        dealer = 0
+        draw_info = {"names": names,
+                     "rounds": [[[p, c] for p, c in sorted(r.items())] for r in result.draws],
+                     "seating": seating}
+    elif not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
+        raise ApiError(400, f"dealer must be a seat number 0-{players - 1}")
+    seats = [{"name": names[seating[s]], "colour": cols[s], "bot": bots[seating[s]]}
+             for s in range(players)]
+    return {"rules": rules.to_json(), "players": players, "teams": teams, "dealer": dealer,
+            "sides": sides, "seats": seats, "draw": draw_info}
 
 
 # ===================================================================== service
@@ -621,6 +720,8 @@ class TableService:
         if g.phase == PENALTY_PHASE:
             out["penalty"] = [self._move_json(table, p.move) for p in g.legal_plays()]
             return out
+        if g.rules.related:
+            return self._related_plays(table, out)
         hand = g.hands[g.actor]
         ranks = list(dict.fromkeys(rank_of(c) for c in hand))
         plays = g.legal_plays()
@@ -639,6 +740,51 @@ class TableService:
             moves_of[move.rank].append(self._move_json(table, move))
         out["cards"] = [{"card": c, "rank": rank_of(c), "moves": moves_of[rank_of(c)]}
                         for c in dict.fromkeys(hand)]
+        return out
+
+    def _related_plays(self, table: Table, out: dict) -> dict:
+        """Tock, Carbles, Jackaroo: every play in words, grouped by card (issue 18.4).
+        A pass to the partner, a forced discard and the whole hand given up are plays
+        like any other; the phone lists them, and draws a move's steps where it can."""
+        g = table.game
+        actor = g.actor
+        names = table.names
+        plays = g.legal_plays()
+        out["cards"] = [{"card": c, "rank": g.rank_of(c), "moves": []}
+                        for c in dict.fromkeys(g.hands[actor])]
+        by_card = {c["card"]: c for c in out["cards"]}
+        out["discard"] = any(p.move.kind == DISCARD for p in plays)
+        out["options"] = True
+        if g.phase == "give":
+            partner = g.partner(actor)
+            out["prompt"] = (f"Choose a card to pass face down to your partner "
+                             f"{names.seat(partner)}")
+        elif g.phase == "forced":
+            out["prompt"] = (f"{names.seat(g.forcer)} played a 10: discard a card of your "
+                             f"choice (you then miss a turn)")
+        for p in plays:
+            move, card = p
+            kind = move.kind
+            if kind == "hand":
+                out["give_up"] = {"move": move.text(table.geo), "kind": kind,
+                                  "words": "Discard the whole hand and wait for the next deal"}
+                continue
+            entry = {"move": move.text(table.geo), "kind": kind, "steps": []}
+            if g.phase == "give":
+                entry["words"] = f"Pass it face down to {names.seat(g.partner(actor))}"
+            elif kind == DISCARD:
+                entry["words"] = "Discard it" + ("" if g.phase == "forced" else " (no move)")
+            else:
+                said = words.move_words(g.position, move, names)
+                who = names.side(g.position.to_move) + " "
+                entry["words"] = said[len(who):] if said.startswith(who) else said
+                if kind not in ("force",):
+                    try:
+                        entry.update({k: v for k, v in self._move_json(table, move).items()
+                                      if k in ("steps", "result", "hits")})
+                    except Exception:  # a step the phone's board can't name: words only
+                        log.debug("no board steps for %s", entry["move"], exc_info=True)
+            by_card[card]["moves"].append(entry)
         return out
 
     @staticmethod

@@ -15,14 +15,15 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.bots import BOT_NAMES
-from companion.rules import DESCRIPTIONS, PRESETS, RULINGS, differences
+from companion.rules import (DESCRIPTIONS, OPTION_DOCS, PRESETS, RELATED_PRESETS, RULINGS, SWITCHES,
+                             differences)
 
-from ..access import (Body, client_key, Bool, Card, Code, Int, List, Name, Opt, Str, body, check_admin_code,
+from ..access import (Body, client_key, Bool, Card, Code, Int, List, Map, Name, Opt, Str, body, check_admin_code,
                       is_loopback, route)
 from ..errors import ApiError
 from ..netinfo import is_loopback as host_is_loopback
 from ..qr import qr_svg
-from ..tables import REQUEST_ID
+from ..tables import REQUEST_ID, related_layouts
 from ..util import (DISPLAY_COOKIE, HOST_COOKIE, SEAT_COOKIE, base_url, display_token, host_token, seat_token,
                     service, set_secret_cookie)
 
@@ -33,10 +34,12 @@ HOST_ACTIONS = ("undo", "pause", "resume", "end", "reseat", "bot", "approve", "r
 VERSION = Int(0, words="the state version your page shows (a number)")
 NEW_TABLE = Body({
     "preset": Str(40), "players": Int(0, 99, "2, 4, 6, 8 or 10"), "teams": Int(0, 99, "a number of teams"),
-    "names": List(Name(), 10, label="seat {n}"),
-    "colours": List(Str(20), 10), "bots": List(Opt(Str(20)), 10), "decks": Opt(Int(0, 99)),
+    "names": List(Name(), 12, label="seat {n}"),
+    "colours": List(Str(20), 12), "bots": List(Opt(Str(20)), 12), "decks": Opt(Int(0, 99)),
     "jokers_per_deck": Opt(Int(0, 99)), "extra_jokers": Opt(Int(0, 99)), "draw_for_partners": Bool(),
-    "dealer": Int(0, 99)}, required=("players", "names"))
+    "dealer": Int(0, 99),
+    # Tock, Carbles, Jackaroo: the board's sections (Carbles: 4, 6, 8 or 12) and the preset's switches
+    "sections": Int(0, 99, "4, 6, 8 or 12 sections"), "switches": Map(8)}, required=("players", "names"))
 ACTION = Body({"version": VERSION, "move": Str(80, words="a move in the notation, e.g. \"7 0:M10-M17\""),
                "card": Opt(Card())}, required=("version", "move"))
 HOST_ACTION = Body({"version": VERSION, "seat": Int(0, 99), "bot": Opt(Str(20)), "all": Bool(), "on": Bool(),
@@ -48,6 +51,14 @@ PAIR_BODY = Body({"code": Code("pairing code")}, required=("code",))
 ADMIN_CODE_BODY = Body({"code": Str(200)}, required=("code",))
 
 
+SWITCH_WORDS = {  # the new-table page's words for each preset switch (RELATED-GAMES.md TK-V, CB-V2)
+    "reverse_four": "Reverse Four: every 4 moves backward",
+    "ten_swap": "Ten Swap: a 10 may swap two marbles instead of moving",
+    "forced_five": "Forced Five: a 5 moves any colour's marble",
+    "open_hand": "Open Hand: everyone plays with the hand face up",
+}
+
+
 def presets_json() -> list[dict]:
     out = []
     for name, rules in PRESETS.items():
@@ -56,6 +67,15 @@ def presets_json() -> list[dict]:
                     "jokers_per_deck": rules.jokers_per_deck, "extra_jokers": rules.extra_jokers,
                     "hand_size": rules.hand_size, "counting": rules.counting,
                     "bluffing": rules.bluffing})
+    for name, rules in RELATED_PRESETS.items():  # Tock, Carbles, Jackaroo (issue 18.4)
+        out.append({"name": name, "family": name.split("_")[0].rstrip("3"),
+                    "description": DESCRIPTIONS[name], "differences": differences(name),
+                    "rulings": RULINGS.get(name, []), "decks": rules.decks,
+                    "jokers_per_deck": rules.jokers_per_deck, "extra_jokers": rules.extra_jokers,
+                    "hand_size": max(rules.deal), "counting": 0, "bluffing": False,
+                    "layouts": {str(n): lay for n, lay in related_layouts(name).items()},
+                    "switches": [{"name": k, "doc": SWITCH_WORDS.get(k, OPTION_DOCS[next(iter(ch))][1])}
+                                 for k, ch in SWITCHES.get(name, {}).items()]})
     return out
 
 

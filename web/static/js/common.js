@@ -256,7 +256,7 @@ const PJ = (() => {
     return `${s.name} (${s.colour.name})`;
   }
 
-  const TEAM_NAMES = "ABCDE";
+  const TEAM_NAMES = "ABCDEFGHIJKL";   // up to 12 teams (Carbles and Tock: each player alone)
 
   /* Hole ids (see web/board.py): M12, H3-s2, S-s2 (start of side 2). */
   function holeId(side, token) {
@@ -287,6 +287,9 @@ const PJ = (() => {
     }
     if (seat) li.append(chip(seat, false), document.createTextNode(" "));
     li.append(el("span", "logwords", entry.words));
+    // a red queen's card (JR-P6) and a passed card (TK-V4) reach only the two phones concerned
+    if (entry.stolen) li.append(" ", el("strong", "secret-card", `The card taken: ${cardWords(entry.stolen)} (only the two of you see it).`));
+    else if (entry.card && /^\S+ pass \d+$/.test(entry.move)) li.append(" ", el("strong", "secret-card", `The card: ${cardWords(entry.card)} (only the two of you see it).`));
     if (entry.cancelled) {
       li.classList.add("cancelled");
       li.append(" ", el("strong", "cancel-tag", "cancelled: the bluff was caught"));

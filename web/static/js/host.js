@@ -66,7 +66,8 @@
     const box = el("section", "seat-card");
     box.dataset.seat = s.seat;
     const head = el("div", "seat-head");
-    head.append(chip(s), el("span", "muted", ` · seat ${s.seat + 1} · team ${PJ.TEAM_NAMES[s.team]}`));
+    const solo = !info.seats.some((o) => o !== s && o.team === s.team);   // each player alone
+    head.append(chip(s), el("span", "muted", ` · seat ${s.seat + 1}${solo ? "" : ` · team ${PJ.TEAM_NAMES[s.team]}`}`));
     box.append(head);
     if (s.bot) {
       box.append(el("p", "state", `The computer (${LEVEL_WORDS[s.bot] || s.bot}) plays this seat.`));

@@ -7,7 +7,10 @@
   const $ = (id) => document.getElementById(id);
   const presets = Object.fromEntries(boot.presets.map((p) => [p.name, p]));
   const palette = boot.palette;
-  let players = 4, teams = 2;
+  let players = 4, teams = 2, sections = 4;
+  const switches = {};   // Tock, Carbles: the preset's switches that are on
+  // Tock, Carbles, Jackaroo list their own seat counts, teams and board sections
+  const related = () => !!presets[presetSel.value].layouts;
   const names = [], colours = [...boot.defaults], bots = [];
 
   const presetSel = $("preset");
@@ -27,7 +30,23 @@
     $("decks").value = p.decks;
     $("jokers_per_deck").value = p.jokers_per_deck;
     $("extra_jokers").value = p.extra_jokers;
-    shoeSize();
+    $("shoe-box").hidden = !!p.layouts;   // the related games' own deck (RELATED-GAMES.md)
+    const sw = $("switches");
+    sw.replaceChildren(...(p.switches || []).map((x) => {
+      const lab = el("label", "check");
+      const cb = el("input");
+      cb.type = "checkbox";
+      cb.id = `switch-${x.name}`;
+      cb.checked = !!switches[x.name];
+      cb.addEventListener("change", () => { switches[x.name] = cb.checked; });
+      lab.append(cb, document.createTextNode(` ${x.doc}`));
+      return lab;
+    }));
+    if (p.layouts && !p.layouts[String(players)]) players = Number(Object.keys(p.layouts).includes("4") ? 4 : Object.keys(p.layouts)[0]);
+    if (!p.layouts && !boot.layouts[String(players)]) players = 4;
+    if (!p.layouts && !boot.layouts[String(players)].includes(teams)) teams = 2;
+    if (p.layouts) sections = p.layouts[String(players)].default_sections;
+    renderPlayers();
   }
 
   function seg(box, values, current, label, onPick) {
@@ -44,16 +63,34 @@
   }
 
   function renderPlayers() {
-    seg($("players"), [2, 4, 6, 8, 10], players, (n) => `${n} players`, (n) => {
+    const p = presets[presetSel.value];
+    const counts = p.layouts ? Object.keys(p.layouts).map(Number) : [2, 4, 6, 8, 10];
+    seg($("players"), counts, players, (n) => `${n} players`, (n) => {
       players = n;
-      teams = 2;
+      teams = p.layouts ? p.layouts[String(n)].teams : 2;
+      if (p.layouts) sections = p.layouts[String(n)].default_sections;
       renderPlayers();
     });
-    const layouts = boot.layouts[String(players)];
-    seg($("teams"), layouts, teams, (t) => (players === 2 ? "1 against 1" : `${t} teams of ${players / t}`), (t) => {
-      teams = t;
-      renderPlayers();
-    });
+    if (p.layouts) {
+      const lay = p.layouts[String(players)];
+      teams = lay.teams;
+      seg($("teams"), [teams], teams, (t) => (t === players ? "each on their own" : `${t} teams of 2, partners opposite`), () => {});
+      $("sections").hidden = lay.sections.length < 2;
+      seg($("sections"), lay.sections, sections, (x) => `board of ${x} sections`, (x) => {
+        sections = x;
+        renderPlayers();
+      });
+    } else {
+      $("sections").hidden = true;
+      const layouts = boot.layouts[String(players)];
+      seg($("teams"), layouts, teams, (t) => (players === 2 ? "1 against 1" : `${t} teams of ${players / t}`), (t) => {
+        teams = t;
+        renderPlayers();
+      });
+    }
+    const solo = related() && teams === players;   // no partners to draw for
+    $("draw").closest("label").hidden = solo;
+    if (solo && $("draw").checked) { $("draw").checked = false; $("dealer-row").hidden = false; }
     const dealer = $("dealer");
     const prev = dealer.value;
     dealer.replaceChildren(...Array.from({ length: players }, (_, i) => {
@@ -75,7 +112,8 @@
       : "In seating order, clockwise round the board. Pick each seat's peg colour to match the pegs on the board.";
     for (let i = 0; i < players; i++) {
       const li = el("li", "seat-row");
-      const team = el("span", "team-tag", draw ? `Seat ${i + 1}` : `Seat ${i + 1} · team ${PJ.TEAM_NAMES[i % teams]}`);
+      const solo = related() && teams === players;
+      const team = el("span", "team-tag", draw || solo ? `Seat ${i + 1}` : `Seat ${i + 1} · team ${PJ.TEAM_NAMES[i % teams]}`);
       const name = el("input");
       name.type = "text";
       name.maxLength = 24;
@@ -93,6 +131,7 @@
         o.value = c.key;
         col.append(o);
       }
+      if (!colours[i]) colours[i] = palette.map((c) => c.key).find((k) => !colours.includes(k));
       col.value = colours[i];
       const sw = el("span", `chip col-${colours[i]}`, "");
       sw.setAttribute("aria-hidden", "true");
@@ -140,6 +179,7 @@
     ev.preventDefault();
     const err = $("form-error");
     err.hidden = true;
+    const rel = related();
     const body = {
       preset: presetSel.value,
       players,
@@ -153,6 +193,12 @@
       draw_for_partners: $("draw").checked,
       dealer: +$("dealer").value,
     };
+    if (rel) {   // their own deck; the board's sections and the switches instead
+      delete body.decks; delete body.jokers_per_deck; delete body.extra_jokers;
+      body.sections = sections;
+      body.switches = Object.fromEntries((presets[presetSel.value].switches || []).map((x) => [x.name, !!switches[x.name]]));
+      if (teams === players) body.draw_for_partners = false;
+    }
     const btn = $("create");
     btn.disabled = true;
     try {
@@ -166,5 +212,4 @@
   });
 
   showPreset();
-  renderPlayers();
 })();

@@ -13,6 +13,7 @@
   let plays = null;      // GET /plays when this seat acts
   let sel = null;        // the play being built
   let busy = false;
+  const CARD_PHASES = ["play", "give", "forced"];   // a card is chosen (give, forced: Tock, Jackaroo)
   let loading = null;
   // the board referee: with sensors (or the simulation) a chosen card is followed on the board
   const bb = boot.board || { mode: "none" };
@@ -222,7 +223,8 @@
   // ------------------------------------------------------------------ render
   function render() {
     const me = view.seats[view.seat];
-    $("me").replaceChildren(chip(me), el("span", "muted", ` · team ${PJ.TEAM_NAMES[me.team]}`));
+    const alone = view.teams && view.teams[me.team] && view.teams[me.team].length < 2;   // Tock, Carbles: no partner
+    $("me").replaceChildren(chip(me), el("span", "muted", alone ? "" : ` · team ${PJ.TEAM_NAMES[me.team]}`));
     const myTurn = view.actor === view.seat && view.status === "playing";
     PJ.wake.set(myTurn);
     document.body.classList.toggle("my-turn", myTurn);
@@ -308,11 +310,15 @@
     if (myTurn) {
       if (view.phase === "doubt") return "Your call: doubt or pass?";
       if (view.phase === "penalty") return "Choose the penalty peg";
+      if (view.phase === "give") return "Pass a card to your partner";
+      if (view.phase === "forced") return "Discard a card: a 10 forced you";
       return "Your turn";
     }
     const who = seatName(view, view.actor);
     if (view.phase === "doubt") return `Waiting for ${who} to doubt or pass`;
     if (view.phase === "penalty") return `${who} is choosing a penalty peg`;
+    if (view.phase === "give") return `${who} is choosing a card to pass`;
+    if (view.phase === "forced") return `${who} is discarding a card (forced by a 10)`;
     return `${who} to play`;
   }
 
@@ -325,7 +331,8 @@
     const hand = $("hand");
     hand.replaceChildren();
     const playable = new Set();
-    if (plays && plays.cards && view.phase === "play") {
+    const cardPhase = CARD_PHASES.includes(view.phase);
+    if (plays && plays.cards && cardPhase) {
       for (const c of plays.cards) {
         if (plays.bluffing || c.moves.length || plays.discard) playable.add(c.card);
       }
@@ -334,9 +341,9 @@
     let hinted = false;   // a hand may hold two of the same card: ring one
     view.hand.forEach((card) => {
       const b = cardEl(card, { button: true });
-      const active = myTurn && view.phase === "play" && playable.has(card);
-      b.disabled = !(myTurn && view.phase === "play");
-      if (myTurn && view.phase === "play" && !active) b.classList.add("dim");
+      const active = myTurn && cardPhase && playable.has(card);
+      b.disabled = !(myTurn && cardPhase);
+      if (myTurn && cardPhase && !active) b.classList.add("dim");
       if (sel && sel.card === card && !marked) { b.classList.add("selected"); marked = true; }   // one copy of a double
       if (view.hint && view.hint.card === card && !sel && !hinted) { b.classList.add("hinted"); hinted = true; }
       b.addEventListener("click", () => pickCard(card));
@@ -388,6 +395,7 @@
       return;
     }
     if (!plays) { prompt.textContent = "Loading your moves…"; return; }
+    if (plays.options) { renderOptions(prompt, choices); return; }
     if (!sel) {
       const any = plays.cards.some((c) => plays.bluffing || c.moves.length);
       prompt.textContent = any ? "Tap a card to play." : "No card can move: tap a card to discard it.";
@@ -449,6 +457,56 @@
         choices.append(b);
       }
     }
+  }
+
+  /* Tock, Carbles, Jackaroo: each play of the chosen card in words (a pass to the
+     partner, a forced discard, a steal too); a move's result is drawn before confirming. */
+  function renderOptions(prompt, choices) {
+    const giveUp = () => {
+      if (!plays.give_up) return;
+      const b = el("button", "button warn-b choice", plays.give_up.words);
+      b.id = "give-up";
+      b.addEventListener("click", () => { sel = { giveUp: true }; render(); });
+      choices.append(b);
+    };
+    if (sel && sel.giveUp) {
+      $("cancel").hidden = false;
+      prompt.textContent = "Check, then confirm.";
+      showConfirm(plays.give_up.words.toLowerCase(), () => send(plays.give_up.move, null));
+      return;
+    }
+    if (!sel) {
+      const any = plays.cards.some((c) => c.moves.length);
+      prompt.textContent = plays.prompt ? `${plays.prompt}.`
+        : any ? "Tap a card to play." : plays.give_up ? "No card can move." : "No card can move: tap a card to discard it.";
+      giveUp();
+      return;
+    }
+    $("cancel").hidden = false;
+    const info = plays.cards.find((c) => c.card === sel.card);
+    const moves = info ? info.moves : [];
+    if (!moves.length) { prompt.textContent = `The ${cardText(sel.card)} can't be played now.`; giveUp(); return; }
+    if (sel.option) {
+      const m = sel.option;
+      if (m.result) {
+        try {
+          drawBoard(m.result, new Set(m.steps.map((st) => st.to_id)));
+          board.highlight(m.steps.map((st) => st.to_id), "chosen");
+        } catch (e) { drawBoard(); }   // a board this phone can't draw yet: the words say it all
+      }
+      prompt.textContent = "Check, then confirm.";
+      showConfirm(`${cardText(sel.card)}: ${m.words}`, () => send(m.move, sel.card));
+      return;
+    }
+    prompt.textContent = plays.prompt ? `${plays.prompt}: the ${cardText(sel.card)}?`
+      : `What to do with the ${cardText(sel.card)}:`;
+    moves.forEach((m, i) => {
+      const b = el("button", "button choice option", m.words);
+      b.dataset.move = m.move;
+      if (i === 0) b.id = "option-first";
+      b.addEventListener("click", () => { sel.option = m; render(); });
+      choices.append(b);
+    });
   }
 
   function renderDeclare(cardInfo) {
@@ -525,7 +583,7 @@
     say("");
     render();
     if (plays.bluffing) chooseOnBoard(null, null);   // the board follows a bluffing card once declared
-    else if (currentMoves().length) chooseOnBoard(card, sel.rank);
+    else if (!plays.options && currentMoves().length) chooseOnBoard(card, sel.rank);
   }
 
   function onHoleTap(id) {
@@ -536,6 +594,7 @@
       else say("Tap one of the highlighted pegs.", "error");
       return;
     }
+    if (plays.options) { say(sel ? "Choose one of the plays listed." : "First tap a card below.", "info"); return; }
     if (!sel || view.phase !== "play") { say("First tap a card below.", "info"); return; }
     const moves = candidates(currentMoves());
     const k = sel.steps.length;
