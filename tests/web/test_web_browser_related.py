@@ -38,6 +38,8 @@ def tap_turn(page, want=None, shot=None):
         try:
             cards = page.locator("#hand button.pcard:not([disabled]):not(.dim)")
             if cards.count() == 0:
+                if want:   # the hand is being redrawn: giving up now would lose the play wanted
+                    raise AssertionError("the wanted card is not offered yet")
                 page.locator("#give-up").tap(timeout=500)
             else:
                 cards.nth(want[0] if want else 0).tap(timeout=500)
