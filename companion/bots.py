@@ -19,7 +19,7 @@ import random
 from .cards import rank_of
 from .moves import DISCARD, DOUBT, FREE, HAND, MOVE, PASS, SWAP
 from .game import DOUBT_PHASE, PENALTY_PHASE
-from .evaluation import card_keep_value
+from .evaluation import card_keep_value, main_track_by_team
 
 # -------------------------------------------------------------------- weights
 OUT_BONUS = 12.0      # a peg out of start, before any distance travelled
@@ -95,12 +95,7 @@ def evaluate(pos, team: int) -> float:
     home_value = tb.home_value
     totals = [0.0] * len(teams)
     # main-track pegs of each team's opponents, for the danger check
-    main_by_team = [0] * len(teams)
-    for c in pos.colours:
-        main_by_team[team_of[c]] |= occ[c] & mm
-    all_main = 0
-    for m in main_by_team:
-        all_main |= m
+    main_by_team, all_main = main_track_by_team(pos, mm)
     for c in pos.colours:
         o = occ[c]
         t = team_of[c]

@@ -17,6 +17,18 @@ _COME_OUT_RANKS = frozenset(("A", "J", "Q", "K", "JK"))
 _COME_OUT_KEEP = 4.0  # extra worth of a come-out card while pegs wait in start
 
 
+def main_track_by_team(pos, main_mask: int) -> tuple[list[int], int]:
+    """Each team's pegs on the main track (a bit mask per team) and all of them together:
+    what an evaluation needs to find the opponents behind a peg."""
+    by_team = [0] * len(pos.teams)
+    for c in pos.colours:
+        by_team[pos.team_of[c]] |= pos.occ[c] & main_mask
+    all_main = 0
+    for m in by_team:
+        all_main |= m
+    return by_team, all_main
+
+
 def card_keep_value(rank: str, pegs_in_start: bool) -> float:
     """How useful a card of `rank` is to hold on to."""
     v = _CARD_KEEP.get(rank, 1.0)
@@ -95,12 +107,7 @@ class Evaluator:
                 if start[c]:
                     hot[team_of[c]] |= tb.come_out_bit[c]
         totals = [0.0] * len(teams)
-        main_by_team = [0] * len(teams)
-        for c in pos.colours:
-            main_by_team[team_of[c]] |= occ[c] & mm
-        all_main = 0
-        for m in main_by_team:
-            all_main |= m
+        main_by_team, all_main = main_track_by_team(pos, mm)
         for c in pos.colours:
             o = occ[c]
             t = team_of[c]

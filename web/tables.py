@@ -319,11 +319,16 @@ def parse_setup(data) -> dict:
     if shoe < need:
         raise ApiError(400, f"a shoe of {shoe} cards is too small for {players} players "
                        f"(at least {need}); add a deck")
-    draw = bool(data.get("draw_for_partners", False))
+    return _seated(data, rules, players, teams, names, cols, bots)
+
+
+def _seated(data, rules, players: int, teams: int, names, cols, bots, may_draw: bool = True) -> dict:
+    """The set-up's seats and dealer: drawn for partners (RULES T3) when asked and
+    `may_draw`, else in the order given with the dealer asked for."""
     dealer = data.get("dealer", players - 1)
     seating = list(range(players))
     draw_info = None
-    if draw:
+    if may_draw and data.get("draw_for_partners", False):
         result = draw_for_partners(players, teams, secrets.SystemRandom())
         seating = result.seating
         dealer = 0
@@ -409,23 +414,9 @@ def _parse_related(data: dict, preset: str) -> dict:
     except RulesError as exc:
         raise ApiError(400, str(exc)) from None
     names, cols, bots = _seat_lists(data, players, True)
-    draw = bool(data.get("draw_for_partners", False))
-    dealer = data.get("dealer", players - 1)
-    seating = list(range(players))
-    draw_info = None
-    if draw and teams < players:  # partners opposite: the same seats as i % teams
-        result = draw_for_partners(players, teams, secrets.SystemRandom())
-        seating = result.seating
-        dealer = 0
-        draw_info = {"names": names,
-                     "rounds": [[[p, c] for p, c in sorted(r.items())] for r in result.draws],
-                     "seating": seating}
-    elif not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
-        raise ApiError(400, f"dealer must be a seat number 0-{players - 1}")
-    seats = [{"name": names[seating[s]], "colour": cols[s], "bot": bots[seating[s]]}
-             for s in range(players)]
-    return {"rules": rules.to_json(), "players": players, "teams": teams, "dealer": dealer,
-            "sides": sides, "seats": seats, "draw": draw_info}
+    # partners opposite: the same seats as i % teams; a game played alone draws nothing
+    return {**_seated(data, rules, players, teams, names, cols, bots, may_draw=teams < players),
+            "sides": sides}
 
 
 # ===================================================================== service
