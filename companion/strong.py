@@ -16,9 +16,10 @@ How it plays (the play phase):
    round of greedy play by every seat, with draws, and then the bot's own
    next turn with the cards it holds), then scored by the same evaluation. The candidates share each deal (common random numbers), so
    their differences are measured, not their luck.
-3. It repeats until the time budget (``think_ms``) or ``iterations`` runs out
-   and plays the candidate with the best mean. A slower machine makes fewer
-   deals: it plays a little weaker, not slower.
+3. It repeats until the time budget (``think_ms``, counted in the thinking
+   thread's CPU time, at most three budgets of wall-clock time) or
+   ``iterations`` runs out and plays the candidate with the best mean. A
+   slower machine makes fewer deals: it plays a little weaker, not slower.
 
 Bluffing Joker (V-BJ): doubts and bluffs use an estimate of the chance that a
 declared card is real: the chance that the declarer's hand (its public size)
@@ -41,7 +42,8 @@ from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, PENALTY, RANKS, SWAP, Move
 from .notation import position_from_json
 from .rules import rules_from_json
 
-DEFAULT_THINK_MS = 120    # wall-clock budget per decision (median target 150 ms)
+DEFAULT_THINK_MS = 140    # budget per decision, CPU time of the thinking thread (median target 150 ms)
+WALL_CAP = 3              # and never more than this many budgets of wall-clock time
 CANDIDATES = 6            # plays kept for the search after the one-ply screen
 MAX_ITERATIONS = 400      # deals per decision, at most (a cap for easy decisions)
 CARD_WEIGHT = 1.0         # worth of keeping a card against board gains
@@ -211,11 +213,26 @@ class _Sim:
 
 
 # ------------------------------------------------------------------ the bot
+def _over(think_ms):
+    """A check that says when the budget is spent (None: no budget)."""
+    if think_ms is None:
+        return None
+    cpu_end = time.thread_time() + think_ms / 1000
+    wall_end = time.perf_counter() + WALL_CAP * think_ms / 1000
+
+    def over():
+        return time.thread_time() >= cpu_end or time.perf_counter() >= wall_end
+    return over
+
+
 class StrongBot:
     """Determinized Monte Carlo over the seat's own view, within a time budget.
 
-    ``think_ms`` is the wall-clock budget per decision (None: no clock, only
-    ``iterations``); ``iterations`` caps the deals per decision. With
+    ``think_ms`` is the budget per decision (None: no clock, only
+    ``iterations``), counted in the thinking thread's CPU time so that the
+    players' requests and other work on the machine don't weaken it, and
+    capped at ``WALL_CAP`` budgets of wall-clock time so a busy machine
+    doesn't make it drag; ``iterations`` caps the deals per decision. With
     ``think_ms=None`` and a seeded rng the bot is deterministic.
     """
 
@@ -352,11 +369,11 @@ class StrongBot:
         vals = [0.0] * n_out
         root = (pos.occ, pos.start, pos.to_move, pos.counting)
         nxt = seen.seat_side[(me + 1) % players]
-        deadline = None if self.think_ms is None else time.perf_counter() + self.think_ms / 1000
+        over = _over(self.think_ms)
         draw_first = seen.rules.draw == "first"
         it = 0
         while it < self.iterations:
-            if deadline is not None and it and time.perf_counter() >= deadline:
+            if over is not None and it and over():
                 break
             deal = rng.sample(pool, min(need, len(pool)))
             hands0 = [None] * players
@@ -367,7 +384,7 @@ class StrongBot:
             stock0 = deal[k:]
             late = False
             for i in range(n_out):
-                if deadline is not None and it and time.perf_counter() >= deadline:
+                if over is not None and it and over():
                     late = True  # out of time mid-deal: drop this deal (the candidates share it)
                     break
                 hands = hands0[:]

@@ -34,14 +34,16 @@ from companion.strong import StrongBot  # noqa: E402
 class Timed:
     """Wraps a bot and records its thinking time per decision."""
 
-    def __init__(self, bot, times, iterations):
+    def __init__(self, bot, times, iterations, cpu_times=None):
         self.bot, self.times, self.iterations = bot, times, iterations
+        self.cpu_times = cpu_times if cpu_times is not None else []
 
     def choose(self, game, plays):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         play = self.bot.choose(game, plays)
         if len(plays) > 1:
             self.times.append(time.perf_counter() - t)
+            self.cpu_times.append(time.thread_time() - c)
             if getattr(self.bot, "last", None) is not None:
                 self.iterations.append(self.bot.last.iterations)
         return play
@@ -52,7 +54,7 @@ def _budget(args):
 
 
 def tournament(args):
-    times, iters = [], []
+    times, iters, cpu = [], [], []
     strong_wins = games = 0
     out = open(args.jsonl, "a") if args.jsonl else None
     t0 = time.perf_counter()
@@ -66,7 +68,7 @@ def tournament(args):
             rng = random.Random(bot_seed(args.seed, i, s))
             if s in strong_seats:
                 bots.append(Timed(StrongBot(rng, think_ms=_budget(args),
-                                            iterations=args.iterations), times, iters))
+                                            iterations=args.iterations), times, iters, cpu))
             else:
                 bots.append(make_bot(args.vs, rng))
         play_game(game, bots)
@@ -98,6 +100,9 @@ def tournament(args):
         print(f"- thinking per decision ({len(ms)} decisions with a choice): median "
               f"{pct(ms, 50):.0f} ms, 95th percentile {pct(ms, 95):.0f} ms, max {max(ms):.0f} ms; "
               f"deals searched: median {pct(iters, 50)}")
+        cms = [1000 * t for t in cpu]
+        print(f"- CPU time per decision (the budget's clock): median {pct(cms, 50):.0f} ms, "
+              f"95th percentile {pct(cms, 95):.0f} ms")
 
 
 def memory(args):
