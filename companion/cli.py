@@ -243,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="comma-separated bots per seat (seat s plays bots[s %% n]): random, greedy, "
                         "strong, or the levels easy, medium (greedy), hard (strong)")
     p.add_argument("--think-ms", type=float, default=None,
-                   help="the strong bot's time per decision in milliseconds (default 120)")
+                   help="the strong bot's CPU time per decision in milliseconds (default 140)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--progress", action="store_true", help="show progress even when not on a terminal")
     p.set_defaults(func=cmd_simulate)
