@@ -36,7 +36,7 @@ from .board import START
 from .game import DOUBT_PHASE, PLAY
 from .matching import (BoardFollower, Occupancy, StageIndex, colours_of_pegs, hit_returns, hole_id,
                        occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
-from .moves import SWAP
+from .moves import FREE, MOVE, PENALTY, SWAP
 from .words import Names, a_rank, move_words, refusal
 from .readings import DEFAULT_MARGIN, contradictions, decide, doubtful
 
@@ -83,12 +83,14 @@ class GameView:
     bots: list
     last: dict | None = None       # {"seat", "move", "text", "words"} of the last move, if any
     speaker: Names | None = None   # names and colours, to say moves and refusals in words
+    hint: dict | None = None       # {"seat", "move"}: the acting seat's current hint (never its card)
 
     @classmethod
     def of(cls, game, version: int, *, names, colour_names, status: str = "playing", bots=None,
-           speaker: Names | None = None) -> "GameView":
+           speaker: Names | None = None, hint: dict | None = None) -> "GameView":
         """The view of a `companion.game.Game` (`names`, `colour_names`: per seat; `speaker`:
-        the table's `words.Names`, if its `names` say more than the players' own names)."""
+        the table's `words.Names`, if its `names` say more than the players' own names;
+        `hint`: {"seat", "move": Move} of the acting seat's current hint, for the LEDs)."""
         pos = game.position.copy()
         pegs = pos.pegs()
         if game.phase == DOUBT_PHASE and game.pending:   # V-BJ: the declared move stands on the board
@@ -103,7 +105,8 @@ class GameView:
                    last=None if last is None else {"seat": last["seat"], "move": last["move"],
                                                    "text": last["move"].text(pos.geo),
                                                    "words": last.get("words")},
-                   speaker=speaker or Names(list(zip(names, colour_names)), game.seat_side))
+                   speaker=speaker or Names(list(zip(names, colour_names)), game.seat_side),
+                   hint=hint if hint is not None and hint.get("seat") == game.actor else None)
 
 
 @dataclass
@@ -161,6 +164,7 @@ class Referee:
         self.kick = False             # a computer seat may act now (the hub passes it on once)
         self.changed = True
         self._prev_expected = None
+        self._move_shown = None      # LEDs only: (history length, plan, colours) of the move shown
         self.history_len = None
         self.undone = False
         self.expected = None
@@ -319,6 +323,7 @@ class Referee:
             self.state = "ready" if playing else "waiting"
             self.message = self._ready_message()
             self._plan_move_shown()
+            self._plan_hint()
             self.ready_version = self.version
             return
         if self.follower is not None:
@@ -335,6 +340,7 @@ class Referee:
                 return
             self.state = "ready" if playing and g.phase == PLAY else "waiting"
             self.message = self._ready_message()
+            self._plan_hint()
             if self.ready_version != self.version:
                 self.ready_version = self.version
                 if playing and g.actor is not None and g.bots[g.actor]:
@@ -368,6 +374,36 @@ class Referee:
         self.fix_text = self._fix_words(diff, wanted, self._present())
         if self.choice is not None:
             self.message += " Then the card you chose is followed on the board."
+
+    def hint_holes(self) -> list[str]:
+        """The holes of the acting seat's current hint (issue 17.3): the peg(s) it moves and
+        where they go, every part of a split or a 7, both pegs of a swap, the peg a penalty
+        sends back. A play that moves no peg (a discard, a pass, a force) lights nothing, and
+        nothing says which card: only the move's holes are lit, as the move itself shows."""
+        g = self.game
+        h = g.hint if g is not None else None
+        if h is None or g.status != "playing" or h.get("seat") != g.actor:
+            return []
+        move = h["move"]
+        if move.kind not in (MOVE, SWAP, FREE, PENALTY):
+            return []
+        geo = self.pos.geo
+        filled = self.filled if self.sensing else canonical_holes(self.expected)
+        out = []
+        for c, s, d in move.steps:
+            if s == START:   # the top peg of its start area (they are interchangeable)
+                out += [x for x in start_holes_of(c, self.start_holes) if x in filled][-1:]
+            else:
+                out.append(hole_id(geo, c, s))
+            if d != START:
+                out.append(hole_id(geo, c, d))
+        return list(dict.fromkeys(out))
+
+    def _plan_hint(self) -> None:
+        """Over the ready (or waiting) board's plan: the hint's holes in the hint look."""
+        for hole in self.hint_holes():
+            self.plan[hole] = "hint"
+            self.plan_colours.pop(hole, None)
 
     def _last_words(self) -> str:
         """The move the board must catch up with, in words (its history entry's sentence)."""
@@ -766,7 +802,11 @@ class Referee:
         self.synced_version = self.version
         self.plan_colours = {}
         if prev is None or prev == self.expected:
-            self.plan = {}
+            shown = self._move_shown
+            if shown is not None and shown[0] == self.game.history_len:   # no move since (a hint)
+                self.plan, self.plan_colours = dict(shown[1]), dict(shown[2])
+            else:
+                self.plan = {}
             return
         d = prev.differences(self.expected)
         old_filled = canonical_holes(prev)
@@ -784,6 +824,7 @@ class Referee:
                     plan[f"S-s{side}-{i}"] = "can-move"
         self.plan = {h: r for h, r in plan.items()
                      if self.led_holes is None or h in self.led_holes or h in old_filled}
+        self._move_shown = (self.game.history_len, dict(self.plan), dict(self.plan_colours))
 
     def leds(self, now: float) -> dict[str, str]:
         """{hole: role} to light at `now`: the plan over the flashes still running."""

@@ -20,7 +20,11 @@ legal          steady          bluish green (0, 158, 115)
 hit            pulse 1.6 s     orange      (230, 159, 0)
 wrong          fast blink 2.5 Hz vermillion (213, 94, 0)
 selected       steady          white       (255, 255, 255)
+hint           heartbeat 1.5 s reddish purple (204, 121, 167)
 =============  ==============  =====================================
+
+``hint`` lights a hint's suggested move (issue 17.3): its peg(s) and where they go. Its
+heartbeat (two short flashes, then a pause) is the one pattern no other role uses.
 """
 from __future__ import annotations
 
@@ -36,8 +40,9 @@ from typing import NamedTuple, Protocol
 RGB = tuple[int, int, int]
 OFF: RGB = (0, 0, 0)
 
-STEADY, SLOW_BLINK, BLINK, PULSE = "steady", "slow-blink", "blink", "pulse"
-PATTERNS = {STEADY: None, SLOW_BLINK: 1.0, BLINK: 0.4, PULSE: 1.6}   # pattern -> default period (s)
+STEADY, SLOW_BLINK, BLINK, PULSE, HEARTBEAT = "steady", "slow-blink", "blink", "pulse", "heartbeat"
+PATTERNS = {STEADY: None, SLOW_BLINK: 1.0, BLINK: 0.4, PULSE: 1.6,
+            HEARTBEAT: 1.5}   # pattern -> default period (s)
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,7 @@ ROLES: dict[str, Look] = {
     "hit": Look((230, 159, 0), PULSE),
     "wrong": Look((213, 94, 0), BLINK),
     "selected": Look((255, 255, 255), STEADY),
+    "hint": Look((204, 121, 167), HEARTBEAT),
 }
 
 
@@ -61,7 +67,8 @@ def pattern_level(pattern: str, t: float, period: float | None = None) -> float:
 
     steady: 1. blink / slow-blink: on for the first half of each period (so a new
     mark is lit at once). pulse: a smooth swell from 100 % down to 10 % and back,
-    never dark, so it can't be mistaken for a blink.
+    never dark, so it can't be mistaken for a blink. heartbeat: two short flashes
+    (0-15 % and 25-40 % of the period), then dark.
     """
     if pattern == STEADY:
         return 1.0
@@ -71,6 +78,8 @@ def pattern_level(pattern: str, t: float, period: float | None = None) -> float:
     phase = (t / period) % 1.0
     if pattern == PULSE:
         return 0.1 + 0.9 * math.cos(math.pi * phase) ** 2   # starts bright
+    if pattern == HEARTBEAT:
+        return 1.0 if phase < 0.15 or 0.25 <= phase < 0.4 else 0.0
     return 1.0 if phase < 0.5 else 0.0
 
 

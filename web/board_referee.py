@@ -264,7 +264,8 @@ class BoardReferee:
             view = GameView.of(t.game, t.version, status=t.status,
                                names=[t.name_of(i) for i in range(len(t.seats))],
                                colour_names=[b["colour"]["name"] for b in t.public_seats_base],
-                               bots=[bool(s.bot) for s in t.seats], speaker=t.names)
+                               bots=[bool(s.bot) for s in t.seats], speaker=t.names,
+                               hint=self._hint(t))
         self.view = view
         self.side_rgb = {self.table.game.seat_side[i]: _rgb(b["colour"]["hex"])
                          for i, b in enumerate(self.table.public_seats_base)}
@@ -279,6 +280,18 @@ class BoardReferee:
                 self._virtual_sync(delay=self.SYNC_DELAY)
         self._kick()
         return changed
+
+    @staticmethod
+    def _hint(t) -> dict | None:
+        """The acting seat's current hint as the referee takes it: its seat and move, never
+        its card (the LEDs show only the move's holes). Called with the table locked."""
+        h = t.current_hint(None)
+        if h is None:
+            return None
+        try:
+            return {"seat": h["seat"], "move": t.game.parse(h["move"], h["card"]).move}
+        except ValueError:   # a hint the game no longer takes: nothing to light
+            return None
 
     def _kick(self) -> None:
         if self.core.kick:

@@ -11,7 +11,7 @@ import pytest
 
 from hardware.config import load_wiring
 from hardware.devices import Hardware
-from hardware.leds import (BLINK, OFF, PULSE, ROLES, SLOW_BLINK, STEADY, BackgroundStrip, LedBoard,
+from hardware.leds import (BLINK, HEARTBEAT, OFF, PULSE, ROLES, SLOW_BLINK, STEADY, BackgroundStrip, LedBoard,
                            LedDriverError, MockStrip,
                            NeoPixelStrip, cap_current, choose_led_driver, estimate_current, open_strip,
                            pattern_level, pi_generation, read_pi_model)
@@ -124,6 +124,30 @@ def test_patterns_tell_roles_apart_without_hue(leds, clock):
     assert all(on_off(3)) and len({max(p[3]) for p in frames}) > 5 # hit: always on, swelling
     flips = lambda xs: sum(a != b for a, b in zip(xs, xs[1:]))     # noqa: E731
     assert flips(on_off(2)) >= 2 * flips(on_off(4)) > 0            # wrong blinks faster than can-move
+
+
+def test_the_hint_look_differs_from_every_other_role_by_pattern_alone(leds, clock):
+    """Issue 17.3: the hint's heartbeat (two short flashes, a pause) is told apart from every
+    other role with the hue thrown away, and its colour is none of theirs."""
+    assert ROLES["hint"].colour not in {look.colour for role, look in ROLES.items() if role != "hint"}
+    leds.brightness = 1.0
+    roles = ["hint", "can-move", "legal", "hit", "wrong", "selected"]
+    for i, role in enumerate(roles):
+        leds.mark([f"M{i}"], role)
+    frames = []
+    for _ in range(150):                       # 3 s at 50 frames a second
+        frames.append(leds.render())
+        clock.advance(0.02)
+    shape = {role: tuple(max(p[i]) > 0 for p in frames) if role != "hit" else
+             tuple(max(p[i]) for p in frames) for i, role in enumerate(roles)}
+    hint = shape["hint"]
+    assert sum(a != b for a, b in zip(hint, hint[1:])) >= 6        # two flashes a beat, two beats
+    assert hint[0] and sum(hint) < 0.5 * len(hint)                 # lit at once, dark most of the time
+    on_hint = tuple(max(p[0]) > 0 for p in frames)
+    for role in roles[1:]:
+        other = shape[role] if role != "hit" else tuple(v > 0 for v in shape[role])
+        assert on_hint != other, role
+    assert levels(HEARTBEAT, [0.0, 0.3, 0.5, 1.0]) == [1.0, 0.0, 1.0, 0.0]   # 1.5 s: on, off, on, off
 
 
 def test_marks_tell_a_mirror_what_each_hole_shows(leds, clock):

@@ -17,6 +17,7 @@ const LED_WORDS = {
   hit: "pulse: a hit peg goes here",
   wrong: "fast blink: wrong, put it right",
   selected: "white: the peg in your hand came from here",
+  hint: "double flash: the hint's move, this peg or where it goes",
 };
 
 class LedMirror {
