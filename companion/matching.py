@@ -398,6 +398,11 @@ def _orders(pos, move):
     out = [steps]
     if len(steps) == 2:
         rev = steps[::-1]
+        if hasattr(pos, "rg_powers"):   # the related rules: each part must be legal when made
+            try:
+                pos.check_move(Move(move.rank, move.kind, rev))
+            except ValueError:
+                return out
         q = pos.copy()
         for c, s, d in rev:
             if s == START and not q.start[c] or s != START and not q.occ[c] >> s & 1:
@@ -428,10 +433,13 @@ def _put(occ: Occupancy, holes) -> Occupancy:
     return Occupancy(frozenset(track), tuple(start))
 
 
-def _step_stages(add, geo, base: Occupancy, src: str, dst: str, returns: list, last: bool) -> None:
+def _step_stages(add, geo, base: Occupancy, src: str, dst: str, returns: list, last: bool,
+                 passed: bool = False) -> None:
     """The boards on the way through one step: the moving peg and each peg it hits is
     still in its hole, in a hand, or in the hole it goes to, in any order a person
-    can manage (a peg goes into a hole only once the peg there has left it)."""
+    can manage (a peg goes into a hole only once the peg there has left it). `passed`:
+    the hits show as soon as the moving peg is lifted when one of them is not where it
+    lands (a peg passed over: JR-P8's king, CB-P2's steps), so the player sees which."""
     pieces = [(src, dst)] + [(r[1], _return_hole(r)) for r in returns]
     origins = {frm: i for i, (frm, _) in enumerate(pieces) if not frm.startswith("S-s")}
     n = len(pieces)
@@ -450,7 +458,8 @@ def _step_stages(add, geo, base: Occupancy, src: str, dst: str, returns: list, l
         occ = _put(_take(base, [p[0] for p, x in zip(pieces, states) if x]),
                    [p[1] for p, x in zip(pieces, states) if x == 2])
         mover = states[0]
-        hits_shown = mover == 2 or any(states[1:])
+        hits_shown = mover == 2 or any(states[1:]) or (
+            passed and mover == 1 and any(r[1] != dst for r in returns))
         hits = [r for r, x in zip(returns, states[1:]) if x != 2] if hits_shown else []
         if mover == 0:
             add(occ, can_move={src}, destination={dst}, hits=hits)
@@ -484,12 +493,17 @@ def _hole_names(pos) -> dict:
 def _move_stages(pos, move, before: Occupancy, names, add) -> None:
     """Add the stages of one move (see `stages`)."""
     geo = pos.geo
+    # Tock, Carbles, Jackaroo: a peg may be hit without being landed on by another colour
+    # (its own colour, TK-M2; passed over by a king, JR-P8; stepped on by a 7, CB-P2)
+    related = hasattr(pos, "rg_powers")
     if move.kind == SWAP:
         (c1, a, _), (c2, b, _) = move.steps
         ha, hb = hole_id(geo, c1, a), hole_id(geo, c2, b)
         add(before, can_move={ha, hb})
-        add(_take(before, [ha]), selected={ha}, can_move={hb}, destination={hb})
-        add(_take(before, [hb]), selected={hb}, can_move={ha}, destination={ha})
+        # One hole empty and a peg in the hand is also the swap half made (the other peg
+        # already in its new hole): occupancy can't tell, so the empty hole is lit green too.
+        add(_take(before, [ha]), selected={ha}, can_move={hb}, destination={ha, hb})
+        add(_take(before, [hb]), selected={hb}, can_move={ha}, destination={ha, hb})
         add(_take(before, [ha, hb]), selected={ha, hb}, destination={ha, hb})
         return
     for steps in _orders(pos, move):
@@ -497,9 +511,9 @@ def _move_stages(pos, move, before: Occupancy, names, add) -> None:
         for k, (c, s, d) in enumerate(steps):
             base = before if k == 0 else _occupancy_fast(q, names)
             step = Move(move.rank, move.kind, ((c, s, d),))
-            returns = hit_returns(q, step) if _hits_something(q, c, d) else []
+            returns = hit_returns(q, step) if related or _hits_something(q, c, d) else []
             _step_stages(add, geo, base, _start_ref(geo, c, s), hole_id(geo, c, d),
-                         returns, k == len(steps) - 1)
+                         returns, k == len(steps) - 1, related)
             q._make(step, pos.to_move)
             if k == len(steps) - 1:
                 add(_occupancy_fast(q, names), destination={hole_id(geo, c, d)}, done=True)

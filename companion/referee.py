@@ -37,6 +37,8 @@ from .game import DOUBT_PHASE, PLAY
 from .matching import (BoardFollower, Occupancy, StageIndex, colours_of_pegs, hit_returns, hole_id,
                        occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
 from .moves import FREE, MOVE, PENALTY, SWAP
+
+BOARD_KINDS = (MOVE, SWAP, FREE)   # plays made by moving pegs (the rest are the phone's)
 from .words import Names, a_rank, move_words, refusal
 from .readings import DEFAULT_MARGIN, contradictions, decide, doubtful
 
@@ -438,6 +440,10 @@ class Referee:
         who = self.seat_names[g.actor]
         if g.phase == DOUBT_PHASE:
             return f"{who}: doubt or pass, on the phone."
+        if g.phase == "give":      # TK-V4.1: no peg moves, the board stays as it is
+            return f"{who}: choose a card to pass to your partner, on the phone."
+        if g.phase == "forced":    # JR-P5
+            return f"{who}: a 10 forces you to discard a card of your choice, on the phone."
         if g.phase != PLAY:
             return f"{who} chooses the penalty peg on the phone."
         if g.bots[g.actor]:
@@ -497,11 +503,18 @@ class Referee:
     def _follow(self, now: float) -> None:
         """Start following the chosen card on the board."""
         c = self.choice
-        moves = [m for m in self.pos.legal_moves([c["rank"]]) if m.steps]
+        legal = list(self.pos.legal_moves([c["rank"]]))
+        # only plays that move pegs are made on the board; a force on the next player's hand
+        # (JR-P5, JR-P6) is played on the phone
+        moves = [m for m in legal if m.kind in BOARD_KINDS and m.steps]
         who = self.seat_names[c["seat"]]
         if not moves:
             self.state, self.choice = "ready", None
-            self.message = f"No peg can move with {a_rank(c['rank'])}: {who}, discard it on the phone."
+            if legal:
+                self.message = (f"{a_rank(c['rank'])[:1].upper()}{a_rank(c['rank'])[1:]} moves no peg "
+                                f"here: {who}, play it on the phone.")
+            else:
+                self.message = f"No peg can move with {a_rank(c['rank'])}: {who}, discard it on the phone."
             self.plan = {}
             return
         self.stages = StageIndex(self.pos, moves)
@@ -542,6 +555,8 @@ class Referee:
                 if hole:
                     plan[hole] = "hit"
                     colours[hole] = colour
+                if frm in self.filled and frm not in st.destination:
+                    plan.setdefault(frm, "can-move")   # a peg passed over and hit: this one goes
                 self.hits.append({"side": colour, "from": frm, "to": to})
             for hole in st.destination:   # the player holds the peg: green, as every legal place
                 plan[hole] = "legal"

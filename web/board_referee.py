@@ -689,6 +689,9 @@ class BoardHub:
             if g.actor != seat or g.phase != PLAY:
                 raise ApiError(403, f"not your turn: {svc._waiting_for(table)}")
             rank = data.get("rank")
+            # Tock, Carbles, Jackaroo: the game's own deck ranks (RG-N2: Jackaroo's Qr, Jb ...)
+            card_rank = getattr(g, "rank_of", rank_of)
+            ranks = getattr(g.position, "ranks", RANKS)
             if card is not None:
                 if not isinstance(card, str) or card not in g.hands[seat]:
                     raise ApiError(400, f"{card!r} is not a card in your hand")
@@ -700,11 +703,11 @@ class BoardHub:
                         raise ApiError(400, "Bluffing Joker: the board follows a card only once you "
                                             "declare what it plays as: send {\"card\", \"declared\": rank}")
                 elif rank is None:
-                    rank = rank_of(card)
-                if rank not in RANKS:
-                    raise ApiError(400, f"{rank!r} is not a rank ({' '.join(RANKS)})")
-                if rank != rank_of(card) and not g.rules.bluffing:
-                    raise ApiError(400, f"a {card} moves as a {rank_of(card)}, not a {rank}")
+                    rank = card_rank(card)
+                if rank not in ranks:
+                    raise ApiError(400, f"{rank!r} is not a rank ({' '.join(ranks)})")
+                if rank != card_rank(card) and not g.rules.bluffing:
+                    raise ApiError(400, f"a {card} moves as a {card_rank(card)}, not a {rank}")
             version = table.version
         with self.lock:
             ref = self._referee_of(table)
