@@ -12,6 +12,7 @@ from companion.bots import make_bot
 from companion.game import Game
 from companion.matching import colours_of_pegs, hole_id
 from companion.moves import SWAP, Move
+from companion.notation import position_from_json, position_to_json
 from companion.referee import GameView, Referee, canonical_holes
 
 CARD_ONLY = ("give", "discard", "hand", "force")   # plays that move no peg
@@ -61,6 +62,33 @@ class BoardTable:
         self.game.push(play.move, play.card)
         self.version += 1
         self.update()
+
+    def arrange(self, pegs_by_side: dict, hand=None):
+        """Set the pegs ({side: ["S", "M20", "H1", ...]}, as NOTATION.md) and the actor's hand,
+        then put the board right by hand (as after a restart) until the referee is ready."""
+        g = self.game
+        data = position_to_json(g.position)
+        for side, locs in pegs_by_side.items():
+            data["pegs"][str(side)] = locs
+        new = position_from_json(data)
+        g.position.occ, g.position.start = new.occ, new.start
+        if hand is not None:
+            g.hands[g.actor] = list(hand)
+        self.version += 1
+        self.update()
+        want = dict(colours_of_pegs(self.pos, self.pos.pegs()))
+        for side, locs in self.pos.pegs().items():
+            for i in range(1, locs.count(START) + 1):
+                want[f"S-s{side}-{i}"] = side
+        for hole in [h for h, s in self.pegs.items() if want.get(h) != s]:
+            self.lift(hole, dt=0.01)
+        for hole, side in sorted(want.items()):
+            if hole not in self.pegs:
+                if side not in self.hand:
+                    self.hand.append(side)
+                self.place(hole, side, dt=0.01)
+        self.hand.clear()
+        assert self.ref.state in ("ready", "waiting"), (self.ref.state, self.ref.message)
 
     # -------------------------------------------------------------- hands on the board
     def _colours(self):
