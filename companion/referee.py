@@ -403,9 +403,12 @@ class Referee:
 
     def _plan_hint(self) -> None:
         """Over the ready (or waiting) board's plan: the hint's holes in the hint look."""
-        for hole in self.hint_holes():
+        holes = self.hint_holes()
+        for hole in holes:
             self.plan[hole] = "hint"
             self.plan_colours.pop(hole, None)
+        if holes:
+            self.message += " The holes flashing twice (purple) show the hint's move."
 
     def _last_words(self) -> str:
         """The move the board must catch up with, in words (its history entry's sentence)."""

@@ -278,3 +278,48 @@ def test_the_table_page_says_the_board_in_words(live):
         finally:
             browser.close()
     assert not errors, errors
+
+
+def test_a_hint_lights_its_move_on_the_simulated_board(live):
+    """Issue 17.3: the seat taps Hint on its phone; the table page's simulated board lights
+    the hinted move's holes in the hint look (reddish purple, heartbeat), and the legend says
+    what it means."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    svc = live.app.extensions["pegs"]
+    table, seat, card = table_with_a_come_out(svc, bots=[None, "greedy", "greedy", "greedy"])
+    with table.cond:
+        table.seats[seat].hints = True          # as the host's "hints on" for this seat
+    token = svc.join(svc.join_code(table, seat))[2]
+    gid = table.gid
+    from playwright.sync_api import sync_playwright
+    errors = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"])
+        try:
+            phone_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                            has_touch=True)
+            phone_ctx.add_cookies([{"name": f"pj_s_{gid}", "value": token, "url": live.url}])
+            phone = watch(phone_ctx.new_page(), errors)
+            tv = watch(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), errors)
+            tv.goto(f"{live.url}/table/{gid}")
+            expect(tv.locator("#referee")).to_have_attribute("data-state", "ready")
+            phone.goto(f"{live.url}/seat/{gid}")
+            phone.wait_for_selector("#banner.go")
+            phone.locator("#hint").tap()
+            expect(phone.locator("#hint-text")).to_contain_text("Hint: ", timeout=15000)
+            tv.wait_for_selector('#leds [data-role="hint"]', timeout=10000)
+            hinted = {c.get_attribute("data-led") for c in tv.locator('#leds [data-role="hint"]').all()}
+            live_ref = svc.board.referee
+            assert hinted == set(live_ref.core.hint_holes()) and hinted
+            led = tv.locator('#leds [data-role="hint"]').first
+            assert "led-heartbeat" in led.get_attribute("class")
+            r, g, b = (int(led.get_attribute("fill")[i:i + 2], 16) for i in (1, 3, 5))
+            assert r > b > g                     # the reddish purple of ROLES["hint"] (204, 121, 167)
+            key = tv.locator(".led-legend .role-hint")
+            expect(key).to_have_count(1)
+            assert key.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(204, 121, 167)"
+            tv.screenshot(path=str(ARTIFACTS / "board-table-hint.png"))
+            assert not errors, errors
+        finally:
+            browser.close()
