@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from companion.board import START
 from companion.moves import Move
+from companion.words import rank_name
 
 from test_referee import COLOURS, NAMES, Table, set_position
 from companion.referee import GameView
@@ -38,7 +39,8 @@ def test_the_hinted_come_out_lights_the_peg_and_its_hole_in_the_hint_look():
     assert ref.leds(tb.t) == {f"S-s{side}-5": "hint", come_out: "hint"}
     assert ref.led_colours() == {}                     # the hint's own colour, not a peg's
     pub = str(ref.public())
-    assert play.card not in pub and "hint" not in pub  # nothing says which card (or that it is one)
+    assert play.card not in pub and rank_name(play.move.rank) not in ref.message   # nothing names the card
+    assert "hint's move" in ref.message
     # the seat chooses a card: the board follows it, the hint's look gives way
     ref.choose(tb.game.actor, play.card, play.move.rank, tb.version, tb.t)
     assert ref.state == "following" and "hint" not in ref.leds(tb.t).values()
