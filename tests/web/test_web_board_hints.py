@@ -4,8 +4,8 @@ asks for a hint, and the board's LED frame lights the hinted move in the hint lo
 from __future__ import annotations
 
 import random
+import time
 
-from conftest import H, wait_until
 from hardware.config import load_wiring
 from hardware.devices import Hardware
 from hardware.leds import ROLES
@@ -13,6 +13,18 @@ from web import create_app
 from web.board_referee import BoardHub
 from web.store import Store
 from web.tables import TableService
+
+
+H = {"X-Pegs-Request": "1"}
+
+
+def wait_until(pred, timeout=10.0, step=0.01):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(step)
+    return False
 
 
 class Clock:
