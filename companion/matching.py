@@ -396,13 +396,10 @@ def _orders(pos, move):
     order is possible too and ends the same (RULES M9: the player chooses the order)."""
     steps = move.steps
     out = [steps]
+    if hasattr(pos, "rg_powers"):
+        return _related_orders(pos, move) if len(steps) >= 2 else out
     if len(steps) == 2:
         rev = steps[::-1]
-        if hasattr(pos, "rg_powers"):   # the related rules: each part must be legal when made
-            try:
-                pos.check_move(Move(move.rank, move.kind, rev))
-            except ValueError:
-                return out
         q = pos.copy()
         for c, s, d in rev:
             if s == START and not q.start[c] or s != START and not q.occ[c] >> s & 1:
@@ -412,6 +409,48 @@ def _orders(pos, move):
         r._make(move, pos.to_move)
         if q.occ == r.occ and q.start == r.start:
             out.append(rev)
+    return out
+
+
+MAX_CHAINS = 3   # a 7 over more marbles is followed in its written order only
+
+
+def _chains(steps) -> list:
+    """A 7's parts joined into one walk per marble (a part that starts where an earlier part
+    of its colour ended continues that marble: CB-P2's steps need not be consecutive)."""
+    chains = []
+    for c, s, d in steps:
+        for i, (c2, s2, d2) in enumerate(chains):
+            if c2 == c and d2 == s:
+                chains[i] = (c, s2, d)
+                break
+        else:
+            chains.append((c, s, d))
+    return chains
+
+
+def _related_orders(pos, move) -> list:
+    """Tock, Carbles, Jackaroo: a 7 in parts (JR-P4, CB-P2) may be made marble by marble in
+    any order that is legal when made and ends the same (each order is checked by the engine:
+    a hit or a block on the way may depend on it)."""
+    steps = move.steps
+    out = [steps]
+    chains = _chains(steps)
+    if len(chains) > MAX_CHAINS:
+        return out
+    want = None
+    for perm in itertools.permutations(chains):
+        if perm == steps or perm in out:
+            continue
+        other = Move(move.rank, move.kind, perm)
+        try:
+            pos.check_move(other)
+        except ValueError:
+            continue
+        if want is None:
+            want = pos.result_of(move)
+        if pos.result_of(other) == want:
+            out.append(perm)
     return out
 
 
@@ -561,6 +600,7 @@ class StageIndex:
         self.moves = [m for m in moves if m.steps]
         self.before = occupancy_of_pegs(pos, pos.pegs())
         self.names = _hole_names(pos)
+        related = hasattr(pos, "rg_powers")
         self.table: dict = {}
         self._add = _adder(self.table)
         self._expanded: set = set()
@@ -575,7 +615,7 @@ class StageIndex:
             if m.kind == SWAP:
                 _move_stages(pos, m, self.before, self.names, add_first)
                 continue
-            for steps in _orders(pos, m) if len(m.steps) == 2 else [m.steps]:
+            for steps in _orders(pos, m) if len(m.steps) == 2 or related else [m.steps]:
                 c, s, d = steps[0]
                 add_first(self.before, can_move={_start_ref(geo, c, s)}, destination={hole_id(geo, c, d)})
         self.first = first.get(self.before)

@@ -380,3 +380,40 @@ def test_bots_play_a_whole_game_moving_pegs_only_as_the_leds_say(preset, players
         assert kinds.get("give", 0) >= 4 * 3, kinds        # a pass after every deal
     if preset.startswith("carbles"):
         assert kinds.get("discard", 0) and kinds.get("swap", 0), kinds
+
+
+def test_a_seven_made_marble_by_marble_in_another_order_is_followed_without_a_wrong():
+    # CB-P2 / JR-P4: the player chooses the order of the parts; three marbles moved one after
+    # another in an order the move doesn't write, with pauses longer than the settle time, are
+    # a board part of the way there (never "wrong"), and the next marble's lights show
+    for preset in ("carbles", "jackaroo_individual"):
+        tb = BoardTable(preset, 4, None, seed=12)
+        g = tb.game
+        me = g.seat_side[g.actor]
+        holes = [side_hole(me, 1), side_hole(me, 20), side_hole(me, 40)]
+        tb.arrange({me: ["S"] + [m(h) for h in holes]}, hand=["7C", "2C"])
+
+        def walks(move):
+            """({start hole: end hole} of each marble, the marbles in the order written)."""
+            where, seen = {}, []
+            for _, s, d in move.steps:
+                start = where.pop(s, s)
+                where[d] = start
+                if start not in seen:
+                    seen.append(start)
+            return {start: hole for hole, start in where.items()}, seen
+        split = next(x for x in g.position.legal_moves(["7"]) if len(walks(x)[0]) == 3)
+        ends, written = walks(split)
+        order = written[1:] + written[:1]          # neither the written order nor its reverse
+        choose(tb, "7C", "7")
+        for k, start in enumerate(order):
+            assert tb.role(m(start)) == "can-move", (k, split, tb.roles())
+            tb.lift(m(start))
+            assert tb.role(m(ends[start])) == "legal", (k, split, tb.roles())
+            tb.place(m(ends[start]), me)
+            if k < 2:
+                tb.t += 1.0
+                assert tb.ref.judge(tb.t) is None and tb.ref.state == "following", (
+                    preset, split, tb.ref.state, tb.ref.message)
+        commit = tb.settle()
+        assert commit is not None and g.position.result_of(commit.move) == g.position.result_of(split)
