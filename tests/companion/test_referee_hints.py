@@ -121,3 +121,23 @@ def test_leds_only_shows_the_hint_over_the_last_move():
     assert hinted and {h for h, r in lit.items() if r == "hint"} == hinted
     assert {h: r for h, r in lit.items() if h not in hinted} == {h: r for h, r in shown.items()
                                                                   if h not in hinted}
+
+
+def test_related_games_hints_light_every_step_and_a_force_nothing():
+    # issue 18 with 17.3: a Carbles 7's parts, a Jackaroo force (no peg moves)
+    from refkit import BoardTable
+    tb = BoardTable("carbles", 4, None, seed=3)
+    g = tb.game
+    me = g.seat_side[g.actor]
+    a, b = 18 * me + 1, 18 * me + 30
+    tb.arrange({me: ["S", "S", f"M{a}", f"M{b}"]}, hand=["7C", "2C"])
+    seven = next(x for x in g.position.legal_moves(["7"]) if len(x.steps) == 2)
+    tb.ref.game.hint = {"seat": g.actor, "move": seven}
+    tb.ref._evaluate(tb.t)
+    want = {f"M{loc}" for _, s, d in seven.steps for loc in (s, d)}
+    assert {h for h, r in tb.ref.leds(tb.t).items() if r == "hint"} == want
+    tb = BoardTable("jackaroo", 4, 2, seed=3)
+    force = next(p.move for p in tb.game.legal_plays() if p.move.kind == "force") \
+        if any(p.move.kind == "force" for p in tb.game.legal_plays()) else Move("10", "force", (1,))
+    tb.ref.game.hint = {"seat": tb.game.actor, "move": force}
+    assert tb.ref.hint_holes() == []

@@ -417,3 +417,24 @@ def test_a_seven_made_marble_by_marble_in_another_order_is_followed_without_a_wr
                     preset, split, tb.ref.state, tb.ref.message)
         commit = tb.settle()
         assert commit is not None and g.position.result_of(commit.move) == g.position.result_of(split)
+
+
+@pytest.mark.parametrize("colours", [False, True])
+def test_swaps_that_leave_the_same_holes_filled_are_told_apart(colours):
+    # CB-P3: every swap leaves the occupancy as it was; the lifts (reed switches) or the
+    # colours (the simulated board) say which pegs changed places, never a guess
+    tb = BoardTable("carbles", 4, None, seed=13, colours=colours)
+    g = tb.game
+    me = g.seat_side[g.actor]
+    s1, s2 = g.seat_side[(g.actor + 1) % 4], g.seat_side[(g.actor + 2) % 4]
+    a, b, c = side_hole(me, 2), side_hole(me, 22), side_hole(me, 42)
+    tb.arrange({me: ["S", "S", "S", m(a)], s1: ["S", "S", "S", m(b)], s2: ["S", "S", "S", m(c)]},
+               hand=["JC", "2C"])
+    swaps = [x for x in g.position.legal_moves(["J"]) if x.kind == "swap"]
+    assert len(swaps) == 2                                 # mine with each of the others
+    for swap in swaps:
+        trial = _copy_table(tb, colours)
+        choose(trial, "JC", "J")
+        trial.make(swap)
+        commit = trial.settle()
+        assert commit is not None and commit.move == swap, (swap, trial.ref.state, trial.ref.message)
