@@ -49,9 +49,11 @@ class FakeClock:
         return self.t
 
 
-def mock_hardware(sides: int, clock, holes_per_side: int = 18) -> Hardware:
-    wiring = load_wiring({"mock": True, "board": {"sides": sides, "holes_per_side": holes_per_side},
-                          "leds": {"driver": "mock"}})
+def mock_hardware(sides: int, clock, holes_per_side: int = 18, start_holes=None, home_holes=None) -> Hardware:
+    board = {"sides": sides, "holes_per_side": holes_per_side}
+    if start_holes is not None:   # Tock, Carbles, Jackaroo: 4 and 4 (RG-B1)
+        board.update(start_holes=start_holes, home_holes=home_holes)
+    wiring = load_wiring({"mock": True, "board": board, "leds": {"driver": "mock"}})
     return Hardware(wiring, mock=True, clock=clock)
 
 
@@ -75,7 +77,7 @@ class Rig:
         if mode in ("sensors", "leds") and self.hw is None:
             self.hw = mock_hardware(sides, self.clock)
         if mode == "simulation":
-            factory = lambda s, h: mock_hardware(s, self.clock, h)  # noqa: E731
+            factory = lambda s, h, **kw: mock_hardware(s, self.clock, h, **kw)  # noqa: E731
         else:
             factory = lambda s, h: self.hw  # noqa: E731
         self.hub = BoardHub(self.svc, mode, factory, settle=settle, clock=self.clock, threaded=False)
