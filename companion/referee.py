@@ -37,10 +37,10 @@ from .game import DOUBT_PHASE, PLAY
 from .matching import (BoardFollower, Occupancy, StageIndex, colours_of_pegs, hit_returns, hole_id,
                        occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
 from .moves import FREE, MOVE, PENALTY, SWAP
-
-BOARD_KINDS = (MOVE, SWAP, FREE)   # plays made by moving pegs (the rest are the phone's)
 from .words import Names, a_rank, move_words, refusal
 from .readings import DEFAULT_MARGIN, contradictions, decide, doubtful
+
+BOARD_KINDS = (MOVE, SWAP, FREE)   # plays made by moving pegs (the rest are the phone's)
 
 
 class RefereeError(ValueError):
