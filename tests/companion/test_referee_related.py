@@ -438,3 +438,28 @@ def test_swaps_that_leave_the_same_holes_filled_are_told_apart(colours):
         trial.make(swap)
         commit = trial.settle()
         assert commit is not None and commit.move == swap, (swap, trial.ref.state, trial.ref.message)
+
+
+def test_jumping_a_pair_is_refused_with_the_rule_and_reverse_four_is_followed():
+    # JR-M3: no marble passes two marbles on neighbouring holes; TK-V1: Tock's Reverse Four
+    tb = BoardTable("jackaroo_individual", 4, None, seed=14)
+    g = tb.game
+    me = g.seat_side[g.actor]
+    s1, s2 = g.seat_side[(g.actor + 1) % 4], g.seat_side[(g.actor + 2) % 4]
+    src = side_hole(me, 2)
+    tb.arrange({me: ["S", "S", m(src), m(side_hole(me, 40))], s1: ["S", "S", "S", m(src + 2)],
+                s2: ["S", "S", "S", m(src + 3)]}, hand=["6C", "2C"])
+    choose(tb, "6C", "6")
+    assert tb.ref.state == "following" and m(src) not in tb.roles()   # it can't get past the pair
+    tb.lift(m(src))
+    tb.place(m(src + 6), me)
+    assert tb.settle() is None and tb.ref.state == "wrong" and "JR-M3" in tb.ref.message
+    tb = BoardTable({"preset": "tock", "options": {"reverse_four": True}}, 4, None, seed=14)
+    g = tb.game
+    me = g.seat_side[g.actor]
+    src = side_hole(me, 30)
+    tb.arrange({me: ["S", "S", "S", m(src)]}, hand=["4C", "2C"])
+    (back,) = list(g.position.legal_moves(["4"]))
+    assert back.steps == ((me, src, src - 4),)
+    commit = take(tb, back, "4C")
+    assert commit.move == back
