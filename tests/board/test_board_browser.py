@@ -323,3 +323,61 @@ def test_a_hint_lights_its_move_on_the_simulated_board(live):
             assert not errors, errors
         finally:
             browser.close()
+
+
+def test_jackaroo_a_card_chosen_on_the_phone_is_followed_on_the_simulated_board(live):
+    """Issue 18: in the related games the phone tells the board the chosen card too (its
+    peg moves are made on the board, the options stay on the phone): a Jackaroo king is
+    followed, the marble dragged onto its base hole on the table page is taken."""
+    from boardkit import NAMES, _seeded
+    svc = live.app.extensions["pegs"]
+    with _seeded(5):
+        table, _ = svc.create({"preset": "jackaroo", "players": 4, "teams": 2, "names": NAMES[:4],
+                               "bots": [None] * 4})
+    g = table.game
+    seat = g.actor
+    with table.cond:
+        g.hands[seat] = ["KH"] + g.hands[seat][1:]
+        table.plays_cache = None
+    side = g.seat_side[seat]
+    token = svc.join(svc.join_code(table, seat))[2]
+    gid = table.gid
+    base = f"M{18 * side + 17}"                          # JR-G1: the base hole
+    from playwright.sync_api import sync_playwright
+    errors = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"])
+        try:
+            phone_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                            has_touch=True)
+            phone_ctx.add_cookies([{"name": f"pj_s_{gid}", "value": token, "url": live.url}])
+            phone = watch(phone_ctx.new_page(), errors)
+            tv = watch(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), errors)
+            tv.goto(f"{live.url}/d/{svc.display_code(table)}")
+            tv.locator("#pair").click()
+            tv.wait_for_url(f"**/table/{gid}")
+            tv.wait_for_selector(f'#pegs .peg[data-hole="S-s{side}-4"]')
+            expect(tv.locator("#referee")).to_have_attribute("data-state", "ready")
+            phone.goto(f"{live.url}/seat/{gid}")
+            phone.wait_for_selector("#banner.go")
+            phone.locator("#hand button.pcard").nth(0).tap()
+            expect(phone.locator("#prompt")).to_contain_text("Move the peg on the board")
+            expect(phone.locator("#choices .option").first).to_be_visible()   # the phone's way stays open
+            tv.wait_for_selector(f'#leds [data-led="{base}"][data-role="legal"]')
+            tv.wait_for_selector(f'#leds [data-led="S-s{side}-4"][data-role="can-move"]')
+            phone.screenshot(path=str(ARTIFACTS / "board-seat-jackaroo-following.png"), full_page=True)
+            version = table.version
+            src = tv.locator(f'#pegs .peg[data-hole="S-s{side}-4"]').bounding_box()
+            dst = tv.locator(f"#{base}").bounding_box()
+            mouse_drag(tv, src, dst)
+            tv.wait_for_selector(f'#pegs .peg[data-hole="{base}"]')
+            deadline = time.monotonic() + 10
+            while table.version == version and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert table.game.history[-1]["move"].text(table.geo) == f"K {side}:S-{base}"
+            phone.screenshot(path=str(ARTIFACTS / "board-seat-jackaroo.png"), full_page=True)
+            tv.screenshot(path=str(ARTIFACTS / "board-table-jackaroo.png"))
+            assert not errors, errors
+        finally:
+            browser.close()

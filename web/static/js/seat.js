@@ -499,6 +499,7 @@
       return;
     }
     prompt.textContent = plays.prompt ? `${plays.prompt}: the ${cardText(sel.card)}?`
+      : sel.onBoard && !sel.manual ? `Move the peg on the board with the ${cardText(sel.card)}, or choose here:`
       : `What to do with the ${cardText(sel.card)}:`;
     moves.forEach((m, i) => {
       const b = el("button", "button choice option", m.words);
@@ -583,7 +584,9 @@
     say("");
     render();
     if (plays.bluffing) chooseOnBoard(null, null);   // the board follows a bluffing card once declared
-    else if (!plays.options && currentMoves().length) chooseOnBoard(card, sel.rank);
+    else if (plays.options ? info.moves.some((m) => m.steps && m.steps.length) : currentMoves().length) {
+      chooseOnBoard(card, sel.rank);   // Tock, Carbles, Jackaroo: its peg moves are made on the board too
+    }
   }
 
   function onHoleTap(id) {
