@@ -195,6 +195,8 @@ def cmd_replay(args) -> int:
         out = {"moves_replayed": len(game.history), "turns": game.turn, "phase": game.phase,
                "winner_seats": game.player_view(None)["winner"],
                "position": position_to_json(game.position)}
+        if getattr(game, "drawn", False):  # RG-D1: ended with no winner
+            out["drawn"] = True
     except _BAD_INPUT as exc:
         return _fail(_words(exc, f"{args.record} is not a valid game record"))
     if args.json:
@@ -204,6 +206,8 @@ def cmd_replay(args) -> int:
         print(f"replayed {out['moves_replayed']} moves, {out['turns']} turns")
         if out["winner_seats"] is not None:
             print(f"winners: seats {', '.join(map(str, out['winner_seats']))}")
+        elif out.get("drawn"):
+            print("the game is drawn: no peg moved in many deals in a row (RG-D1)")
         else:
             print(f"game not over; seat {game.actor} to act")
         print(json.dumps(out["position"]))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import cli
 from companion.game import Game
 from companion.rules import RELATED_PRESETS
 
@@ -46,6 +47,27 @@ def test_moves_rejects_bad_related_positions_in_one_line(tmp_path, bad, says):
     f.write_text(json.dumps(d))
     proc = pegs("moves", str(f))
     assert proc.returncode == 2 and says in proc.stderr and proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("rules, occupied, teams, extra, says", [
+    ("tock3", [0, 1, 2, 3], [[0], [1], [2], [3]], {},
+     ["tock3 is played by 3 players on sides 0, 1, 2 (side 3 is empty)", "TK-V5"]),
+    ("jackaroo", [0, 1, 2, 3], [[0], [1], [2], [3]], {},
+     ["partners sit opposite, so teams are [[0, 2], [1, 3]]", "JR-G3", "jackaroo_individual"]),
+    ("carbles", [0, 2], [[0], [2]], {"waiting": [2], "hand_sizes": {"2": 0}},
+     ["no side waits", "CB-P4"]),
+])
+def test_moves_names_the_rule_a_related_layout_breaks(tmp_path, capsys, rules, occupied, teams,
+                                                       extra, says):
+    """Section S / RG-N5: the layouts the reference refuses, refused in one line with the rule."""
+    d = dict(data(rules, {}, occupied=occupied, teams=teams), **extra)
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(d))
+    status = cli.main(["moves", str(f)])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    for words in says:
+        assert words in err, err
 
 
 @pytest.mark.parametrize("preset", list(RELATED_PRESETS))
