@@ -106,6 +106,10 @@ def cmd_moves(args) -> int:
 def cmd_rules(args) -> int:
     from .rules import (ALL_PRESETS, DESCRIPTIONS, GENERAL_RULINGS, OPTION_DOCS, RELATED_PRESETS,
                         RULINGS, SWITCH_DOCS, SWITCHES, differences)
+    if args.preset_option is not None:
+        if args.preset not in (None, args.preset_option):
+            return _fail(f"two presets given: {args.preset!r} and --preset {args.preset_option!r}")
+        args.preset = args.preset_option
     if args.preset is None:
         if args.json:
             json.dump({p: DESCRIPTIONS[p] for p in ALL_PRESETS}, sys.stdout, indent=2)
@@ -230,6 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="describe the presets, or one preset's differences from basic")
     p.add_argument("preset", nargs="?")
+    p.add_argument("--preset", dest="preset_option", metavar="PRESET",
+                   help="the same as the PRESET argument (as simulate spells it)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_rules)
 

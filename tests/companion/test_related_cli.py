@@ -94,3 +94,11 @@ def test_simulate_and_replay_a_related_game(tmp_path):
     out = json.loads(proc.stdout)
     assert out["moves_replayed"] == len(g.history) and out["winner_seats"] is not None
     assert out["position"]["rules"] == "jackaroo"
+
+
+def test_rules_takes_the_preset_as_simulate_spells_it(capsys):
+    assert cli.main(["rules", "--preset", "tock"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("tock\n") and "TK-V1 Reverse Four" in out and "RG-D1" in out
+    assert cli.main(["rules", "tock", "--preset", "jackaroo"]) == 2
+    assert "two presets" in capsys.readouterr().err
