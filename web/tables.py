@@ -1096,9 +1096,13 @@ class TableService:
             seat, bot, version = g.actor, s.bot_obj, table.version
             view = g.player_view(seat) if hasattr(bot, "decide") else None
         choice = None
+        fallback = False
         if view is not None:
-            d = bot.decide(view)  # the strong bot: its own seat's view only
-            choice = (d.move, d.card)
+            try:
+                d = bot.decide(view)  # the strong bot: its own seat's view only
+                choice = (d.move, d.card)
+            except ValueError:  # a phase it doesn't decide (TK-V4.1's pass, JR-P5's discard)
+                fallback = True
         with table.cond:
             g = table.game
             if (table.version != version or table.status != "playing" or g.actor != seat
@@ -1106,8 +1110,11 @@ class TableService:
                 self._kick(table)  # the game moved on while it thought: think again
                 return
             plays = g.legal_plays()
-            play = next((p for p in plays if (p.move, p.card) == choice), None) \
-                if choice is not None else bot.choose(g, plays)
+            if fallback:
+                play = make_bot("greedy", random.Random()).choose(g, plays)
+            else:
+                play = next((p for p in plays if (p.move, p.card) == choice), None) \
+                    if choice is not None else bot.choose(g, plays)
             if play is None:
                 log.error("game %s: the bot chose %r, not a legal play", gid, choice)
                 play = make_bot("greedy", random.Random()).choose(g, plays)

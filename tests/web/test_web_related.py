@@ -198,3 +198,29 @@ def test_greedy_plays_every_preset_to_the_end(client, app, preset, players):
             break
         time.sleep(0.05)
     assert v["status"] == "over" and v["winner"], json.dumps(v)[:300]
+
+
+def test_a_computer_phase_the_strong_bot_does_not_decide_is_played_greedily(monkeypatch):
+    """A bot with `decide` (the strong bot, "hard") that has no answer for a phase
+    (ValueError, as for TK-V4.1's pass or JR-P5's forced discard) gets the greedy play
+    instead of stalling the table."""
+    from conftest import make_app
+    from companion.strong import StrongBot
+
+    def no_answer(self, view):
+        raise ValueError(f"nothing to decide in phase {view['phase']!r}")
+    monkeypatch.setattr(StrongBot, "decide", no_answer)
+    app = make_app(BOT_THINK_MS=2)
+    try:
+        client = app.test_client()
+        gid = create(client, "tock_partnership", 4, bots=["hard"] * 4).get_json()["gid"]
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            v = client.get(f"/api/games/{gid}/table").get_json()
+            if v["turn"] >= 6:
+                break
+            time.sleep(0.05)
+        assert v["turn"] >= 6, json.dumps(v)[:300]
+        assert [e for e in v["log"] if e["move"] == "pass"], "the cards were passed"
+    finally:
+        app.extensions["pegs"].close()
