@@ -714,13 +714,18 @@ class RelatedPosition(Position):
                     while cur != dst:
                         nd = (self.L if (cur == self.sh[c] and dst >= self.L) else
                               cur + 1 if cur >= self.L else (cur + 1) % self.L)
-                        occ, start = self._step(occ, start, c, cur, nd, (), 0)
+                        res = self._step(occ, start, c, cur, nd, (), 0)
+                        if type(res) is str:  # only legal moves are made (check_move first)
+                            raise IllegalMoveError(f"{move.text(self.geo)}: {_WHY[res]}", self.ids[res])
+                        occ, start = res
                         cur = nd
             else:
                 clears = KING in kinds
                 for c, x, dst in move[2]:
                     passed = _passed(self, c, x, dst, kinds)
                     res = self._step(occ, start, c, x, dst, passed if clears else (), 0, clears)
+                    if type(res) is str:  # only legal moves are made (check_move first)
+                        raise IllegalMoveError(f"{move.text(self.geo)}: {_WHY[res]}", self.ids[res])
                     occ, start = res
             self.occ, self.start = occ, start
         self.to_move = self.next_side() if next_to_move is None else next_to_move
