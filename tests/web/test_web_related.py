@@ -224,3 +224,18 @@ def test_a_computer_phase_the_strong_bot_does_not_decide_is_played_greedily(monk
         assert [e for e in v["log"] if e["move"] == "pass"], "the cards were passed"
     finally:
         app.extensions["pegs"].close()
+
+
+@pytest.mark.parametrize("preset, players, sections, want", [
+    ("jackaroo", 4, None, ["red", "green", "yellow", "blue"]),   # partners red + yellow, green + blue
+    ("tock3", 3, None, ["red", "green", "yellow"]),
+    ("carbles", 3, 6, ["red", "yellow", "orange"]),               # sides 0, 2, 4
+    ("carbles_partnership", 12, 12, ["red", "green", "yellow", "blue", "orange", "purple",
+                                     "white", "pink", "teal", "brown", "grey", "black"]),
+])
+def test_RG_B4_each_seat_defaults_to_its_sides_colour(client, preset, players, sections, want):
+    over = {"sections": sections} if sections else {}
+    r = create(client, preset, players, **over)
+    assert r.status_code == 201, r.get_json()
+    seats = client.get(f"/api/games/{r.get_json()['gid']}/table").get_json()["seats"]
+    assert [s["colour"]["key"] for s in seats] == want
