@@ -190,3 +190,23 @@ def test_RG_N6_moves_entries_effects_and_discard_allowed():
     g = Game("jackaroo", players=4, seed=3)
     g._push(next(pl for pl in g.legal_plays() if pl.move.kind == "hand"))
     assert g.record()["moves"][0] == {"move": "discard hand", "card": None}
+
+
+def test_RG_B1_one_side_design_of_26_holes_for_all_three_games():
+    """18 track holes a side (the start hole the 18th, M(18k+17)), a 4-hole home run in
+    from it, 4 start holes: 26 a side on every board (RG-B1, RG-B2)."""
+    from companion.matching import all_holes, hole_id
+    for rules, sides, occupied, teams in (("tock", 4, [0, 1, 2, 3], None),
+                                          ("jackaroo", 4, [0, 1, 2, 3], [[0, 2], [1, 3]]),
+                                          ("carbles", 6, [0, 2, 4], None),
+                                          ("carbles_partnership", 12, list(range(12)),
+                                           [[i, i + 6] for i in range(6)])):
+        kw = {"teams": teams} if teams else {}
+        p = _rg(rules, {}, sides=sides, occupied=occupied, **kw)
+        holes = all_holes(p.geo, range(sides), p.rules.pegs_per_side)
+        assert len(holes) == 26 * sides and p.L == 18 * sides
+        for k in range(sides):
+            assert p.sh[k] == 18 * k + 17  # the 18th hole of side k, next to the far corner
+            assert [hole_id(p.geo, k, p.L + j) for j in range(4)] == [f"H{j}-s{k}" for j in range(1, 5)]
+    p = _rg("tock", {0: ["M15"]})
+    assert "5 0:M15-H3" in {m.text(p.geo) for m in p.legal_moves(["5"])}  # M16, M17, H1, H2, H3
