@@ -239,3 +239,20 @@ def test_RG_B4_each_seat_defaults_to_its_sides_colour(client, preset, players, s
     assert r.status_code == 201, r.get_json()
     seats = client.get(f"/api/games/{r.get_json()['gid']}/table").get_json()["seats"]
     assert [s["colour"]["key"] for s in seats] == want
+
+
+def test_RG_D1_a_drawn_game_reads_as_drawn_on_the_table_and_phones(app, client):
+    """Every player gives up his hand, deal after deal (JR-P10): after 10 deals with no
+    peg moved the table is over, with no winner, and says why in words."""
+    r = create(client, "jackaroo", 4)
+    gid = r.get_json()["gid"]
+    svc = app.extensions["pegs"]
+    table = svc.get(gid)
+    for _ in range(400):
+        if table.game.is_over():
+            break
+        svc.act_as(table, table.game.actor, {"version": table.version, "move": "discard hand",
+                                             "card": None})
+    v = client.get(f"/api/games/{gid}/table").get_json()
+    assert v["status"] == "over" and v["winner"] is None and "drawn" in v["drawn"]
+    assert "drawn" in v["log"][-1]["words"]
