@@ -106,6 +106,10 @@ def cmd_moves(args) -> int:
 def cmd_rules(args) -> int:
     from .rules import (ALL_PRESETS, DESCRIPTIONS, GENERAL_RULINGS, OPTION_DOCS, RELATED_PRESETS,
                         RULINGS, SWITCH_DOCS, SWITCHES, differences)
+    if args.preset_option is not None:
+        if args.preset not in (None, args.preset_option):
+            return _fail(f"two presets given: {args.preset!r} and --preset {args.preset_option!r}")
+        args.preset = args.preset_option
     if args.preset is None:
         if args.json:
             json.dump({p: DESCRIPTIONS[p] for p in ALL_PRESETS}, sys.stdout, indent=2)
@@ -195,6 +199,8 @@ def cmd_replay(args) -> int:
         out = {"moves_replayed": len(game.history), "turns": game.turn, "phase": game.phase,
                "winner_seats": game.player_view(None)["winner"],
                "position": position_to_json(game.position)}
+        if getattr(game, "drawn", False):  # RG-D1: ended with no winner
+            out["drawn"] = True
     except _BAD_INPUT as exc:
         return _fail(_words(exc, f"{args.record} is not a valid game record"))
     if args.json:
@@ -204,6 +210,8 @@ def cmd_replay(args) -> int:
         print(f"replayed {out['moves_replayed']} moves, {out['turns']} turns")
         if out["winner_seats"] is not None:
             print(f"winners: seats {', '.join(map(str, out['winner_seats']))}")
+        elif out.get("drawn"):
+            print("the game is drawn: no peg moved in many deals in a row (RG-D1)")
         else:
             print(f"game not over; seat {game.actor} to act")
         print(json.dumps(out["position"]))
@@ -226,6 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="describe the presets, or one preset's differences from basic")
     p.add_argument("preset", nargs="?")
+    p.add_argument("--preset", dest="preset_option", metavar="PRESET",
+                   help="the same as the PRESET argument (as simulate spells it)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_rules)
 

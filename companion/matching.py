@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .board import START
-from .moves import MOVE, SWAP, Move
+from .moves import FORCE, GIVE, MOVE, SWAP, IllegalMoveError, Move
 
 # ------------------------------------------------------------------ hole ids
 
@@ -138,6 +138,11 @@ class Verdict:
     colours: dict = field(default_factory=dict)       # {hole: side} of pegs known to stand in wrong holes
 
 
+def _peg_moves(moves) -> list:
+    """The moves a board can show: a discard, a force or a passed card (RG-N3) moves no peg."""
+    return [m for m in moves if m.steps and m.kind not in (FORCE, GIVE)]
+
+
 def _expected(pos, moves):
     """[(move, pegs after, Occupancy after)] for the candidate moves."""
     out = []
@@ -203,7 +208,7 @@ def judge(pos, moves, observed: Occupancy, events=(), colours: dict | None = Non
     {hole: side} for the track holes, when there is a camera.
     """
     before = occupancy_of_pegs(pos, pos.pegs())
-    expected = _expected(pos, moves)
+    expected = _expected(pos, _peg_moves(moves))
     if observed == before and (colours is None or colours == colours_of_pegs(pos, pos.pegs())):
         # Some moves leave the occupancy as it was (a swap, V-NC4; a hit whose
         # chain refills the hole just left, M7): they show only in the lifts.
@@ -294,10 +299,8 @@ def guidance(pos, moves, lifted: str | None = None) -> dict:
     """
     geo = pos.geo
     can_move, dest = set(), set()
-    for move in moves:
+    for move in _peg_moves(moves):  # a discard or a force moves nothing
         steps = move.steps
-        if not steps:
-            continue  # a discard moves nothing
         c, s, d = steps[0]
         src = hole_id(geo, c, s) if s != START else None
         if lifted is not None:
@@ -400,6 +403,11 @@ def _orders(pos, move):
         return _related_orders(pos, move) if len(steps) >= 2 else out
     if len(steps) == 2:
         rev = steps[::-1]
+        if pos.rules.related:  # the related games judge the other order by their rules (JR-P4)
+            try:
+                pos.check_move(Move(move.rank, move.kind, tuple(rev)))
+            except IllegalMoveError:
+                return out
         q = pos.copy()
         for c, s, d in rev:
             if s == START and not q.start[c] or s != START and not q.occ[c] >> s & 1:
@@ -582,9 +590,8 @@ def stages(pos, moves) -> dict:
     add = _adder(out)
     before = occupancy_of_pegs(pos, pos.pegs())
     names = _hole_names(pos)
-    for move in moves:
-        if move.steps:
-            _move_stages(pos, move, before, names, add)
+    for move in _peg_moves(moves):
+        _move_stages(pos, move, before, names, add)
     return out
 
 
@@ -597,7 +604,7 @@ class StageIndex:
 
     def __init__(self, pos, moves):
         self.pos = pos
-        self.moves = [m for m in moves if m.steps]
+        self.moves = _peg_moves(moves)
         self.before = occupancy_of_pegs(pos, pos.pegs())
         self.names = _hole_names(pos)
         related = hasattr(pos, "rg_powers")
@@ -644,7 +651,7 @@ class BoardFollower:
     """
 
     def __init__(self, pos, moves, filled, settle: float = 0.8, rank: str | None = None):
-        self.pos, self.moves, self.rank = pos, list(moves), rank
+        self.pos, self.moves, self.rank = pos, _peg_moves(moves), rank
         self.filled = set(filled)
         self.settle = settle
         self.events = []

@@ -112,6 +112,65 @@ def seat_sections(sections: int, players: int) -> list[int]:
     return [i * sections // players for i in range(players)]
 
 
+# RELATED-GAMES.md S: each preset's player counts and board sides, with the
+# rule a position off them breaks. Other rule sets using the related options
+# take any layout CB-G2 seats.
+SEATS = {"tock": (4,), "tock_partnership": (4,), "tock3": (3,), "carbles": (2, 3, 4, 5, 6),
+         "carbles_partnership": (4, 6, 8, 12), "jackaroo": (4,), "jackaroo_individual": (4,)}
+SECTIONS = (4, 6, 8, 12)
+_BOARD = {"tock": ((4,), "TK-G1", "TK-G1"), "tock_partnership": ((4,), "TK-G1", "TK-V4"),
+          "tock3": ((4,), "TK-V5", "TK-V5"), "carbles": (SECTIONS, "CB-G1", "CB-G2"),
+          "carbles_partnership": (SECTIONS, "CB-G1", "CB-V1"), "jackaroo": ((4,), "JR-G1", "JR-G3"),
+          "jackaroo_individual": ((4,), "JR-G1", "JR-V1")}
+_OTHER_FORM = {"tock": "tock_partnership", "tock_partnership": "tock", "carbles": "carbles_partnership",
+               "carbles_partnership": "carbles", "jackaroo": "jackaroo_individual",
+               "jackaroo_individual": "jackaroo"}
+
+
+def _words(numbers) -> str:
+    numbers = [str(n) for n in numbers]
+    return numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " or " + numbers[-1]
+
+
+def check_layout(rules, sides, teams, pegs, waiting=()) -> None:
+    """RG-N5, section S: the preset's board, seats and teams, and `waiting` only
+    where a whole hand is discarded; PositionError names the rule."""
+    preset, n = rules.preset, len(pegs)
+    if preset in _BOARD:
+        boards, board_rule, rule = _BOARD[preset]
+        if sides not in boards:
+            raise PositionError(f"{preset} is played on a board of {_words(boards)} sides, "
+                                f"not {sides} ({board_rule})")
+        if n not in SEATS[preset]:
+            where = " on sides 0, 1, 2 (side 3 is empty)" if preset == "tock3" else ""
+            raise PositionError(f"{preset} is played by {_words(SEATS[preset])} players{where}, "
+                                f"not {n} (pegs are given for sides {sorted(pegs)}; {rule})")
+    else:
+        rule = "RG-N5"
+    seats = seat_sections(sides, n) if n else []
+    if rules.team_play == "solo":
+        want, how = [[s] for s in seats], "each player plays alone"
+    elif rules.team_play == "pairs" and n % 2 == 0:
+        want = [[seats[i], seats[i + n // 2]] for i in range(n // 2)]
+        how = "partners sit opposite"
+    elif rules.team_play == "pairs":
+        raise PositionError(f"{n} players can't sit in pairs ({rule})")
+    else:
+        want = None
+    try:
+        given = sorted(sorted(t) for t in teams)
+    except TypeError:
+        given = None
+    if want is not None and sorted(pegs) == seats and given != sorted(want):
+        other = _OTHER_FORM.get(preset)
+        hint = f"; {_OTHER_FORM[preset]} is the other form" if other else ""
+        raise PositionError(f"{preset}: {how}, so teams are {want}, not {teams} ({rule}{hint})")
+    if waiting and rules.stuck != "hand" and not rules.give_up_hand:
+        raise PositionError(
+            f"waiting names sides out after discarding their whole hand (TK-P3, JR-P10); in "
+            f"{preset} a stuck player burns one card instead (CB-P4), so no side waits (RG-N5)")
+
+
 class RelatedPosition(Position):
     """A position of a related game: `Position` with the related rules.
 
@@ -140,6 +199,7 @@ class RelatedPosition(Position):
     @classmethod
     def from_pegs(cls, rules, sides, teams, pegs, to_move, counting=None, skips=None,
                   hand_sizes=None, waiting=()):
+        check_layout(rules, sides, teams, pegs, waiting)
         pos = Position.from_pegs.__func__(cls, rules, sides, teams, pegs, to_move, counting)
         for name, table in (("skips", skips), ("hand_sizes", hand_sizes)):
             for side, n in (table or {}).items():
@@ -654,13 +714,18 @@ class RelatedPosition(Position):
                     while cur != dst:
                         nd = (self.L if (cur == self.sh[c] and dst >= self.L) else
                               cur + 1 if cur >= self.L else (cur + 1) % self.L)
-                        occ, start = self._step(occ, start, c, cur, nd, (), 0)
+                        res = self._step(occ, start, c, cur, nd, (), 0)
+                        if type(res) is str:  # only legal moves are made (check_move first)
+                            raise IllegalMoveError(f"{move.text(self.geo)}: {_WHY[res]}", self.ids[res])
+                        occ, start = res
                         cur = nd
             else:
                 clears = KING in kinds
                 for c, x, dst in move[2]:
                     passed = _passed(self, c, x, dst, kinds)
                     res = self._step(occ, start, c, x, dst, passed if clears else (), 0, clears)
+                    if type(res) is str:  # only legal moves are made (check_move first)
+                        raise IllegalMoveError(f"{move.text(self.geo)}: {_WHY[res]}", self.ids[res])
                     occ, start = res
             self.occ, self.start = occ, start
         self.to_move = self.next_side() if next_to_move is None else next_to_move
@@ -721,4 +786,5 @@ def parse_rank(rules, word: str) -> str:
     return rank
 
 
-__all__ = ["RelatedPosition", "deck_ranks", "card_rank", "powers", "seat_sections", "parse_rank"]
+__all__ = ["RelatedPosition", "deck_ranks", "card_rank", "powers", "seat_sections", "parse_rank",
+           "check_layout", "SEATS", "SECTIONS"]

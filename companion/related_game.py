@@ -22,16 +22,18 @@ from .game import OVER, PLAY, Game, Play, _ShuffleLog
 from .moves import (DISCARD, FORCE, GIVE, HAND, AmbiguousMoveError, IllegalMoveError, Move,
                     MoveSyntaxError, canonical_rank)
 from .position import Position
-from .related import card_rank, family, seat_sections
+from .related import SEATS, SECTIONS, card_rank, family, seat_sections
 from .rules import rules_from_json
 
 GIVE_PHASE, FORCED_PHASE = "give", "forced"
 
-# Seat counts of each preset (RELATED-GAMES.md S); other rule sets: 2-12 seats
-# that the deck can deal to.
-SEATS = {"tock": (4,), "tock_partnership": (4,), "tock3": (3,), "carbles": (2, 3, 4, 5, 6),
-         "carbles_partnership": (4, 6, 8, 12), "jackaroo": (4,), "jackaroo_individual": (4,)}
-SECTIONS = (4, 6, 8, 12)
+# RG-D1 (docs/related-reference-notes.md): the game is drawn when this many deals
+# in a row end with no peg moved (everyone stuck or giving up the hand), where it
+# would otherwise be dealt forever; normal play never comes near it.
+STILL_DEALS_TO_DRAW = 10
+
+# SEATS: seat counts of each preset (RELATED-GAMES.md S); other rule sets take
+# 2-12 seats that the deck can deal to.
 
 
 def default_sections(rules, players: int) -> int:
@@ -92,6 +94,9 @@ class RelatedGame(Game):
         self.skips = [0] * players   # JR-P11, per seat
         self.waiting = frozenset()   # seats out until the next deal (TK-P3, JR-P10)
         self.deals = 0               # deals made (the round of the cycle is deals % len(deal))
+        self.moved = False           # a peg moved in this deal (RG-D1)
+        self.still_deals = 0         # deals in a row that ended with no peg moved (RG-D1)
+        self.drawn = False           # ended by RG-D1, with no winner
         self.gives = {}              # seat -> card chosen to pass (TK-V4.1)
         self.forcer = None           # seat whose 10 forced the actor to discard (JR-P5)
         self.secret_top = None       # (card, seats that saw it): a red queen's card (JR-P6)
@@ -265,7 +270,8 @@ class RelatedGame(Game):
         pos, shoe = self.position, self.shoe
         self._undo.append((shoe.snapshot(), self.hands[:], pos.occ, pos.start, pos.to_move,
                            self.phase, self.skips[:], self.deals, self.dealer, dict(self.gives),
-                           self.forcer, self.secret_top, self.winner, self.turn, self.waiting))
+                           self.forcer, self.secret_top, self.winner, self.turn, self.waiting,
+                           self.moved, self.still_deals, self.drawn))
         actor = self.actor
         kind = move[1]
         entry = {"seat": actor, "move": move, "card": card, "public": True}
@@ -313,6 +319,7 @@ class RelatedGame(Game):
                 self.secret_top = (taken, frozenset((seat, target)))
             elif kind != DISCARD:
                 pos._make(move, pos.to_move)
+                self.moved = True
         self._end_turn(seat)
 
     def _discard(self, seat, cards):
@@ -333,6 +340,12 @@ class RelatedGame(Game):
             self.phase = OVER
             return
         if not any(self.hands):  # a deal ends when every hand is empty
+            self.still_deals = 0 if self.moved else self.still_deals + 1
+            self.moved = False
+            if self.still_deals >= STILL_DEALS_TO_DRAW:  # RG-D1: drawn, not dealt forever
+                self.drawn = True
+                self.phase = OVER
+                return
             self._deal()
             return
         nxt = seat
@@ -352,7 +365,7 @@ class RelatedGame(Game):
     def pop(self) -> dict:
         (snap, self.hands, occ, start, to_move, self.phase, self.skips, self.deals, self.dealer,
          self.gives, self.forcer, self.secret_top, self.winner, self.turn,
-         self.waiting) = self._undo.pop()
+         self.waiting, self.moved, self.still_deals, self.drawn) = self._undo.pop()
         self.shoe.restore(snap)
         pos = self.position
         pos.occ, pos.start, pos.to_move = occ, start, to_move
@@ -380,6 +393,9 @@ class RelatedGame(Game):
         view["dealer"] = self.dealer
         view["deal"] = self.deals
         view["waiting"] = sorted(self.waiting)
+        if self.drawn:
+            view["drawn"] = (f"The game is drawn: {STILL_DEALS_TO_DRAW} deals in a row ended "
+                             f"with no peg moved.")
         # TK-V4.1: a passed card reaches its receiver only once all have chosen
         pending = {id(h) for h in self.history[len(self.history) - len(self.gives):]} \
             if self.phase == GIVE_PHASE and self.gives else set()
@@ -412,4 +428,5 @@ class RelatedGame(Game):
 
 Game._related = RelatedGame
 
-__all__ = ["RelatedGame", "GIVE_PHASE", "FORCED_PHASE", "SEATS", "default_sections"]
+__all__ = ["RelatedGame", "GIVE_PHASE", "FORCED_PHASE", "SEATS", "default_sections",
+           "STILL_DEALS_TO_DRAW"]

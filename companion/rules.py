@@ -355,6 +355,8 @@ _RELATED_RULINGS = [
     "Skipped turns and players passed over for having no cards are not moves of the record: "
     "they follow from the rules.",
     "A stuck player's burn is offered once per rank: suits make no difference to a burn.",
+    "RG-D1: when 10 deals in a row end with no peg moved (everyone stuck or giving up the "
+    "hand), the game ends drawn instead of being dealt forever.",
 ]
 _TOCK_RULINGS = _RELATED_RULINGS + [
     "TK-V3 Forced Five: the 5 still moves your own pegs as an ordinary 5 (in home too); the "

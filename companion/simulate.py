@@ -19,6 +19,7 @@ from typing import Callable, Iterator, NamedTuple
 
 from .bots import make_bot
 from .game import Game
+from .related_game import STILL_DEALS_TO_DRAW
 from .rules import rules_from_json
 
 # Random bots in Bluffing Joker doubt half the time and take ~10^4-10^5 turns;
@@ -35,7 +36,7 @@ class GameResult(NamedTuple):
     seed: int         # the shoe seed (Game(..., seed=seed) replays the deal)
     turns: int        # completed turns
     actions: int      # plays made (more than turns with Bluffing Joker doubts)
-    winner: int       # winning team index
+    winner: int | None  # winning team index; None for a drawn related game (RG-D1)
 
 
 def _derive(*parts) -> int:
@@ -124,7 +125,8 @@ def simulate(preset="basic", players: int = 4, teams: int | None = None, games: 
     if given, is called as ``progress(done, total)`` after each game.
 
     Returns a JSON-ready dict: ``games``, ``turns_mean``, ``turns_max``,
-    ``turns_min``, ``actions_mean``, ``wins`` (per team index), ``team_seats``
+    ``turns_min``, ``actions_mean``, ``wins`` (per team index), ``draws`` (related
+    games ended by RG-D1), ``team_seats``
     and ``team_bots`` (per team), ``games_per_second``, ``seconds``,
     ``preset``, ``players``, ``teams`` (the number of teams), ``bots``,
     ``seed``.
@@ -135,13 +137,17 @@ def simulate(preset="basic", players: int = 4, teams: int | None = None, games: 
     n_teams = len(probe.position.teams)
     team_seats = [[probe.side_seat[c] for c in team] for team in probe.position.teams]
     wins = [0] * n_teams
+    draws = 0
     turns_total = actions_total = 0
     turns_max = 0
     turns_min = None
     done = 0
     t0 = time.perf_counter()
     for result in iter_games(rules, players, teams, games, seed, bots, max_turns, sides, bot_options):
-        wins[result.winner] += 1
+        if result.winner is None:
+            draws += 1
+        else:
+            wins[result.winner] += 1
         turns_total += result.turns
         actions_total += result.actions
         turns_max = max(turns_max, result.turns)
@@ -162,6 +168,7 @@ def simulate(preset="basic", players: int = 4, teams: int | None = None, games: 
         "turns_min": turns_min or 0,
         "actions_mean": actions_total / done if done else 0.0,
         "wins": wins,
+        "draws": draws,
         "win_interval": [list(wilson_interval(n, done)) for n in wins],
         "team_seats": team_seats,
         "team_bots": [sorted({bots[s % len(bots)] for s in seats}) for seats in team_seats],
@@ -198,6 +205,8 @@ def format_summary(summary: dict) -> str:
         lo, hi = wilson_interval(n, s["games"])
         lines.append(f"team {t} (seats {seats}; {who}): {n} wins ({100.0 * n / games:.1f}%, "
                      f"95% interval {100 * lo:.1f}-{100 * hi:.1f}%)")
+    if s.get("draws"):
+        lines.append(f"drawn (no peg moved in {STILL_DEALS_TO_DRAW} deals): {s['draws']} games")
     return "\n".join(lines)
 
 

@@ -265,6 +265,9 @@ def _doubt_outcome(game, said, names):
 
 def _next(game, names):
     if game.is_over():
+        if game.winner is None:  # RG-D1
+            from .related_game import STILL_DEALS_TO_DRAW
+            return f". No peg has moved in {STILL_DEALS_TO_DRAW} deals in a row: the game is drawn"
         won = [names.seat(s) for s in range(game.players)
                if game.team_of_seat(s) == game.winner]
         return f". {' and '.join(won)} win the game"

@@ -22,3 +22,8 @@ PALETTE = (
 )
 BY_KEY = {key: {"key": key, "name": name, "hex": fill, "ink": ink} for key, name, fill, ink in PALETTE}
 DEFAULTS = [key for key, *_ in PALETTE[:10]]  # seat s gets DEFAULTS[s]
+# Tock, Carbles, Jackaroo (RELATED-GAMES.md RG-B4): side k's colour marks its start hole,
+# home and start area; partners opposite on 4 sides are red + yellow against green + blue.
+# 12 sections need 12 colours: after pink, the palette's others.
+SIDE_DEFAULTS = ["red", "green", "yellow", "blue", "orange", "purple", "white", "pink",
+                 "teal", "brown", "grey", "black"]

@@ -34,6 +34,7 @@ from companion.moves import (DISCARD, RANKS, SWAP, AmbiguousMoveError, IllegalMo
                              MoveSyntaxError)
 from companion.notation import pegs_to_json
 from companion.related_game import SEATS as RELATED_SEATS
+from companion.related import seat_sections
 from companion.related_game import SECTIONS, default_sections
 from companion.rules import PRESETS, RELATED_PRESETS, SWITCHES, RulesError, rules_from_json
 
@@ -356,7 +357,7 @@ def related_layouts(preset: str) -> dict:
     return out
 
 
-def _seat_lists(data, players: int, palette_all: bool) -> tuple[list, list, list]:
+def _seat_lists(data, players: int, palette_all: bool, defaults=None) -> tuple[list, list, list]:
     """Names, colours and computer seats of a set-up (400 on any problem)."""
     names = data.get("names")
     if not isinstance(names, list) or len(names) != players or not all(isinstance(n, str) for n in names):
@@ -367,7 +368,8 @@ def _seat_lists(data, players: int, palette_all: bool) -> tuple[list, list, list
             raise ApiError(400, f"seat {i + 1} needs a name")
     if len(set(n.casefold() for n in names)) != players:
         raise ApiError(400, "every player needs a different name")
-    defaults = list(colours.BY_KEY) if palette_all else colours.DEFAULTS
+    if defaults is None:
+        defaults = list(colours.BY_KEY) if palette_all else colours.DEFAULTS
     cols = data.get("colours", defaults[:players])
     if not isinstance(cols, list) or len(cols) != players or not all(c in colours.BY_KEY for c in cols):
         raise ApiError(400, f"colours must be a list of {players} colours from: {', '.join(colours.BY_KEY)}")
@@ -413,7 +415,9 @@ def _parse_related(data: dict, preset: str) -> dict:
         rules = rules_from_json({"preset": preset, "options": on} if on else preset)
     except RulesError as exc:
         raise ApiError(400, str(exc)) from None
-    names, cols, bots = _seat_lists(data, players, True)
+    # RG-B4: each seat's default colour is its side's
+    side_colours = [colours.SIDE_DEFAULTS[s] for s in seat_sections(sides, players)]
+    names, cols, bots = _seat_lists(data, players, True, side_colours)
     # partners opposite: the same seats as i % teams; a game played alone draws nothing
     return {**_seated(data, rules, players, teams, names, cols, bots, may_draw=teams < players),
             "sides": sides}
@@ -1096,9 +1100,13 @@ class TableService:
             seat, bot, version = g.actor, s.bot_obj, table.version
             view = g.player_view(seat) if hasattr(bot, "decide") else None
         choice = None
+        fallback = False
         if view is not None:
-            d = bot.decide(view)  # the strong bot: its own seat's view only
-            choice = (d.move, d.card)
+            try:
+                d = bot.decide(view)  # the strong bot: its own seat's view only
+                choice = (d.move, d.card)
+            except ValueError:  # a phase it doesn't decide (TK-V4.1's pass, JR-P5's discard)
+                fallback = True
         with table.cond:
             g = table.game
             if (table.version != version or table.status != "playing" or g.actor != seat
@@ -1106,8 +1114,11 @@ class TableService:
                 self._kick(table)  # the game moved on while it thought: think again
                 return
             plays = g.legal_plays()
-            play = next((p for p in plays if (p.move, p.card) == choice), None) \
-                if choice is not None else bot.choose(g, plays)
+            if fallback:
+                play = make_bot("greedy", random.Random()).choose(g, plays)
+            else:
+                play = next((p for p in plays if (p.move, p.card) == choice), None) \
+                    if choice is not None else bot.choose(g, plays)
             if play is None:
                 log.error("game %s: the bot chose %r, not a legal play", gid, choice)
                 play = make_bot("greedy", random.Random()).choose(g, plays)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import cli
 from companion.game import Game
 from companion.rules import RELATED_PRESETS
 
@@ -48,6 +49,27 @@ def test_moves_rejects_bad_related_positions_in_one_line(tmp_path, bad, says):
     assert proc.returncode == 2 and says in proc.stderr and proc.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("rules, occupied, teams, extra, says", [
+    ("tock3", [0, 1, 2, 3], [[0], [1], [2], [3]], {},
+     ["tock3 is played by 3 players on sides 0, 1, 2 (side 3 is empty)", "TK-V5"]),
+    ("jackaroo", [0, 1, 2, 3], [[0], [1], [2], [3]], {},
+     ["partners sit opposite, so teams are [[0, 2], [1, 3]]", "JR-G3", "jackaroo_individual"]),
+    ("carbles", [0, 2], [[0], [2]], {"waiting": [2], "hand_sizes": {"2": 0}},
+     ["no side waits", "CB-P4"]),
+])
+def test_moves_names_the_rule_a_related_layout_breaks(tmp_path, capsys, rules, occupied, teams,
+                                                       extra, says):
+    """Section S / RG-N5: the layouts the reference refuses, refused in one line with the rule."""
+    d = dict(data(rules, {}, occupied=occupied, teams=teams), **extra)
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(d))
+    status = cli.main(["moves", str(f)])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    for words in says:
+        assert words in err, err
+
+
 @pytest.mark.parametrize("preset", list(RELATED_PRESETS))
 def test_rules_describes_each_related_preset(preset):
     proc = pegs("rules", preset, "--json")
@@ -72,3 +94,11 @@ def test_simulate_and_replay_a_related_game(tmp_path):
     out = json.loads(proc.stdout)
     assert out["moves_replayed"] == len(g.history) and out["winner_seats"] is not None
     assert out["position"]["rules"] == "jackaroo"
+
+
+def test_rules_takes_the_preset_as_simulate_spells_it(capsys):
+    assert cli.main(["rules", "--preset", "tock"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("tock\n") and "TK-V1 Reverse Four" in out and "RG-D1" in out
+    assert cli.main(["rules", "tock", "--preset", "jackaroo"]) == 2
+    assert "two presets" in capsys.readouterr().err

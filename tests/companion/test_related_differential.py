@@ -286,23 +286,31 @@ def _bad_positions():
                  waiting=[2], hand_sizes={"2": 0}), "A"),
         "two pegs on one hole": (dict(_base(), pegs={"0": ["S", "S", "S", "M5"], "1": ["S", "S", "S", "M5"],
                                                      "2": ["S"] * 4, "3": ["S"] * 4}), "A"),
+        # section S: each preset's board, player count and teams
+        "tock on 6 sides (TK-G1)": (_layout("tock", 6, [0, 1, 3, 4]), "A"),
+        "tock with 3 players (TK-G1)": (_layout("tock", 4, [0, 1, 2]), "A"),
+        "tock with partners (TK-G1)": (_layout("tock", 4, [0, 1, 2, 3], [[0, 2], [1, 3]]), "A"),
+        "tock_partnership partners side by side (TK-V4)": (
+            _layout("tock_partnership", 4, [0, 1, 2, 3], [[0, 1], [2, 3]]), "A"),
+        "jackaroo_individual in pairs (JR-V1)": (
+            _layout("jackaroo_individual", 4, [0, 1, 2, 3], [[0, 2], [1, 3]]), "A"),
+        "jackaroo on 8 sides (JR-G1)": (_layout("jackaroo", 8, [0, 2, 4, 6], [[0, 4], [2, 6]]), "A"),
+        "carbles with 7 players (CB-G2)": (_layout("carbles", 8, [0, 1, 2, 3, 4, 5, 6]), "A"),
+        "carbles on 10 sections (CB-G1)": (_layout("carbles", 10, [0, 5]), "A"),
+        "carbles_partnership alone (CB-V1)": (_layout("carbles_partnership", 4, [0, 1, 2, 3]), "A"),
+        "carbles_partnership side by side (CB-V1)": (
+            _layout("carbles_partnership", 6, list(range(6)), [[0, 1], [2, 3], [4, 5]]), "A"),
+        "waiting in carbles_partnership (RG-N5)": (
+            _layout("carbles_partnership", 4, [0, 1, 2, 3], [[0, 2], [1, 3]], waiting=[1]), "A"),
     }
 
 
-# Cases the engine accepts although RELATED-GAMES.md rules them out (reported to the lead).
-ENGINE_ACCEPTS = {
-    "tock3 with side 3": "engine accepts a tock3 position with side 3 occupied; "
-                         "RG-N5 / TK-V5 say tock3's pegs are keyed by sides 0, 1, 2",
-    "jackaroo solo teams (JR-G3)": "engine accepts the jackaroo preset with solo teams; §S and RG-N5 "
-                                   "give it [[0, 2], [1, 3]] (solo play is jackaroo_individual)",
-    "waiting in Carbles (RG-N5: Tock, Jackaroo)": "engine accepts `waiting` in a Carbles position; RG-N5 "
-                                                  "gives it to Tock and Jackaroo only (CB-P4 burns one card)",
-}
+def _layout(preset, sides, occupied, teams=None, **extra):
+    return dict(_base(preset), sides=sides, pegs={str(s): ["S"] * 4 for s in occupied},
+                teams=teams or [[s] for s in occupied], **extra)
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=[pytest.mark.xfail(reason=ENGINE_ACCEPTS[n], strict=False)] if n in ENGINE_ACCEPTS else [])
-    for n in _bad_positions()])
+@pytest.mark.parametrize("name", list(_bad_positions()))
 def test_bad_positions_refused_by_both(name, tmp_path):
     """RG-N2, RG-N5: the reference raises, `pegs moves` exits 2 with one line."""
     position, hand = _bad_positions()[name]

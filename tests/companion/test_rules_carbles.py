@@ -12,6 +12,7 @@ from companion.game import Game
 from companion.moves import DISCARD, HAND
 from companion.notation import position_from_json
 from companion.position import PositionError
+from companion.related import seat_sections
 
 from rg_helpers import data, full, game_where, illegal, legal, moves, pos, texts
 
@@ -40,8 +41,9 @@ def all_cards(g):
 # ------------------------------------------------------------------ geometry
 def test_CB_G1_sections_are_tock_sides():
     for sections in (4, 6, 8, 12):
-        p = cb({}, sides=sections)
+        p = cb({}, sides=sections, occupied=seat_sections(sections, min(sections, 6)))
         assert p.L == 18 * sections and p.sh[1] == 35
+    assert pos("carbles_partnership", {}, sides=12, teams=[[i, i + 6] for i in range(6)]).L == 216
     assert texts(cb({1: ["M100"]}, sides=6, to_move=1), "3") == {"3 1:M100-M103"}
     with pytest.raises(PositionError):
         cb({}, sides=5)

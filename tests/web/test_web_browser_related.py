@@ -175,6 +175,9 @@ def test_the_new_table_page_offers_each_related_game(live_app, browser):
     gid = page.url.rsplit("/", 1)[1]
     game = live.app.extensions["pegs"].get(gid).game
     assert (game.players, game.sides, game.rules.open_hand) == (5, 8, True)
+    # RG-B4: each seat's colour defaults to its side's (sides 0, 1, 3, 4, 6 of 8)
+    table = live.app.extensions["pegs"].get(gid)
+    assert [s.colour for s in table.seats] == ["red", "green", "blue", "orange", "white"]
     page.goto(f"{live.url}/new")
     page.select_option("#preset", "jackaroo")
     expect(page.locator("#teams")).to_contain_text("2 teams of 2, partners opposite")
@@ -182,5 +185,7 @@ def test_the_new_table_page_offers_each_related_game(live_app, browser):
     page.wait_for_url("**/host/*")
     game = live.app.extensions["pegs"].get(page.url.rsplit("/", 1)[1]).game
     assert game.rules.preset == "jackaroo" and game.team_count == 2
+    table = live.app.extensions["pegs"].get(page.url.rsplit("/", 1)[1])
+    assert [s.colour for s in table.seats] == ["red", "green", "yellow", "blue"]
     ctx.close()
     assert not errors, errors

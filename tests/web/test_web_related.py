@@ -198,3 +198,61 @@ def test_greedy_plays_every_preset_to_the_end(client, app, preset, players):
             break
         time.sleep(0.05)
     assert v["status"] == "over" and v["winner"], json.dumps(v)[:300]
+
+
+def test_a_computer_phase_the_strong_bot_does_not_decide_is_played_greedily(monkeypatch):
+    """A bot with `decide` (the strong bot, "hard") that has no answer for a phase
+    (ValueError, as for TK-V4.1's pass or JR-P5's forced discard) gets the greedy play
+    instead of stalling the table."""
+    from conftest import make_app
+    from companion.strong import StrongBot
+
+    def no_answer(self, view):
+        raise ValueError(f"nothing to decide in phase {view['phase']!r}")
+    monkeypatch.setattr(StrongBot, "decide", no_answer)
+    app = make_app(BOT_THINK_MS=2)
+    try:
+        client = app.test_client()
+        gid = create(client, "tock_partnership", 4, bots=["hard"] * 4).get_json()["gid"]
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            v = client.get(f"/api/games/{gid}/table").get_json()
+            if v["turn"] >= 6:
+                break
+            time.sleep(0.05)
+        assert v["turn"] >= 6, json.dumps(v)[:300]
+        assert [e for e in v["log"] if e["move"] == "pass"], "the cards were passed"
+    finally:
+        app.extensions["pegs"].close()
+
+
+@pytest.mark.parametrize("preset, players, sections, want", [
+    ("jackaroo", 4, None, ["red", "green", "yellow", "blue"]),   # partners red + yellow, green + blue
+    ("tock3", 3, None, ["red", "green", "yellow"]),
+    ("carbles", 3, 6, ["red", "yellow", "orange"]),               # sides 0, 2, 4
+    ("carbles_partnership", 12, 12, ["red", "green", "yellow", "blue", "orange", "purple",
+                                     "white", "pink", "teal", "brown", "grey", "black"]),
+])
+def test_RG_B4_each_seat_defaults_to_its_sides_colour(client, preset, players, sections, want):
+    over = {"sections": sections} if sections else {}
+    r = create(client, preset, players, **over)
+    assert r.status_code == 201, r.get_json()
+    seats = client.get(f"/api/games/{r.get_json()['gid']}/table").get_json()["seats"]
+    assert [s["colour"]["key"] for s in seats] == want
+
+
+def test_RG_D1_a_drawn_game_reads_as_drawn_on_the_table_and_phones(app, client):
+    """Every player gives up his hand, deal after deal (JR-P10): after 10 deals with no
+    peg moved the table is over, with no winner, and says why in words."""
+    r = create(client, "jackaroo", 4)
+    gid = r.get_json()["gid"]
+    svc = app.extensions["pegs"]
+    table = svc.get(gid)
+    for _ in range(400):
+        if table.game.is_over():
+            break
+        svc.act_as(table, table.game.actor, {"version": table.version, "move": "discard hand",
+                                             "card": None})
+    v = client.get(f"/api/games/{gid}/table").get_json()
+    assert v["status"] == "over" and v["winner"] is None and "drawn" in v["drawn"]
+    assert "drawn" in v["log"][-1]["words"]

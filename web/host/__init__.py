@@ -22,7 +22,7 @@ def home():
 @route(bp, "GET", "/new", who={"anyone"}, reveals="the new-table form")
 def new_table():
     boot = {"presets": presets_json(), "palette": list(colours.BY_KEY.values()),
-            "defaults": colours.DEFAULTS, "layouts": {str(k): v for k, v in TEAM_LAYOUTS.items()},
+            "defaults": colours.DEFAULTS, "side_defaults": colours.SIDE_DEFAULTS, "layouts": {str(k): v for k, v in TEAM_LAYOUTS.items()},
             "bots": list(BOTS)}
     return render_template("host/new.html", boot=boot)
 

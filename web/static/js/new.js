@@ -12,6 +12,7 @@
   // Tock, Carbles, Jackaroo list their own seat counts, teams and board sections
   const related = () => !!presets[presetSel.value].layouts;
   const names = [], colours = [...boot.defaults], bots = [];
+  const picked = [];   // seats whose colour the host chose: defaults don't overwrite them
 
   const presetSel = $("preset");
   for (const p of boot.presets) {
@@ -111,6 +112,10 @@
       ? "Names in any order: the draw seats everyone. Peg colours belong to the seats round the board."
       : "In seating order, clockwise round the board. Pick each seat's peg colour to match the pegs on the board.";
     for (let i = 0; i < players; i++) {
+      // RG-B4: in Tock, Carbles, Jackaroo a seat's colour is its side's (seat i on side i·S/n)
+      if (!picked[i]) colours[i] = related() ? boot.side_defaults[Math.floor(i * sections / players)] : boot.defaults[i];
+    }
+    for (let i = 0; i < players; i++) {
       const li = el("li", "seat-row");
       const solo = related() && teams === players;
       const team = el("span", "team-tag", draw || solo ? `Seat ${i + 1}` : `Seat ${i + 1} · team ${PJ.TEAM_NAMES[i % teams]}`);
@@ -137,6 +142,7 @@
       sw.setAttribute("aria-hidden", "true");
       col.addEventListener("change", () => {
         colours[i] = col.value;
+        picked[i] = true;
         sw.className = `chip col-${col.value}`;
       });
       const bot = el("label", "check small");

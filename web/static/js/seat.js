@@ -302,6 +302,7 @@
 
   function bannerText(myTurn) {
     if (view.status === "ended") return "The host has ended the game.";
+    if (view.drawn) return view.drawn;
     if (view.winner) {
       const names = view.winner.map((s) => view.seats[s].name).join(" & ");
       return view.winner.includes(view.seat) ? `You win! (${names})` : `${names} win the game.`;

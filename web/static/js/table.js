@@ -117,7 +117,8 @@
     banner.replaceChildren();
     if (view.winner) {
       banner.textContent = `${view.winner.map((s) => view.seats[s].name).join(" & ")} win!`;
-    } else if (view.status === "ended") banner.textContent = "The host ended the game.";
+    } else if (view.drawn) banner.textContent = view.drawn;
+    else if (view.status === "ended") banner.textContent = "The host ended the game.";
     else if (view.status === "paused") banner.textContent = "Paused by the host";
     else {
       const who = view.actor;
@@ -162,8 +163,9 @@
     if (used.length) lines.unshift(el("li", "hint-note", `Hints used: ${used.join(", ")}`));
     $("log").replaceChildren(...lines);
     const w = $("winner");
-    w.hidden = !view.winner;
+    w.hidden = !view.winner && !view.drawn;
     if (view.winner) $("winner-text").textContent = `${view.winner.map((s) => seatName(view, s)).join(" & ")} win!`;
+    else if (view.drawn) $("winner-text").textContent = view.drawn;
   }
 
   $("ref-sync").addEventListener("click", async () => {
