@@ -153,7 +153,6 @@ def hard_stages(size, frames_n):
     import random
     from companion.readings import decide
     from vision.calibration import MarkerCheck
-    from vision.detect import features
     from vision.render_hard import TABLE_COLOURS, TABLE_NAMES, make_hard_scene, render_hard
     layout = standard_layout(4)
     scene = make_hard_scene(layout, "hard", 7, size)
@@ -185,7 +184,7 @@ def hard_stages(size, frames_n):
         t2 = time.perf_counter()
         samples = sampler.sample(frame)
         t3 = time.perf_counter()
-        f = features(samples, cal.colours.board_ref)
+        f = clf.features(samples)
         d, _ = clf.distances(f)
         labels = clf.classify(f, d=d)[0]
         readings = dict(zip(sampler.holes, clf.readings(f, sampler.visible, d, labels)))
