@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from .colours import bgr_to_lab
-from .detect import EMPTY, Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, weighted
+from .detect import Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, weighted
 from .layout import Layout
 from .markers import detect_in_windows, detect_markers, to_gray
 

@@ -93,9 +93,10 @@ def main():
                   f"{s['hand_positions_read']} / {s['hand_wrong']} of {s['hand_pictures']} |", flush=True)
         total.update(c)
     s = summary(total)
+    unreadable = f", {total['unreadable']} unreadable" if args.mode == "positions" else ""
     print(f"\nAll {args.setups} set-ups ({len(refused)} calibrations refused: {refused or 'none'}): "
           f"{total['pictures']} pictures, per-hole error {100 * s['hole_error']:.2f} % "
-          f"({total['hole_errors']}, {total['unreadable']} unreadable), positions read "
+          f"({total['hole_errors']}{unreadable}), positions read "
           f"{total['positions_read']} of {total['pictures']} ({100 * s['positions_read']:.1f} %), "
           f"false positions {s['false_positions']}", end="")
     if args.mode == "games":
