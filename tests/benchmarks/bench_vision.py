@@ -199,6 +199,18 @@ def hard_stages(size, frames_n):
     return t
 
 
+def print_hard_stages(frames_n):
+    for size in ((1280, 720), (1920, 1080)):
+        t = hard_stages(size, frames_n)
+        print(f"\n## Milliseconds per stage per frame at {size[0]}x{size[1]} (hard pictures, {frames_n} frames)\n")
+        print("| stage | median | mean | p95 | Raspberry Pi 4 (estimate) |")
+        print("| --- | --- | --- | --- | --- |")
+        for k, v in t.items():
+            print(row(f"**{k}**" if k == "whole frame" else k, v))
+        print("\nThe whole frame is what every camera frame costs; matching (companion.readings.decide "
+              "over 50 candidate boards) runs once per still board, when a card's move is judged.", flush=True)
+
+
 def row(name, samples, estimate=True):
     med = statistics.median(samples)
     p95 = sorted(samples)[int(0.95 * (len(samples) - 1))]
@@ -211,7 +223,16 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer pictures (a smoke run)")
     ap.add_argument("--setups", type=int, default=8, help="camera set-ups per level of the photo-like set")
     ap.add_argument("--moves", type=int, default=40, help="moves replayed per set-up")
+    ap.add_argument("--stages", action="store_true",
+                    help="only the per-stage times on hard pictures at 1280x720 and 1920x1080")
+    ap.add_argument("--frames", type=int, default=None, help="frames timed per size (default 200, --quick 40)")
     args = ap.parse_args()
+    if args.stages:
+        import os
+        print(f"Machine: {machine()}; load average before: {' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
+        print_hard_stages(args.frames or 200)
+        print(f"\nLoad average after: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
+        return
     sessions, images, runs, frames_n = (2, 5, 1, 40) if args.quick else (4, 10, 3, 200)
     layout = standard_layout(4)
     print(f"# Vision benchmark\n\nMachine: {machine()}\n")
@@ -255,15 +276,7 @@ def main():
               f"| {s['hand_positions_read']} / {s['hand_wrong']} of {s['hand_pictures']} | {weak} |", flush=True)
         print(f"<!-- {level}: {time.perf_counter() - t:.0f} s, {s['candidates']:.1f} candidate boards a move -->")
 
-    for size in ((1280, 720), (1920, 1080)):
-        t = hard_stages(size, frames_n)
-        print(f"\n## Milliseconds per stage per frame at {size[0]}x{size[1]} (hard pictures, {frames_n} frames)\n")
-        print("| stage | median | mean | p95 | Raspberry Pi 4 (estimate) |")
-        print("| --- | --- | --- | --- | --- |")
-        for k, v in t.items():
-            print(row(f"**{k}**" if k == "whole frame" else k, v))
-        print("\nThe whole frame is what every camera frame costs; matching (companion.readings.decide "
-              "over 50 candidate boards) runs once per still board, when a card's move is judged.")
+    print_hard_stages(frames_n)
 
     stages, totals, full, render = stage_times(layout, frames_n)
     print(f"\n## Milliseconds per frame at 1280x720 ({frames_n} still frames, moderate)\n")
