@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from .colours import bgr_to_lab
-from .detect import EMPTY, Classifier, ColourModel, HoleSampler, features, weighted
+from .detect import Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, weighted
 from .layout import Layout
 from .markers import detect_in_windows, detect_markers, to_gray
 
@@ -262,7 +262,7 @@ def _robust_spread(x: np.ndarray) -> float:
 
 
 def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=None, names=None,
-                  empty_image: np.ndarray | None = None) -> ColourModel:
+                  empty_image: np.ndarray | None = None, _seen_empty: dict | None = None) -> ColourModel:
     """Learn the colour classes from a picture of the set-up position; adds warnings to ``calib``
     and, for every side whose pegs can't be told apart, an entry to ``calib.weak``.
 
@@ -307,13 +307,31 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     if odd:
         warnings.append(f"{len(odd)} holes that should be empty don't look empty ({', '.join(odd[:5])}"
                         f"{' ...' if len(odd) > 5 else ''}): take the set-up picture with every peg in start")
-    e_keep = e[de <= max(8 * spread_e, 12)]
-    mu_e = np.median(e_keep, axis=0)
-    # each hole's own empty look, judged against its own light (set-up picture: all but start)
-    hole_empty = {hh: x[index[hh]] for hh, d in zip(empty_ids, de) if d <= max(8 * spread_e, 12)}
+    # each hole judged against two references of its own light: its ring and its own empty look
+    # (set-up picture: every hole but the start holes; those, and odd ones, from their neighbours)
+    measured = [hh for hh, d in zip(empty_ids, de) if d <= max(8 * spread_e, 12)]
+    ring_est = ring_estimate(samples.ring)
+    ratio = samples.hole / ring_est
+    seen = _seen_empty or {}          # start holes seen empty in the empty-board picture
+    for hh, r in seen.items():
+        ratio[index[hh]] = r
+    measured += [hh for hh in seen if hh not in measured]
+    q, loo = _spread_ratios(layout, sampler.holes, ratio, [index[hh] for hh in measured])
+    norm = LocalNorm(q.astype(np.float32), (np.median(ratio[[index[hh] for hh in measured]], axis=0)
+                                            * board_ref).astype(np.float32), board_ref.astype(np.float32))
+    f = features(samples, board_ref, norm)
+    x = weighted(f.hole_lab)
+    heads = weighted(f.head_lab)
+    mu_e = weighted(bgr_to_lab(norm.empty_ref))
+    # how far an empty hole's look strays when it has to come from its neighbours (start holes)
+    f_loo = features(samples, board_ref, LocalNorm(loo.astype(np.float32), norm.empty_ref, norm.board_ref))
+    e_keep = weighted(f_loo.hole_lab)[[index[hh] for hh in measured if hh not in seen]]
+    spread_e = max(_robust_spread(np.linalg.norm(e_keep - mu_e, axis=1))
+                   + float(np.median(np.linalg.norm(e_keep - mu_e, axis=1))), 1.0)
+    hole_empty = {hh: x[index[hh]] for hh in measured if hh not in seen}
     # which sides have pegs: start holes well away from the empty holes
     stand_out = max(4 * spread_e, 8.0)
-    side_lab, centres, spreads = {}, {}, [np.linalg.norm(e_keep - mu_e, axis=1)]
+    side_lab, centres, side_spread, spreads = {}, {}, {}, [np.linalg.norm(e_keep - mu_e, axis=1)]
     found_sides = []
     for s in range(layout.sides):
         ids = layout.start_ids(s)
@@ -340,6 +358,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         side_lab[s] = mu / np.array([0.6, 1.0, 1.0])
         centres[s] = np.median(x[[index[hh] for hh in ids]], axis=0)    # what sits in the hole itself
         spreads.append(np.linalg.norm(use - mu, axis=1))
+        side_spread[s] = float(np.sqrt(np.mean(spreads[-1] ** 2)))
     if not found_sides:
         raise CalibrationError("no side's start holes hold pegs: take the set-up picture with every "
                                "colour's pegs in its start holes (or name the sides with pegs)")
@@ -359,18 +378,32 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     model = ColourModel(board_ref=[float(v) for v in board_ref], empty=[float(v) for v in mu_e / lab_w],
                         pegs={s: [float(v) for v in lab_s] for s, lab_s in side_lab.items()}, tau=tau,
                         names={s: n for s, n in names.items() if s in side_lab},
-                        hole_empty={hh: [round(float(v), 2) for v in lab / lab_w] for hh, lab in hole_empty.items()})
+                        hole_empty={hh: [round(float(v), 2) for v in lab / lab_w] for hh, lab in hole_empty.items()},
+                        hole_ratio={hh: [round(float(v), 4) for v in q[index[hh]]] for hh in sampler.holes},
+                        empty_ref=[round(float(v), 2) for v in norm.empty_ref],
+                        bodies={s: [round(float(v), 2) for v in c / lab_w] for s, c in centres.items()},
+                        spreads={s: round(v, 2) for s, v in side_spread.items()})
     if empty_image is not None:    # every hole's own empty look, start holes too
         if empty_image.shape != image.shape:
             raise CalibrationError("the empty-board picture is not the size of the set-up picture")
-        fe = features(sampler.sample(empty_image), board_ref)
-        labels = Classifier(model).classify(fe)[0]
-        full_now = [hh for hh, v in zip(sampler.holes, labels) if v >= 0]
-        if len(full_now) > max(3, len(sampler.holes) // 20):
-            raise CalibrationError(f"the empty-board picture doesn't show an empty board ({len(full_now)} holes "
-                                   f"look filled): take every peg off, same camera and light")
-        model.hole_empty.update({hh: [round(float(v), 2) for v in lab] for hh, lab, lv in
-                                 zip(sampler.holes, fe.hole_lab, labels) if lv == EMPTY})
+        se = sampler.sample(empty_image)
+        clf = Classifier(model, sampler.holes)
+        labels = clf.classify(clf.features(se))[0]
+        if _seen_empty is None:
+            full_now = [hh for hh, v in zip(sampler.holes, labels) if v >= 0]
+            if len(full_now) > max(3, len(sampler.holes) // 20):
+                raise CalibrationError(f"the empty-board picture doesn't show an empty board ({len(full_now)} "
+                                       f"holes look filled): take every peg off, same camera and light")
+            # learn again with the start holes' own empty look: the pegs' colours in their start holes
+            # are then judged against it, not against their neighbours'
+            own = se.hole / ring_estimate(se.ring)
+            # (every start hole: the picture shows an empty board, and one under a lamp's sheen may
+            # look filled only because its empty look was not known yet)
+            seen_now = {hh: own[i] for i, hh in enumerate(sampler.holes)
+                        if hh.startswith("S-") and hh not in model.hole_empty}
+            return learn_colours(image, layout, calib, sides, names, empty_image, seen_now)
+        fe = clf.features(se)
+        model.hole_empty.update({hh: [round(float(v), 2) for v in fe.hole_lab[index[hh]]] for hh in seen})
     in_hole = {s: float(np.linalg.norm(c - mu_e)) for s, c in centres.items()}
     problems = weak_sides(model, in_hole)
     # how the light is where each weak side's pegs stand: the advice depends on it
@@ -392,12 +425,38 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                                "message": f"{_side_name(model, s)} can't be told from {what} "
                                           f"(colour distance {d:.0f}, needs {margin:.0f}): {fix}"})
     warnings += [w["message"] for w in calib.weak]
+    # a side that can't be told from empty holes (in its start holes, where it was measured): neither
+    # "empty" nor "a peg" is ever sure there, nor where a lamp's sheen blows the board out
+    like_empty = [s for s, items in problems.items() if any(k == "empty" for k, *_ in items)]
+    model.unsure = sorted({hh for s in like_empty for hh in layout.start_ids(s)}
+                          | ({hh for hh, v in zip(sampler.holes, samples.saturated) if v > 0.3} if like_empty
+                             else set()))
     calib.colours = model
     calib.warnings = [w for w in calib.warnings if w.startswith("manual")] + warnings
     return model
 
 
 CLIP_LEVEL = 245.0
+
+
+def _spread_ratios(layout: Layout, holes: list, ratio: np.ndarray, known: list, k: int = 6):
+    """(every hole's empty-look ratio: measured where ``known`` (indices), else from its ``k``
+    nearest measured holes by inverse squared distance; the same for every hole from its
+    neighbours only, leaving itself out)."""
+    xy = np.array([layout.holes[h] for h in holes], np.float64)
+    known = np.asarray(known, int)
+    d = np.linalg.norm(xy[:, None, :] - xy[None, known, :], axis=2)          # (N, K)
+
+    def blend(dist):
+        near = np.argsort(dist, axis=1)[:, :k]
+        w = 1.0 / (np.take_along_axis(dist, near, axis=1) ** 2 + 1.0)
+        idw = (w[..., None] * ratio[known][near]).sum(axis=1) / w.sum(axis=1, keepdims=True)
+        return idw
+    out = blend(d)
+    out[known] = ratio[known]
+    d_loo = d.copy()
+    d_loo[known, np.arange(len(known))] = np.inf
+    return out, blend(d_loo)
 
 
 def _side_name(model: ColourModel, s: int) -> str:

@@ -191,9 +191,37 @@ class Features:
     saturated: np.ndarray
 
 
-def features(samples: Samples, board_ref) -> Features:
-    hole = normalised(samples.hole, samples.ring, board_ref)
-    heads = normalised(samples.heads, samples.ring, board_ref)
+def local_normalised(values: np.ndarray, ring: np.ndarray, norm) -> np.ndarray:
+    """Colours as they would look in the reference light, judged against two local references:
+    the hole's ring (bare board) and the hole's own empty look (``norm.ratio`` x its ring, from
+    calibration). Per channel the colour's place between the two, (value - empty) / (ring -
+    empty), is light-independent when the light both multiplies (gradient, shadow, colour
+    cast, exposure) and adds (a lamp's sheen on the paper, veiling glare): a ring ratio alone
+    cancels only the first. It is mapped back between the reference empty hole and board."""
+    ring = ring_estimate(ring)
+    empty = norm.ratio * ring
+    span = np.maximum(ring - empty, 4.0)
+    if values.ndim == 3:
+        empty, span = empty[:, None, :], span[:, None, :]
+    return norm.empty_ref + (values - empty) / span * (norm.board_ref - norm.empty_ref)
+
+
+@dataclass
+class LocalNorm:
+    """What ``local_normalised`` needs: per hole (N, 3) the ratio of its empty look to its ring,
+    and the BGR of an empty hole and of bare board in the reference light."""
+    ratio: np.ndarray
+    empty_ref: np.ndarray
+    board_ref: np.ndarray
+
+
+def features(samples: Samples, board_ref, norm: LocalNorm | None = None) -> Features:
+    if norm is None:        # a calibration without each hole's empty look: the ring ratio alone
+        hole = normalised(samples.hole, samples.ring, board_ref)
+        heads = normalised(samples.heads, samples.ring, board_ref)
+    else:
+        hole = local_normalised(samples.hole, samples.ring, norm)
+        heads = local_normalised(samples.heads, samples.ring, norm)
     return Features(hole, heads, bgr_to_lab(hole), bgr_to_lab(heads), samples.hole >= CLIP,
                     samples.heads >= CLIP, samples.saturated)
 
@@ -209,6 +237,18 @@ class ColourModel:
     tau: float = 3.0                     # spread of one class, weighted Lab units
     names: dict = field(default_factory=dict)   # side -> the user's colour name, for messages
     hole_empty: dict = field(default_factory=dict)   # hole -> Lab of that hole empty, in its own light
+    hole_ratio: dict = field(default_factory=dict)   # hole -> BGR of its empty look / its ring (every hole)
+    empty_ref: list | None = None        # BGR of an empty hole in the reference light (with hole_ratio)
+    bodies: dict = field(default_factory=dict)   # side -> Lab of a hole holding its peg (the disc, normalised)
+    spreads: dict = field(default_factory=dict)  # side -> its own pegs' spread (weighted Lab), if above tau
+    unsure: list = field(default_factory=list)   # holes never read surely (see calibration)
+
+    def local_norm(self, holes) -> LocalNorm | None:
+        """The local normalisation for ``holes`` (in the sampler's order), None for a model without it."""
+        if not self.hole_ratio or self.empty_ref is None or any(h not in self.hole_ratio for h in holes):
+            return None
+        return LocalNorm(np.array([self.hole_ratio[h] for h in holes], np.float32),
+                         np.asarray(self.empty_ref, np.float32), np.asarray(self.board_ref, np.float32))
 
     def classes(self):
         """(keys, weighted Lab means): EMPTY, sides..., UNKNOWN for bare board."""
@@ -222,14 +262,24 @@ class ColourModel:
                 "pegs": {str(s): [round(float(v), 2) for v in lab] for s, lab in sorted(self.pegs.items())},
                 "tau": round(float(self.tau), 3),
                 "names": {str(s): n for s, n in sorted(self.names.items())},
-                "hole_empty": {h: [round(float(v), 2) for v in lab] for h, lab in self.hole_empty.items()}}
+                "hole_empty": {h: [round(float(v), 2) for v in lab] for h, lab in self.hole_empty.items()},
+                "hole_ratio": {h: [round(float(v), 4) for v in q] for h, q in self.hole_ratio.items()},
+                "empty_ref": [round(float(v), 2) for v in self.empty_ref] if self.empty_ref is not None else None,
+                "bodies": {str(s): [round(float(v), 2) for v in lab] for s, lab in sorted(self.bodies.items())},
+                "spreads": {str(s): round(float(v), 3) for s, v in sorted(self.spreads.items())},
+                "unsure": list(self.unsure)}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
         return cls(board_ref=list(data["board_ref"]), empty=list(data["empty"]),
                    pegs={int(s): list(v) for s, v in data["pegs"].items()}, tau=float(data["tau"]),
                    names={int(s): n for s, n in data.get("names", {}).items()},
-                   hole_empty={str(h): list(v) for h, v in (data.get("hole_empty") or {}).items()})
+                   hole_empty={str(h): list(v) for h, v in (data.get("hole_empty") or {}).items()},
+                   hole_ratio={str(h): [float(x) for x in v] for h, v in (data.get("hole_ratio") or {}).items()},
+                   empty_ref=[float(v) for v in data["empty_ref"]] if data.get("empty_ref") else None,
+                   bodies={int(s): [float(x) for x in v] for s, v in (data.get("bodies") or {}).items()},
+                   spreads={int(s): float(v) for s, v in (data.get("spreads") or {}).items()},
+                   unsure=[str(h) for h in data.get("unsure") or []])
 
 
 class Classifier:
@@ -241,6 +291,11 @@ class Classifier:
 
     def __init__(self, model: ColourModel, holes=None):
         self.model = model
+        if holes is None and model.hole_ratio:
+            holes = list(model.hole_ratio)          # saved in the layout's (the sampler's) order
+        self.norm = model.local_norm(holes) if holes is not None else None
+        self.unsure = np.array([h in model.unsure for h in holes], bool) if holes is not None and model.unsure \
+            else None
         keys, self.means = model.classes()
         # each hole's own empty look where calibration saw it (else the board's typical empty hole)
         self.empty_means = None
@@ -252,7 +307,24 @@ class Classifier:
         np.fill_diagonal(d, np.inf)
         self.separation = d.min(axis=1)               # distance to the nearest other class
         self.tau = max(float(model.tau), 1.0)
+        # a class whose own pegs vary more (a bright colour clipping here and there) is far from
+        # its mean more often: "unlike anything learnt" is judged on its own spread
+        self.class_tau = np.array([min(max(self.tau, float(model.spreads.get(k, 0.0))), 1.5 * self.tau)
+                                   if k >= 0 else self.tau for k in keys])
         self.class_bgr = lab_to_bgr_unclipped(self.means / LAB_WEIGHT)
+        # a peg covers its hole, so a hole whose own disc looks empty holds no peg, however peg-like
+        # the board next to it looks (a lamp's sheen can blow that out): the hole's distance from
+        # empty must pass half the way to that side's pegs seen in a hole (3-4 spreads: a peg's look
+        # in its hole changes with the view more than its head's)
+        self.gate = None
+        if model.bodies and all(s in model.bodies for s in model.pegs):
+            gap = np.linalg.norm(weighted(np.array([model.bodies[s] for s in self.sides], float))
+                                 - self.means[0], axis=1)
+            self.gate = np.clip(0.5 * gap, 3 * self.tau, 4 * self.tau)
+
+    def features(self, samples: Samples) -> Features:
+        """The samples normalised as this model was learnt (see ``features``)."""
+        return features(samples, self.model.board_ref, self.norm)
 
     def _dist(self, lab, bgr, clip, cls: slice) -> np.ndarray:
         """(..., k) distances to the classes ``cls``; a clipped channel only says "at least
@@ -279,9 +351,16 @@ class Classifier:
         # too: a hole whose own disc isn't clipped is not covered by board-coloured paper
         blown = (np.asarray(f.saturated) > 0.5) & ~f.hole_clip.any(axis=1)
         d_board = np.where(blown, np.maximum(d_board, 1e3), d_board)
-        d_heads = self._dist(f.head_lab, f.head_bgr, f.head_clip, slice(1, n_sides + 1))   # (N, C, S)
+        d_heads = self._dist(f.head_lab, f.head_bgr, f.head_clip, slice(1, n_sides + 2))   # (N, C, S + 1)
+        # bare board over the hole (a hand, a card) is board-coloured where a peg's head would be too;
+        # a peg coloured like the wood (yellow) shows it in its head, not in the hole it covers
+        d_heads, d_board_heads = d_heads[..., :-1], d_heads[..., -1]
         where = d_heads.argmin(axis=1)
         d_sides = d_heads.min(axis=1)
+        at = where[np.arange(len(where)), d_sides.argmin(axis=1)]        # the nearest side's best head
+        d_board = np.maximum(d_board, d_board_heads[np.arange(len(at)), at])
+        if self.gate is not None:
+            d_sides = np.maximum(d_sides, 2 * self.gate[None, :] - d_empty[:, None])
         return np.column_stack([d_empty, d_sides, d_board]), where
 
     def readings(self, f: Features, visible=None, d=None, labels=None) -> list:
@@ -296,6 +375,8 @@ class Classifier:
             labels = self.classify(f, d=d)[0]
         n, n_sides = len(d), len(self.sides)
         unread = labels == UNKNOWN
+        if self.unsure is not None and len(self.unsure) == n:
+            unread = unread | self.unsure
         if visible is not None:
             unread = unread | ~np.asarray(visible, bool)
         if n_sides == 0:
@@ -329,7 +410,7 @@ class Classifier:
         z = -(d ** 2 - d1[:, None] ** 2) / (2 * self.tau ** 2)
         conf = 1.0 / np.exp(np.clip(z, -60, 0)).sum(axis=1)
         labels = self.keys[best].copy()
-        outlier = d1 > np.maximum(4 * self.tau, 0.5 * self.separation[best])
+        outlier = d1 > np.maximum(4 * self.class_tau[best], 0.5 * self.separation[best])
         # the ring is blown out (a lamp's sheen), so it can't normalise: still sure when the hole
         # matches one class closely and every other clearly worse (an empty hole its own look)
         second = np.partition(d, 1, axis=1)[:, 1] if d.shape[1] > 1 else np.full(n, np.inf)
@@ -337,6 +418,8 @@ class Classifier:
         outlier |= (np.asarray(f.saturated) > 0.5) & ~clear
         labels[outlier] = UNKNOWN
         conf = np.where(labels == UNKNOWN, 0.0, conf)
+        if self.unsure is not None and len(self.unsure) == n:
+            conf = np.where(self.unsure, np.minimum(conf, 0.5), conf)
         side_col = np.clip(best - 1, 0, max(len(self.sides) - 1, 0))
         head = where[np.arange(n), side_col] if len(self.sides) else np.zeros(n, int)
         return labels, conf, d1, head
@@ -371,7 +454,7 @@ class BoardReading:
 
 
 def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, keep_lab: bool = False) -> BoardReading:
-    f = features(sampler.sample(frame), classifier.model.board_ref)
+    f = classifier.features(sampler.sample(frame))
     d, where = classifier.distances(f)
     labels, conf, _, _ = classifier.classify(f, d=d)
     head = where[np.arange(len(d)), np.clip(np.argmin(d, axis=1) - 1, 0, max(len(classifier.sides) - 1, 0))] \

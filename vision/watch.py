@@ -24,7 +24,7 @@ import numpy as np
 from .calibration import (Calibration, CalibrationError, MarkerCheck, homography_from_markers,
                           refine_with_holes)
 from .camera import Camera, CameraLost
-from .detect import EMPTY, UNKNOWN, BoardReading, Classifier, HoleSampler, features
+from .detect import EMPTY, UNKNOWN, BoardReading, Classifier, HoleSampler
 from .layout import Layout
 from .markers import detect_markers, to_gray
 from .motion import MotionDetector, board_mask
@@ -165,7 +165,7 @@ class BoardVision:
         else:
             samples = self.sampler.sample(frame)
             t3 = time.perf_counter()
-            f = features(samples, self.classifier.model.board_ref)
+            f = self.classifier.features(samples)
             d, _ = self.classifier.distances(f)
             labels, conf, _, _ = self.classifier.classify(f, d=d)
             per_hole = self.classifier.readings(f, self.sampler.visible, d, labels)
@@ -259,7 +259,7 @@ def detect_image(image: np.ndarray, layout: Layout, calibration: Calibration) ->
                                f"{calibration.image_size[1]}, and its markers can't be found")
     sampler = HoleSampler(layout, H, (w, h))
     classifier = Classifier(calibration.colours, list(layout.holes))
-    f = features(sampler.sample(image), calibration.colours.board_ref)
+    f = classifier.features(sampler.sample(image))
     labels, conf, _, head = classifier.classify(f)
     labels = np.where(sampler.visible, labels, UNKNOWN)
     conf = np.where(sampler.visible, conf, 0.0)

@@ -148,12 +148,12 @@ def hard_set(level, setups, moves):
     return summary(c), weak
 
 
-def hard_stages(size, frames_n):
-    """ms per stage per frame on hard pictures at ``size``."""
+def hard_stages(size, frames_n, cpu=False):
+    """ms per stage per frame on hard pictures at ``size`` (wall-clock, or with ``cpu`` the process's
+    CPU time, every thread's: what a loaded machine can't inflate)."""
     import random
     from companion.readings import decide
     from vision.calibration import MarkerCheck
-    from vision.detect import features
     from vision.render_hard import TABLE_COLOURS, TABLE_NAMES, make_hard_scene, render_hard
     layout = standard_layout(4)
     scene = make_hard_scene(layout, "hard", 7, size)
@@ -177,27 +177,46 @@ def hard_stages(size, frames_n):
     boards[0] = dict(pos)
     t = {k: [] for k in ("capture/decode", "markers", "warp", "reading", "whole frame", "matching",
                          "frame + matching")}
+    clock = time.process_time if cpu else time.perf_counter
+    if hasattr(clf, "features"):
+        normalise = clf.features
+    else:            # a detector from before the local normalisation (for before/after runs)
+        from vision.detect import features
+        normalise = lambda samples: features(samples, cal.colours.board_ref)  # noqa: E731
     for i in range(frames_n):
-        t0 = time.perf_counter()
+        t0 = clock()
         frame = cv2.imdecode(jpegs[i % len(jpegs)], cv2.IMREAD_COLOR)
-        t1 = time.perf_counter()
+        t1 = clock()
         check.check(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
-        t2 = time.perf_counter()
+        t2 = clock()
         samples = sampler.sample(frame)
-        t3 = time.perf_counter()
-        f = features(samples, cal.colours.board_ref)
+        t3 = clock()
+        f = normalise(samples)
         d, _ = clf.distances(f)
         labels = clf.classify(f, d=d)[0]
         readings = dict(zip(sampler.holes, clf.readings(f, sampler.visible, d, labels)))
         readings = {h: r for h, r in readings.items() if r is not None}
-        t4 = time.perf_counter()
+        t4 = clock()
         idx, _ = decide(readings, boards)
-        t5 = time.perf_counter()
+        t5 = clock()
         for k, a, b in (("capture/decode", t0, t1), ("markers", t1, t2), ("warp", t2, t3), ("reading", t3, t4),
                         ("whole frame", t0, t4), ("matching", t4, t5), ("frame + matching", t0, t5)):
             t[k].append((b - a) * 1000)
         assert idx == 0, "decide did not choose the true board"
     return t
+
+
+def print_hard_stages(frames_n, cpu=False):
+    for size in ((1280, 720), (1920, 1080)):
+        t = hard_stages(size, frames_n, cpu)
+        what = "CPU milliseconds (process time)" if cpu else "Milliseconds"
+        print(f"\n## {what} per stage per frame at {size[0]}x{size[1]} (hard pictures, {frames_n} frames)\n")
+        print("| stage | median | mean | p95 | Raspberry Pi 4 (estimate) |")
+        print("| --- | --- | --- | --- | --- |")
+        for k, v in t.items():
+            print(row(f"**{k}**" if k == "whole frame" else k, v))
+        print("\nThe whole frame is what every camera frame costs; matching (companion.readings.decide "
+              "over 50 candidate boards) runs once per still board, when a card's move is judged.", flush=True)
 
 
 def row(name, samples, estimate=True):
@@ -212,7 +231,17 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer pictures (a smoke run)")
     ap.add_argument("--setups", type=int, default=8, help="camera set-ups per level of the photo-like set")
     ap.add_argument("--moves", type=int, default=40, help="moves replayed per set-up")
+    ap.add_argument("--stages", action="store_true",
+                    help="only the per-stage times on hard pictures at 1280x720 and 1920x1080")
+    ap.add_argument("--cpu", action="store_true", help="with --stages: CPU time (process time) instead of wall-clock")
+    ap.add_argument("--frames", type=int, default=None, help="frames timed per size (default 200, --quick 40)")
     args = ap.parse_args()
+    if args.stages:
+        import os
+        print(f"Machine: {machine()}; load average before: {' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
+        print_hard_stages(args.frames or 200, args.cpu)
+        print(f"\nLoad average after: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
+        return
     sessions, images, runs, frames_n = (2, 5, 1, 40) if args.quick else (4, 10, 3, 200)
     layout = standard_layout(4)
     print(f"# Vision benchmark\n\nMachine: {machine()}\n")
@@ -256,15 +285,7 @@ def main():
               f"| {s['hand_positions_read']} / {s['hand_wrong']} of {s['hand_pictures']} | {weak} |", flush=True)
         print(f"<!-- {level}: {time.perf_counter() - t:.0f} s, {s['candidates']:.1f} candidate boards a move -->")
 
-    for size in ((1280, 720), (1920, 1080)):
-        t = hard_stages(size, frames_n)
-        print(f"\n## Milliseconds per stage per frame at {size[0]}x{size[1]} (hard pictures, {frames_n} frames)\n")
-        print("| stage | median | mean | p95 | Raspberry Pi 4 (estimate) |")
-        print("| --- | --- | --- | --- | --- |")
-        for k, v in t.items():
-            print(row(f"**{k}**" if k == "whole frame" else k, v))
-        print("\nThe whole frame is what every camera frame costs; matching (companion.readings.decide "
-              "over 50 candidate boards) runs once per still board, when a card's move is judged.")
+    print_hard_stages(frames_n)
 
     stages, totals, full, render = stage_times(layout, frames_n)
     print(f"\n## Milliseconds per frame at 1280x720 ({frames_n} still frames, moderate)\n")
