@@ -343,6 +343,16 @@ def _teams_arg(text):
     return teams
 
 
+def _preset_teams(rules, players):
+    """The number of teams a rule set seats (each alone, or partners in pairs), or None for T1's."""
+    from companion.rules import rules_from_json
+    try:
+        play = rules_from_json(rules).team_play
+    except Exception:  # a bad rule set is reported by the position check, with its reason
+        return None
+    return players if play == "solo" else (players // 2 if play == "pairs" and players % 2 == 0 else None)
+
+
 def _reading_json(r):
     """(p_peg, side, p_side) rounded, or None for a hole that tells nothing."""
     return None if r is None else [round(r[0], 4), r[1], round(r[2], 4)]
@@ -382,8 +392,11 @@ def cmd_detect(args) -> int:
         to_move = args.to_move
         if to_move is not None and to_move not in sides:
             raise _Fail(f"--to-move {to_move} is not a side in play ({', '.join(map(str, sides))})")
+        teams = _teams_arg(args.teams)
+        if teams is None:
+            teams = _preset_teams(rules, len(sides))
         position, notes = position_from_labels(reading.labels, layout, sides, rules=rules,
-                                               teams=_teams_arg(args.teams), to_move=to_move,
+                                               teams=teams, to_move=to_move,
                                                pegs_per_side=args.pegs, assume_start=args.assume_start)
     except ReadingError as exc:
         raise _Fail(f"can't read a position from {args.image}: {_one_line(exc)}", EXIT_NOT_READ) from None
@@ -510,7 +523,7 @@ def build_vision_parser() -> argparse.ArgumentParser:
     p.add_argument("--layout", help="layout file, or SIDES[:HOLES_PER_SIDE] (default: the calibration's board)")
     p.add_argument("--calibration", required=True)
     p.add_argument("--rules", default="basic", help="preset name or rules JSON (default basic)")
-    p.add_argument("--teams", default=None, help="number of teams (default 2) or sides like 0,2/1,3")
+    p.add_argument("--teams", default=None, help="number of teams (default: the rule set's, else 2) or sides like 0,2/1,3")
     p.add_argument("--to-move", type=int, default=None, help="side to move (default: the first in play)")
     p.add_argument("--sides", help="sides in play (default: the calibration's colours)")
     p.add_argument("--pegs", type=int, default=None, help="pegs per side (default: the start holes, 5)")

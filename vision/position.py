@@ -22,10 +22,12 @@ class ReadingError(ValueError):
 
 
 def default_teams(layout: Layout, sides: list[int], teams: int | None = None) -> list[list[int]]:
-    """Teams by RULES T1 (seat s on team s mod T) over the seats in play."""
+    """Teams by RULES T1 (seat s on team s mod T) over the seats in play, or each alone."""
     from companion.board import seat_sides, sides_for, team_lists
     players = len(sides)
     n = 2 if teams is None else teams
+    if n == players:                      # each plays alone (Tock, Carbles, Individual Jackaroo)
+        return [[s] for s in sides]
     if players in (2, 4, 6, 8, 10) and sides_for(players) == layout.sides and list(sides) == seat_sides(players):
         return team_lists(players, n)
     if n < 2 or players % n:

@@ -35,3 +35,18 @@ def test_camera_reads_a_jackaroo_position_on_the_tock_board():
     data, _ = position_from_labels(reading.labels, layout, [0, 1, 2, 3], rules="jackaroo",
                                    teams=[[0, 2], [1, 3]])
     assert data["pegs"] == JACKAROO["pegs"]      # S, then track, then home: as written above
+
+
+def test_detect_defaults_teams_to_the_presets_seating():
+    """`pegs vision detect --rules tock` without --teams: each plays alone (TK-G3), not T1's pairs."""
+    from vision.cli import _preset_teams
+    assert _preset_teams("tock", 4) == 4 and _preset_teams("tock3", 3) == 3
+    assert _preset_teams("jackaroo", 4) == 2 and _preset_teams("carbles_partnership", 8) == 4
+    assert _preset_teams("basic", 4) is None and _preset_teams("no such rules", 4) is None
+    layout = preset_layout("tock")
+    tock = dict(JACKAROO, rules="tock", teams=[[0], [1], [2], [3]])
+    labels = labels_from_position(tock, layout)
+    data, _ = position_from_labels(labels, layout, [0, 1, 2, 3], rules="tock",
+                                   teams=_preset_teams("tock", 4))
+    assert data["teams"] == [[0], [1], [2], [3]]
+    position_from_json(data)                # the engine takes it (pairs it would refuse, TK-G3)
