@@ -414,6 +414,8 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             light = "add light over that side or raise the camera's exposure (it looks dark there)"
         elif float(ring.max()) >= CLIP_LEVEL:
             light = "lower the camera's exposure or move the lamp (the board is washed out there)"
+            if empty_image is None:     # a peg clipping where the empty hole does not can be told apart
+                light += ", add a picture of the empty board (--empty)"
         else:
             light = "add light over that side"
         for kind, other, d, margin in items:
