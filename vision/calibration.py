@@ -415,7 +415,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         elif float(ring.max()) >= CLIP_LEVEL:
             light = "lower the camera's exposure or move the lamp (the board is washed out there)"
             if empty_image is None:     # a peg clipping where the empty hole does not can be told apart
-                light += ", add a picture of the empty board (--empty)"
+                light += ", add a picture of the empty board (pegs vision calibrate --empty)"
         else:
             light = "add light over that side"
         for kind, other, d, margin in items:

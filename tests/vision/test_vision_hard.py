@@ -82,6 +82,7 @@ def test_a_side_under_the_lamps_sheen_is_still_refused_and_never_misread():
     setup = CameraSetUp(1004)
     assert [(w["side"], w["colour"], w["like"]) for w in setup.calibration.weak] == [(0, "red", "empty")]
     assert "side 0's red pegs can't be told from empty holes" in setup.calibration.weak[0]["message"]
+    assert "add a picture of the empty board" in setup.calibration.weak[0]["message"]
     s = summary(replay(setup, game_seed=4, moves=8))
     assert s["false_positions"] == 0 and s["wrong"] == 0 and s["taken"] >= 0.95, s
 
@@ -95,6 +96,7 @@ def test_a_side_clipped_by_the_sheen_is_read_in_its_start_holes_with_an_empty_bo
     setup = CameraSetUp(1004, empty_picture=True)
     assert [(w["side"], w["colour"], w["like"]) for w in setup.calibration.weak] == [(0, "red", "empty")]
     starts = setup.layout.start_ids(0)
+    assert "empty board" not in setup.calibration.weak[0]["message"]
     assert setup.calibration.colours.clip_proven == sorted(starts)
     assert not set(starts) & set(setup.calibration.colours.unsure)
     read = false = 0
