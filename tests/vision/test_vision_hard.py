@@ -98,6 +98,8 @@ def test_a_side_clipped_by_the_sheen_is_read_in_its_start_holes_with_an_empty_bo
     starts = setup.layout.start_ids(0)
     assert "empty board" not in setup.calibration.weak[0]["message"]
     assert setup.calibration.colours.clip_proven == sorted(starts)
+    from vision.calibration import Calibration
+    assert Calibration.from_json(setup.calibration.to_json()).colours.clip_proven == sorted(starts)  # saved
     assert not set(starts) & set(setup.calibration.colours.unsure)
     read = false = 0
     for i in range(8):
