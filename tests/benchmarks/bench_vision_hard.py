@@ -62,7 +62,8 @@ def main():
     ap.add_argument("--moves", type=int, default=30, help="moves per game")
     ap.add_argument("--empty", action="store_true", help="calibrate with an empty-board picture too")
     args = ap.parse_args()
-    print(f"# {args.mode} on `{args.level}`{' with empty-board pictures' if args.empty else ''}, set-ups {args.first}-{args.first + args.setups - 1}; "
+    with_empty = " with empty-board pictures" if args.empty else ""
+    print(f"# {args.mode} on `{args.level}`{with_empty}, set-ups {args.first}-{args.first + args.setups - 1}; "
           f"load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
     total, confusions = Counter(), Counter()
     refused = []
