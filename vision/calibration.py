@@ -414,6 +414,8 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             light = "add light over that side or raise the camera's exposure (it looks dark there)"
         elif float(ring.max()) >= CLIP_LEVEL:
             light = "lower the camera's exposure or move the lamp (the board is washed out there)"
+            if empty_image is None:     # a peg clipping where the empty hole does not can be told apart
+                light += ", add a picture of the empty board (pegs vision calibrate --empty)"
         else:
             light = "add light over that side"
         for kind, other, d, margin in items:
@@ -428,7 +430,16 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     # a side that can't be told from empty holes (in its start holes, where it was measured): neither
     # "empty" nor "a peg" is ever sure there, nor where a lamp's sheen blows the board out
     like_empty = [s for s, items in problems.items() if any(k == "empty" for k, *_ in items)]
-    model.unsure = sorted({hh for s in like_empty for hh in layout.start_ids(s)}
+    # ... except a start hole whose own empty look was seen (an empty-board picture) and whose peg
+    # clips a channel that its empty look leaves well below the clip: the detector rules "empty" out
+    # there on that channel alone (``brighter_than_empty``), not on the colour distance
+    proven = set()
+    if seen and like_empty:
+        starts = [hh for s in like_empty for hh in layout.start_ids(s)]
+        fs = features(samples, board_ref, model.local_norm(sampler.holes))
+        proven = {hh for hh in starts if hh in seen and fs.brighter[index[hh]]}
+    model.clip_proven = sorted(proven)
+    model.unsure = sorted({hh for s in like_empty for hh in layout.start_ids(s) if hh not in proven}
                           | ({hh for hh, v in zip(sampler.holes, samples.saturated) if v > 0.3} if like_empty
                              else set()))
     calib.colours = model

@@ -189,6 +189,7 @@ class Features:
     hole_clip: np.ndarray     # (N, 3) bool: the sensor clipped this channel
     head_clip: np.ndarray     # (N, C, 3)
     saturated: np.ndarray
+    brighter: np.ndarray | None = None   # (N,) bool: clipped where its empty look is well below the clip
 
 
 def local_normalised(values: np.ndarray, ring: np.ndarray, norm) -> np.ndarray:
@@ -215,6 +216,19 @@ class LocalNorm:
     board_ref: np.ndarray
 
 
+CLIP_PROOF = 20.0     # levels an empty look must stay below the clip for a clipped reading to rule it out
+
+
+def brighter_than_empty(samples: Samples, norm: LocalNorm) -> np.ndarray:
+    """(N,) bool: the hole's disc is clipped in a channel where its empty look, in this light
+    (``norm.ratio`` x its ring), is at least ``CLIP_PROOF`` levels below the clip. A clipped
+    channel says only "at least this bright", but that is enough to rule the empty look out:
+    under a lamp's sheen a peg clips where the dark hole does not. (Only as good as the empty
+    look: the caller trusts it only where calibration measured it.)"""
+    empty = norm.ratio * ring_estimate(samples.ring)
+    return ((samples.hole >= CLIP) & (empty <= CLIP - CLIP_PROOF)).any(axis=1)
+
+
 def features(samples: Samples, board_ref, norm: LocalNorm | None = None) -> Features:
     if norm is None:        # a calibration without each hole's empty look: the ring ratio alone
         hole = normalised(samples.hole, samples.ring, board_ref)
@@ -223,7 +237,8 @@ def features(samples: Samples, board_ref, norm: LocalNorm | None = None) -> Feat
         hole = local_normalised(samples.hole, samples.ring, norm)
         heads = local_normalised(samples.heads, samples.ring, norm)
     return Features(hole, heads, bgr_to_lab(hole), bgr_to_lab(heads), samples.hole >= CLIP,
-                    samples.heads >= CLIP, samples.saturated)
+                    samples.heads >= CLIP, samples.saturated,
+                    None if norm is None else brighter_than_empty(samples, norm))
 
 
 # --------------------------------------------------------------------------- the colour model
@@ -242,6 +257,7 @@ class ColourModel:
     bodies: dict = field(default_factory=dict)   # side -> Lab of a hole holding its peg (the disc, normalised)
     spreads: dict = field(default_factory=dict)  # side -> its own pegs' spread (weighted Lab), if above tau
     unsure: list = field(default_factory=list)   # holes never read surely (see calibration)
+    clip_proven: list = field(default_factory=list)  # holes where a clipped channel rules "empty" out
 
     def local_norm(self, holes) -> LocalNorm | None:
         """The local normalisation for ``holes`` (in the sampler's order), None for a model without it."""
@@ -267,7 +283,7 @@ class ColourModel:
                 "empty_ref": [round(float(v), 2) for v in self.empty_ref] if self.empty_ref is not None else None,
                 "bodies": {str(s): [round(float(v), 2) for v in lab] for s, lab in sorted(self.bodies.items())},
                 "spreads": {str(s): round(float(v), 3) for s, v in sorted(self.spreads.items())},
-                "unsure": list(self.unsure)}
+                "unsure": list(self.unsure), "clip_proven": list(self.clip_proven)}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
@@ -279,7 +295,8 @@ class ColourModel:
                    empty_ref=[float(v) for v in data["empty_ref"]] if data.get("empty_ref") else None,
                    bodies={int(s): [float(x) for x in v] for s, v in (data.get("bodies") or {}).items()},
                    spreads={int(s): float(v) for s, v in (data.get("spreads") or {}).items()},
-                   unsure=[str(h) for h in data.get("unsure") or []])
+                   unsure=[str(h) for h in data.get("unsure") or []],
+                   clip_proven=[str(h) for h in data.get("clip_proven") or []])
 
 
 class Classifier:
@@ -301,6 +318,9 @@ class Classifier:
         self.empty_means = None
         if holes is not None and model.hole_empty:
             self.empty_means = weighted(np.array([model.hole_empty.get(h, model.empty) for h in holes], float))
+        # holes where calibration saw both looks and the peg clipped where the empty look did not
+        self.clip_proven = np.array([h in model.clip_proven for h in holes], bool) \
+            if holes is not None and model.clip_proven else None
         self.keys = np.array(keys)
         self.sides = np.array(sorted(model.pegs), int)
         d = np.linalg.norm(self.means[:, None] - self.means[None], axis=2)
@@ -346,6 +366,9 @@ class Classifier:
         if self.empty_means is not None and len(self.empty_means) == len(d_empty):
             own = np.linalg.norm(weighted(f.hole_lab) - self.empty_means, axis=1)
             d_empty = np.where(f.hole_clip.any(axis=1), d_empty, np.minimum(d_empty, own))
+        if f.brighter is not None and self.clip_proven is not None and len(self.clip_proven) == len(d_empty):
+            # clipped where its own (seen) empty look is far from clipping: not an empty hole
+            d_empty = np.where(f.brighter & self.clip_proven, np.maximum(d_empty, 1e3), d_empty)
         d_board = self._dist(f.hole_lab, f.hole_bgr, f.hole_clip, slice(n_sides + 1, n_sides + 2))[:, 0]
         # where a lamp's sheen blows the ring out, bare board over the hole would be blown out
         # too: a hole whose own disc isn't clipped is not covered by board-coloured paper

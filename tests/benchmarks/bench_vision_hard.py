@@ -60,8 +60,10 @@ def main():
     ap.add_argument("--setups", type=int, default=12)
     ap.add_argument("--pictures", type=int, default=6, help="random positions per set-up")
     ap.add_argument("--moves", type=int, default=30, help="moves per game")
+    ap.add_argument("--empty", action="store_true", help="calibrate with an empty-board picture too")
     args = ap.parse_args()
-    print(f"# {args.mode} on `{args.level}`, set-ups {args.first}-{args.first + args.setups - 1}; "
+    with_empty = " with empty-board pictures" if args.empty else ""
+    print(f"# {args.mode} on `{args.level}`{with_empty}, set-ups {args.first}-{args.first + args.setups - 1}; "
           f"load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
     total, confusions = Counter(), Counter()
     refused = []
@@ -75,7 +77,7 @@ def main():
         print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for k in range(args.setups):
         seed = args.first + k
-        su = CameraSetUp(seed, level=args.level)
+        su = CameraSetUp(seed, level=args.level, empty_picture=args.empty)
         weak = "; ".join(f"side {w['side']} ({w['colour']}) like {w['like']} {w['distance']}/{w['needed']}"
                          for w in su.calibration.weak) or "-"
         if su.calibration.weak:

@@ -66,13 +66,15 @@ def position_read(reading, min_confidence: float = 0.8):
 class CameraSetUp:
     """One camera set-up of the hard set: scene, calibration, sampler and classifier."""
 
-    def __init__(self, seed: int, level="hard", layout=None):
+    def __init__(self, seed: int, level="hard", layout=None, empty_picture: bool = False):
+        """``empty_picture``: calibrate with a second picture, of the empty board (``--empty``)."""
         self.layout = layout or standard_layout(4)
         self.flat = level in LEVELS          # render.py's flat-board levels (clean ... strong)
         self.scene = (make_scene if self.flat else make_hard_scene)(self.layout, level, seed)
         self.seed = seed
         setup = self.render(setup_pegs(self.layout, colours=TABLE_COLOURS), seed)
-        self.calibration = calibrate(setup, self.layout, names=dict(enumerate(TABLE_NAMES)))
+        self.calibration = calibrate(setup, self.layout, names=dict(enumerate(TABLE_NAMES)),
+                                     empty_image=self.render({}, seed + 1) if empty_picture else None)
         self.sampler = HoleSampler(self.layout, self.calibration.homography, self.calibration.image_size)
         self.classifier = Classifier(self.calibration.colours, self.sampler.holes)
         self.frames = 0

@@ -17,7 +17,7 @@ pytest.importorskip("cv2", reason="the vision extra (OpenCV, NumPy) is not insta
 import numpy as np  # noqa: E402
 
 sys.path.append(str(Path(__file__).parent))
-from gamekit import CameraSetUp, replay, summary  # noqa: E402
+from gamekit import CameraSetUp, position_read, replay, summary  # noqa: E402
 
 from vision.calibration import calibrate  # noqa: E402
 from vision.detect import EMPTY, Classifier, HoleSampler, read_holes  # noqa: E402
@@ -82,8 +82,45 @@ def test_a_side_under_the_lamps_sheen_is_still_refused_and_never_misread():
     setup = CameraSetUp(1004)
     assert [(w["side"], w["colour"], w["like"]) for w in setup.calibration.weak] == [(0, "red", "empty")]
     assert "side 0's red pegs can't be told from empty holes" in setup.calibration.weak[0]["message"]
+    assert "add a picture of the empty board" in setup.calibration.weak[0]["message"]
     s = summary(replay(setup, game_seed=4, moves=8))
     assert s["false_positions"] == 0 and s["wrong"] == 0 and s["taken"] >= 0.95, s
+
+
+def test_a_side_clipped_by_the_sheen_is_read_in_its_start_holes_with_an_empty_board_picture():
+    """Set-up 1004 with a second picture, of the empty board: the red pegs clip the red channel in
+    their start holes, where the empty holes, now seen, stay well below the clip. That clipped
+    channel rules "empty" out there (the colour distance still can't, so calibration still names
+    red), and the start holes are read surely: positions are read, none of them false. Without
+    the empty-board picture none was (the test above)."""
+    setup = CameraSetUp(1004, empty_picture=True)
+    assert [(w["side"], w["colour"], w["like"]) for w in setup.calibration.weak] == [(0, "red", "empty")]
+    starts = setup.layout.start_ids(0)
+    assert "empty board" not in setup.calibration.weak[0]["message"]
+    assert setup.calibration.colours.clip_proven == sorted(starts)
+    from vision.calibration import Calibration
+    assert Calibration.from_json(setup.calibration.to_json()).colours.clip_proven == sorted(starts)  # saved
+    assert not set(starts) & set(setup.calibration.colours.unsure)
+    read = false = 0
+    for i in range(8):
+        pos = random_position(setup.layout, np.random.default_rng(100 * 1004 + i))
+        got = position_read(setup.read(pos))
+        read += got is not None
+        false += got is not None and got != pos
+    assert false == 0 and read >= 6, (read, false)
+
+
+def test_a_clipped_channel_rules_out_only_an_empty_look_well_below_the_clip():
+    from vision.detect import CLIP_PROOF, LocalNorm, Samples, brighter_than_empty
+    ring = np.array([[130.0, 240, 255], [130, 240, 255], [130, 240, 255]], np.float32)
+    hole = np.array([[107.0, 156, 255], [99, 175, 222], [107, 156, 255]], np.float32)
+    ratio = np.array([[0.75, 0.73, 222 / 255], [0.75, 0.73, 222 / 255], [0.75, 0.73, 0.99]], np.float32)
+    samples = Samples(hole=hole, heads=hole[:, None, :], ring=ring, saturated=np.zeros(3))
+    norm = LocalNorm(ratio, np.array([20.0, 24, 28], np.float32), np.array([90.0, 130, 160], np.float32))
+    # a clipped peg over a hole whose empty look is 33 below the clip; the empty hole itself; a clipped
+    # reading where the empty look is itself near the clip (it says nothing)
+    assert brighter_than_empty(samples, norm).tolist() == [True, False, False]
+    assert 255 - 222 > CLIP_PROOF
 
 
 def test_mild_set_stays_at_a_thousandth():
