@@ -261,6 +261,10 @@ def _robust_spread(x: np.ndarray) -> float:
     return float(1.4826 * np.median(np.abs(x - np.median(x))))
 
 
+# the advice to add an empty-board picture; the camera page swaps it for its own step's words
+EMPTY_ADVICE = "add a picture of the empty board (pegs vision calibrate --empty)"
+
+
 def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=None, names=None,
                   empty_image: np.ndarray | None = None, _seen_empty: dict | None = None) -> ColourModel:
     """Learn the colour classes from a picture of the set-up position; adds warnings to ``calib``
@@ -415,7 +419,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         elif float(ring.max()) >= CLIP_LEVEL:
             light = "lower the camera's exposure or move the lamp (the board is washed out there)"
             if empty_image is None:     # a peg clipping where the empty hole does not can be told apart
-                light += ", add a picture of the empty board (pegs vision calibrate --empty)"
+                light += ", " + EMPTY_ADVICE
         else:
             light = "add light over that side"
         for kind, other, d, margin in items:

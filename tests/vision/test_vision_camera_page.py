@@ -27,7 +27,8 @@ COLOURS = ["red", "blue", "green", "yellow"]
 
 @pytest.fixture(scope="module")
 def recordings(tmp_path_factory):
-    """Two recorded cameras: the set-up position, with the markers in view and with them covered."""
+    """Recorded cameras: the set-up position, with the markers in view and with them covered, and
+    the same camera and light over the empty board."""
     d = tmp_path_factory.mktemp("camrec")
     layout = standard_layout(4)
     scene = make_hard_scene(layout, "mild", 21)
@@ -42,8 +43,20 @@ def recordings(tmp_path_factory):
         cv2.fillPoly(hidden, [pts], (70, 110, 150))
     (d / "hidden").mkdir()
     cv2.imwrite(str(d / "hidden" / "00.png"), hidden)
+    (d / "empty").mkdir()
+    cv2.imwrite(str(d / "empty" / "00.png"), render_hard(scene, {}, 2))
     taps = [scene.hole_px(h) for h in layout.manual_reference_holes()]
-    return {"seen": str(d / "seen"), "hidden": str(d / "hidden"), "taps": taps}
+    return {"seen": str(d / "seen"), "hidden": str(d / "hidden"), "empty": str(d / "empty"), "taps": taps}
+
+
+def start_holes_seen_empty(cal) -> list:
+    """Start holes whose own empty look the calibration stored: only an empty-board picture shows them."""
+    return sorted(h for h in cal.colours.hole_empty if h.startswith("S-"))
+
+
+def use_camera(app, source):
+    """Point the recorded camera at another recording (the host took the pegs off, or put them back)."""
+    app.extensions["pegs_board_control"].camera["source"] = source
 
 
 def make(tmp_path, source):
@@ -62,6 +75,8 @@ def test_the_page_needs_the_admin(tmp_path, recordings):
     assert c.post("/api/camera/analyse", json={}, headers=CSRF).status_code == 403
     assert c.post("/api/camera/save", json={}, headers=CSRF).status_code == 403
     assert c.get("/api/camera/snapshot.jpg").status_code == 403
+    assert c.post("/api/camera/empty", json={}, headers=CSRF).status_code == 403
+    assert c.get("/api/camera/empty.jpg").status_code == 403
     page = c.get("/settings/camera").get_data(as_text=True)
     assert "admin code" in page and "camera.js" not in page
     assert 'href="/settings/camera"' in app.test_client().get("/settings").get_data(as_text=True)   # reached from there
@@ -85,7 +100,54 @@ def test_picture_reading_and_save(tmp_path, recordings):
     assert out["saved"] == str(target) and "camera.calibration" in out["message"]
     cal = Calibration.load(target)
     assert cal.colours.names == {0: "Red", 1: "Blue", 2: "Green", 3: "Yellow"}
+    assert start_holes_seen_empty(cal) == []                # no empty-board picture: not seen
     assert not list(tmp_path.glob(".*.tmp"))                # written atomically: no leftovers
+
+
+def test_the_empty_board_picture_first_then_the_pegs(tmp_path, recordings):
+    """The optional empty-board picture, taken before the set-up picture, is used by the same
+    calibration as ``pegs vision calibrate --empty``: every start hole's own empty look is stored."""
+    app, target = make(tmp_path, recordings["empty"])
+    c = app.test_client()
+    assert c.get("/api/camera/empty.jpg").status_code == 404                  # none yet
+    assert c.post("/api/camera/empty", json={"drop": "yes"}, headers=CSRF).status_code == 400
+    assert c.post("/api/camera/empty", json={"now": True}, headers=CSRF).status_code == 400
+    assert c.post("/api/camera/empty", data="[]", content_type="application/json",
+                  headers=CSRF).status_code == 400
+    assert c.post("/api/camera/empty", json={}, headers=CSRF).get_json() == {"empty": True, "size": [1280, 720]}
+    assert c.get("/api/camera/empty.jpg").mimetype == "image/jpeg"
+    assert "\"empty\": true" in c.get("/settings/camera").get_data(as_text=True)    # kept across reloads
+    assert c.post("/api/camera/analyse", json={"colours": COLOURS}, headers=CSRF).status_code == 409
+    use_camera(app, recordings["seen"])                                         # the pegs put back
+    c.post("/api/camera/snapshot", json={}, headers=CSRF)
+    res = c.post("/api/camera/analyse", json={"colours": COLOURS}, headers=CSRF).get_json()
+    assert res["error"] is None and res["ok"] and res["empty_used"]
+    assert sum(h["state"] == "filled" for h in res["holes"]) == 20
+    assert c.post("/api/camera/save", json={}, headers=CSRF).status_code == 200
+    assert start_holes_seen_empty(Calibration.load(target)) == sorted(h for h in standard_layout(4).holes
+                                                                     if h.startswith("S-"))
+
+
+def test_an_empty_board_picture_with_pegs_is_refused_in_words_and_can_be_dropped(tmp_path, recordings):
+    app, target = make(tmp_path, recordings["seen"])
+    c = app.test_client()
+    c.post("/api/camera/snapshot", json={}, headers=CSRF)
+    c.post("/api/camera/empty", json={}, headers=CSRF)          # the pegs were left on the board
+    res = c.post("/api/camera/analyse", json={"colours": COLOURS}, headers=CSRF).get_json()
+    assert "doesn't show an empty board" in res["error"] and "take every peg off" in res["error"]
+    assert c.post("/api/camera/save", json={}, headers=CSRF).status_code == 409
+    assert c.post("/api/camera/empty", json={"drop": True}, headers=CSRF).get_json() == {"empty": False}
+    assert c.get("/api/camera/empty.jpg").status_code == 404
+    res = c.post("/api/camera/analyse", json={"colours": COLOURS}, headers=CSRF).get_json()
+    assert res["error"] is None and res["ok"] and not res["empty_used"]
+
+
+def test_the_empty_board_advice_points_to_the_page_step():
+    from vision.calibration import EMPTY_ADVICE
+    from web.camera import _page_words
+    msg = f"side 0's red pegs can't be told from empty holes: lower the exposure, {EMPTY_ADVICE}, or use ..."
+    words = _page_words(msg)
+    assert "pegs vision calibrate" not in words and '"Take a picture of the empty board" below' in words
 
 
 def test_taps_in_a_line_are_refused_in_words(tmp_path, recordings):

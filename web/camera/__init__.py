@@ -7,9 +7,13 @@ the camera's picture of the board and what it reads there, nothing of any game.
 * ``GET /settings/camera``: the page;
 * ``POST /api/camera/snapshot``: take a picture now (``GET /api/camera/snapshot.jpg`` shows it):
   the running camera board's latest frame, else one frame from ``camera.source``;
+* ``POST /api/camera/empty`` ``{"drop": bool?}``: take the optional picture of the empty board
+  now (``GET /api/camera/empty.jpg`` shows it), or drop it; kept across set-up pictures, so the
+  two can be taken in either order;
 * ``POST /api/camera/analyse`` ``{"colours": [names by side], "points": [[x, y] x 4]?}``: the
-  markers found, a calibration from them (or from four tapped holes), each hole's reading
-  (filled, empty, unsure), the colour warnings in words; kept until saved;
+  markers found, a calibration from them (or from four tapped holes) and the empty-board picture
+  if one was taken, each hole's reading (filled, empty, unsure), the colour warnings in words;
+  kept until saved;
 * ``POST /api/camera/save`` ``{"accept_weak": bool}``: writes that calibration atomically
   to ``camera.calibration`` (or ``camera-calibration.json`` beside the config file).
 """
@@ -35,7 +39,7 @@ CALIBRATION_NAME = "camera-calibration.json"
 
 def _state() -> dict:
     return current_app.extensions.setdefault("pegs_camera_page", {"frame": None, "calibration": None,
-                                                                 "layout": None})
+                                                                 "layout": None, "empty": None})
 
 
 def _camera_config() -> dict:
@@ -98,7 +102,8 @@ def camera_page():
     colours = [{"key": k, "name": BY_KEY[k]["name"]} for k in BY_KEY]
     return render_template("camera/camera.html", authorised=ok,
                            boot={"authorised": ok, "colours": colours, "defaults": DEFAULTS[:4],
-                                 "target": _target_path() if ok else None})
+                                 "target": _target_path() if ok else None,
+                                 "empty": ok and _state()["empty"] is not None})
 
 
 @route(bp, "POST", "/api/camera/snapshot", who=ADMIN, body=Body({}),
@@ -112,14 +117,49 @@ def snapshot_take():
     return jsonify({"size": [w, h]})
 
 
+def _jpeg(frame):
+    import cv2
+    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return Response(buf.tobytes(), mimetype="image/jpeg")
+
+
 @route(bp, "GET", "/api/camera/snapshot.jpg", who=ADMIN, reveals="the camera's last picture of the board")
 def snapshot_image():
-    import cv2
     frame = _state()["frame"]
     if frame is None:
         raise ApiError(404, "no picture yet: take one")
-    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    return Response(buf.tobytes(), mimetype="image/jpeg")
+    return _jpeg(frame)
+
+
+@route(bp, "POST", "/api/camera/empty", who=ADMIN, body=Body({"drop": Bool()}),
+       reveals="the empty-board picture's size (the picture is taken from the camera now)")
+def empty_take():
+    """The optional second picture, with every peg off the board: each start hole's own empty look."""
+    if body_of_request().get("drop", False):
+        with _lock:
+            st = _state()
+            st["empty"], st["calibration"] = None, None
+        return jsonify({"empty": False})
+    frame = _grab()
+    with _lock:
+        st = _state()
+        st["empty"], st["calibration"] = frame, None     # the next reading uses it
+    h, w = frame.shape[:2]
+    return jsonify({"empty": True, "size": [w, h]})
+
+
+@route(bp, "GET", "/api/camera/empty.jpg", who=ADMIN, reveals="the camera's picture of the empty board")
+def empty_image():
+    frame = _state()["empty"]
+    if frame is None:
+        raise ApiError(404, "no picture of the empty board yet: take one")
+    return _jpeg(frame)
+
+
+def _page_words(message: str) -> str:
+    """The calibration's advice names the CLI's --empty; on the page that is a step below."""
+    from vision.calibration import EMPTY_ADVICE
+    return message.replace(EMPTY_ADVICE, 'take all pegs off and use "Take a picture of the empty board" below')
 
 
 def _colour_names(body, sides: int) -> dict:
@@ -148,9 +188,9 @@ def analyse():
     layout = _layout()
     names = _colour_names(body, layout.sides)
     points = _points(body)
-    frame = _state()["frame"]
+    frame, empty = _state()["frame"], _state()["empty"]
     if frame is None:
-        raise ApiError(409, "take a picture first")
+        raise ApiError(409, "take a picture with every peg in its start hole first")
     from vision.calibration import CalibrationError, calibrate
     from vision.detect import EMPTY, UNKNOWN, Classifier, HoleSampler, read_holes
     from vision.markers import detect_markers
@@ -158,9 +198,9 @@ def analyse():
     h, w = frame.shape[:2]
     out = {"size": [w, h], "markers": {str(k): v.round(1).tolist() for k, v in found.items()},
            "markers_needed": 2, "tap": layout.manual_reference_holes(), "holes": [], "warnings": [],
-           "weak": [], "ok": False, "error": None}
+           "weak": [], "ok": False, "error": None, "empty_used": empty is not None}
     try:
-        cal = calibrate(frame, layout, points=points, names=names)
+        cal = calibrate(frame, layout, points=points, names=names, empty_image=empty)
     except CalibrationError as exc:
         out["error"] = str(exc)
         with _lock:
@@ -175,8 +215,8 @@ def analyse():
         side = int(label) if label >= 0 else None
         out["holes"].append({"id": hole, "x": round(x, 1), "y": round(y, 1), "state": state, "side": side,
                              "colour": names.get(side) if side is not None else None})
-    out["warnings"] = list(cal.warnings)
-    out["weak"] = [w["message"] for w in cal.weak]
+    out["warnings"] = [_page_words(w) for w in cal.warnings]
+    out["weak"] = [_page_words(w["message"]) for w in cal.weak]
     out["ok"] = not cal.weak
     out["method"] = cal.method
     with _lock:

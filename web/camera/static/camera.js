@@ -6,7 +6,8 @@
   const { boot, api } = PJ;
   const $ = (id) => document.getElementById(id);
   const NS = "http://www.w3.org/2000/svg";
-  let size = null, taps = [], tapNames = [], lastColours = null, tapping = false;
+  let size = null, taps = [], tapNames = [], lastColours = null, tapping = false, lastPoints = null;
+  let hasEmpty = false;
   const FILL = { Red: "#d62728", Blue: "#1f5fbf", Green: "#2e9e3e", Yellow: "#f5c800", Black: "#222222",
     White: "#f7f7f7", Orange: "#ff7f0e", Purple: "#7b3fa0", Pink: "#f27db5", Teal: "#139a9a",
     Brown: "#8c564b", Grey: "#8a8a8a" };
@@ -95,6 +96,7 @@
   async function analyse(points) {
     say("cam-error", "");
     lastColours = colours();
+    lastPoints = points;
     const body = { colours: lastColours };
     if (points) body.points = points;
     let res;
@@ -109,8 +111,43 @@
     tapping = false;
     say("tap-help", "");
     $("tap-reset").hidden = !points;
-    if (res.error) { say("cam-error", res.error); $("save").disabled = true; return; }
+    if (res.error) { say("cam-error", res.error); $("save").disabled = true; return res; }
     words(res);
+    if (res.empty_used) showEmpty("Done: the camera uses it for the start holes.");
+    return res;
+  }
+
+  function showEmpty(msg) {
+    $("empty-state").textContent = msg;
+    $("empty-state").classList.toggle("done", hasEmpty);
+    $("take-empty").textContent = hasEmpty ? "Retake the empty board" : "Take a picture of the empty board";
+    $("drop-empty").hidden = !hasEmpty;
+    $("empty-snap").hidden = !hasEmpty;
+  }
+
+  async function takeEmpty() {
+    say("cam-error", "");
+    $("empty-state").textContent = "Taking a picture of the empty board…";
+    let res;
+    try { res = await api("/api/camera/empty", {}); } catch (e) { say("cam-error", e.message); showEmpty(""); return; }
+    hasEmpty = true;
+    const img = $("empty-snap");
+    await new Promise((ok) => { img.onload = ok; img.onerror = ok; img.src = `/api/camera/empty.jpg?t=${Date.now()}`; });
+    if (!size) {     // no set-up picture yet: that comes next
+      showEmpty("Done. Now put every colour's pegs back in its start holes and take the picture above.");
+      return;
+    }
+    showEmpty("Done. The camera reads the picture with the pegs again…");
+    const r = await analyse(lastPoints);
+    if (!r || r.error) showEmpty("Taken, but the camera can't use it (see the message above): retake it, or don't use it.");
+  }
+
+  async function dropEmpty() {
+    say("cam-error", "");
+    try { await api("/api/camera/empty", { drop: true }); } catch (e) { say("cam-error", e.message); return; }
+    hasEmpty = false;
+    showEmpty("Not used: the camera learns the start holes from their neighbours.");
+    if (size) await analyse(lastPoints);
   }
 
   async function take() {
@@ -139,6 +176,8 @@
   });
   $("tap-reset").addEventListener("click", () => { taps = []; tapping = true; analyse(null); });
   $("take").addEventListener("click", take);
+  $("take-empty").addEventListener("click", takeEmpty);
+  $("drop-empty").addEventListener("click", dropEmpty);
   $("save").addEventListener("click", async () => {
     say("cam-error", "");
     try {
@@ -147,5 +186,10 @@
     } catch (e) { say("cam-error", e.message); }
   });
   colourPickers();
+  if (boot.empty) {      // taken before this page was (re)loaded
+    hasEmpty = true;
+    $("empty-snap").src = `/api/camera/empty.jpg?t=${Date.now()}`;
+    showEmpty("Done: the next reading uses it.");
+  }
   $("target").textContent = boot.target ? `Save writes ${boot.target}.` : "There is no config file to save beside.";
 })();
