@@ -202,9 +202,19 @@ def test_phone_calibrates_with_the_markers(live_page, recordings, tmp_path):
     expect(page.locator("#overlay polygon.marker")).to_have_count(4)
     expect(page.locator("#cam-msg")).to_contain_text("reads 20 pegs")
     page.screenshot(path=str(tmp_path / "camera-page.png"), full_page=True)
+    # the optional second picture: the host takes every peg off, then taps
+    expect(page.locator("#take-empty")).to_have_text("Take a picture of the empty board")
+    use_camera(srv.app, recordings["empty"])
+    page.click("#take-empty")
+    expect(page.locator("#empty-state")).to_contain_text("Done: the camera uses it", timeout=20000)
+    expect(page.locator("#take-empty")).to_have_text("Retake the empty board")
+    expect(page.locator("#empty-snap")).to_be_visible()
+    expect(page.locator("#overlay circle.filled")).to_have_count(20)      # the picture with the pegs, read again
+    page.screenshot(path=str(tmp_path / "camera-empty.png"), full_page=True)
     page.click("#save")
     expect(page.locator("#cam-msg")).to_contain_text("Saved to")
     assert json.loads(target.read_text())["colours"]["names"]["1"] == "Blue"
+    assert len(start_holes_seen_empty(Calibration.load(target))) == 20     # the empty-board picture was used
     assert errors == []
 
 
