@@ -239,3 +239,48 @@ def test_phone_taps_four_holes_when_the_markers_are_hidden(live_page, recordings
     expect(page.locator("#cam-msg")).to_contain_text("Saved to")
     assert Calibration.load(target).method == "manual"
     assert errors == []
+
+
+@pytest.fixture(scope="module")
+def sheen(tmp_path_factory):
+    """Hard set-up 1004 (tests/vision/test_vision_hard.py): a lamp's sheen washes the red start holes
+    out, so red can't be told from an empty hole there without a picture of the empty board."""
+    d = tmp_path_factory.mktemp("sheen")
+    layout = standard_layout(4)
+    scene = make_hard_scene(layout, "hard", 1004)
+    for name, pegs, seed in (("setup", setup_pegs(layout, colours=TABLE_COLOURS), 1004), ("empty", {}, 1005)):
+        (d / name).mkdir()
+        cv2.imwrite(str(d / name / "00.png"), render_hard(scene, pegs, seed))
+    return {"setup": str(d / "setup"), "empty": str(d / "empty"), "red_starts": sorted(layout.start_ids(0))}
+
+
+@browser_only
+@pytest.mark.browser
+@pytest.mark.timeout(90)
+def test_phone_follows_the_advice_to_picture_the_empty_board(live_page, sheen, tmp_path):
+    """The warning names red and points to the page's own step (not the command line); after the
+    empty-board picture the red start holes are read on their clipped channel (``clip_proven``)."""
+    from playwright.sync_api import expect
+    open_page, page, errors = live_page
+    srv, target = open_page(sheen["setup"])
+    page.goto(srv.url + "/settings/camera")
+    page.click("#take")
+    warning = page.locator("#warnings li").first
+    expect(warning).to_contain_text("Red pegs can't be told from empty holes", timeout=20000)
+    expect(warning).to_contain_text('take all pegs off and use "Take a picture of the empty board" below')
+    assert "pegs vision calibrate" not in warning.inner_text()
+    page.screenshot(path=str(tmp_path / "camera-sheen-warning.png"), full_page=True)
+    use_camera(srv.app, sheen["empty"])
+    page.click("#take-empty")
+    expect(page.locator("#empty-state")).to_contain_text("Done: the camera uses it", timeout=20000)
+    expect(warning).to_contain_text("Red pegs can't be told from empty holes")    # still named, as in the CLI
+    expect(warning).not_to_contain_text("empty board")
+    page.locator("#empty-step").screenshot(path=str(tmp_path / "camera-sheen-empty.png"))
+    page.click("#save")
+    expect(page.locator("#cam-error")).to_contain_text("save anyway")
+    page.check("#accept-weak")
+    page.click("#save")
+    expect(page.locator("#cam-msg")).to_contain_text("Saved to")
+    cal = Calibration.load(target)
+    assert cal.colours.clip_proven == sheen["red_starts"] and cal.accepted_weak
+    assert errors == []
