@@ -204,8 +204,12 @@ def test_phone_calibrates_with_the_markers(live_page, recordings, tmp_path):
     page.screenshot(path=str(tmp_path / "camera-page.png"), full_page=True)
     # the optional second picture: the host takes every peg off, then taps
     expect(page.locator("#take-empty")).to_have_text("Take a picture of the empty board")
+    page.click("#take-empty")                                     # the pegs were left on: refused in words
+    expect(page.locator("#empty-state")).to_contain_text("can't use it", timeout=20000)
+    expect(page.locator("#cam-error")).to_contain_text("take every peg off")
+    expect(page.locator("#save")).to_be_disabled()
     use_camera(srv.app, recordings["empty"])
-    page.click("#take-empty")
+    page.click("#take-empty")                                     # retaken with the board empty
     expect(page.locator("#empty-state")).to_contain_text("Done: the camera uses it", timeout=20000)
     expect(page.locator("#take-empty")).to_have_text("Retake the empty board")
     expect(page.locator("#empty-snap")).to_be_visible()

@@ -111,15 +111,22 @@
     tapping = false;
     say("tap-help", "");
     $("tap-reset").hidden = !points;
-    if (res.error) { say("cam-error", res.error); $("save").disabled = true; return res; }
+    if (res.error) {
+      say("cam-error", res.error);
+      $("save").disabled = true;
+      if (hasEmpty && res.error.includes("empty-board picture")) {
+        showEmpty("Taken, but the camera can't use it (see the message above): retake it, or don't use it.", false);
+      }
+      return res;
+    }
     words(res);
     if (res.empty_used) showEmpty("Done: the camera uses it for the start holes.");
     return res;
   }
 
-  function showEmpty(msg) {
+  function showEmpty(msg, ok = hasEmpty) {
     $("empty-state").textContent = msg;
-    $("empty-state").classList.toggle("done", hasEmpty);
+    $("empty-state").classList.toggle("done", ok);
     $("take-empty").textContent = hasEmpty ? "Retake the empty board" : "Take a picture of the empty board";
     $("drop-empty").hidden = !hasEmpty;
     $("empty-snap").hidden = !hasEmpty;
@@ -129,7 +136,8 @@
     say("cam-error", "");
     $("empty-state").textContent = "Taking a picture of the empty board…";
     let res;
-    try { res = await api("/api/camera/empty", {}); } catch (e) { say("cam-error", e.message); showEmpty(""); return; }
+    try { res = await api("/api/camera/empty", {}); } catch (e) { say("cam-error", e.message);
+      showEmpty(hasEmpty ? "The earlier picture of the empty board is kept." : "Not taken."); return; }
     hasEmpty = true;
     const img = $("empty-snap");
     await new Promise((ok) => { img.onload = ok; img.onerror = ok; img.src = `/api/camera/empty.jpg?t=${Date.now()}`; });
@@ -138,8 +146,8 @@
       return;
     }
     showEmpty("Done. The camera reads the picture with the pegs again…");
-    const r = await analyse(lastPoints);
-    if (!r || r.error) showEmpty("Taken, but the camera can't use it (see the message above): retake it, or don't use it.");
+    await analyse(lastPoints);
+    if (tapping) showEmpty("Done. Now tap the four holes on the picture above.");
   }
 
   async function dropEmpty() {
