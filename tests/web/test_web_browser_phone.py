@@ -9,7 +9,7 @@ import re
 import time
 
 import pytest
-from conftest import H, make_app
+from webkit import H, make_app
 from playwright.sync_api import expect
 
 from livekit import LiveServer

@@ -75,7 +75,7 @@ def api_turn(page, live, gid):
 
 @pytest.fixture
 def live_app():
-    from conftest import make_app
+    from webkit import make_app
     app = make_app()
     srv = LiveServer(app)
     yield srv

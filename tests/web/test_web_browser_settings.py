@@ -15,7 +15,7 @@ import tomllib
 import warnings
 
 import pytest
-from conftest import LiveServer, Phone
+from webkit import LiveServer, Phone
 from playwright.sync_api import expect
 from test_web_browser import CHROMIUM, browser, phone  # noqa: F401  (browser: the module's fixture)
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import Phone, make_app, wait_until
+from webkit import Phone, make_app, wait_until
 from livekit import LiveServer
 from web.errors import ApiError
 
