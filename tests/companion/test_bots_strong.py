@@ -382,3 +382,18 @@ def test_a_forced_discard_gives_up_the_least_useful_card():
     view["actor"] = seat
     d = strong().decide(view)
     assert d.move.kind == "discard" and d.card == "2C"
+
+
+def test_hints_for_the_related_phases_in_words():
+    game, seat, _ = _related_view("tock_partnership", ["2H", "KS", "3C", "5D", "9S"])
+    me, partner = game.seat_side[seat], game.seat_side[game.partner(seat)]
+    game.position.occ[me] = (1 << 3) | (1 << 20) | (1 << 30) | (1 << 40)
+    game.position.start[me] = 0
+    s = suggest(game.player_view(seat), random.Random(0), {partner: "Green"}, think_ms=None,
+                iterations=2)
+    assert s["kind"] == "give" and s["card"] == "KS"
+    assert s["reason"].startswith("pass the king to your partner Green")
+    _, seat, view = _related_view("jackaroo", ["AS", "KH", "2C", "AD"], phase="forced")
+    view["actor"] = seat
+    s = suggest(view, random.Random(0), None, think_ms=None, iterations=2)
+    assert s["reason"] == "a 10 makes you discard: let go of the 2, the least useful to your pegs"
