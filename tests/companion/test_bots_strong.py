@@ -397,3 +397,35 @@ def test_hints_for_the_related_phases_in_words():
     view["actor"] = seat
     s = suggest(view, random.Random(0), None, think_ms=None, iterations=2)
     assert s["reason"] == "a 10 makes you discard: let go of the 2, the least useful to your pegs"
+
+
+@pytest.mark.parametrize("preset", ["tock", "tock_partnership", "jackaroo", "carbles"])
+def test_decide_is_legal_in_every_turn_of_the_related_games(preset):
+    # the server asks decide(view) even when there is one play (the whole hand
+    # given up when stuck, TK-P3): it must be a legal play every time
+    game = Game(preset, players=4, seed=9)
+    driver = make_bot("greedy", random.Random(1))
+    kinds = set()
+    for turn in range(300):
+        if game.is_over():
+            break
+        plays = game.legal_plays()
+        d = strong(turn, iterations=1).decide(game.player_view(game.actor))
+        assert (d.move, d.card) in [(p.move, p.card) for p in plays], (game.phase, d)
+        kinds.add(d.move.kind)
+        game._push(driver.choose(game, plays))
+    assert "move" in kinds
+
+
+def test_keeps_to_its_time_budget_in_the_related_games():
+    game = _midgame("jackaroo", turns=60)
+    bot = StrongBot(random.Random(0), think_ms=60, iterations=100_000)
+    while True:
+        view = game.player_view(game.actor)
+        t = time.perf_counter()
+        d = bot.decide(view)
+        if d.iterations:
+            break
+        game._push(make_bot("greedy", random.Random(0)).choose(game, game.legal_plays()))
+    assert d.iterations < 100_000  # the clock stopped it, not the cap
+    assert time.perf_counter() - t < 1.0
