@@ -21,6 +21,10 @@ How it plays (the play phase):
    ``iterations`` runs out and plays the candidate with the best mean. A
    slower machine makes fewer deals: it plays a little weaker, not slower.
 
+Tock, Carbles and Jackaroo: the same method on their own deal, phases and
+evaluation, in `companion.strong_related` (this module's Pegs and Jokers
+code path is left as it was).
+
 Bluffing Joker (V-BJ): doubts and bluffs use an estimate of the chance that a
 declared card is real: the chance that the declarer's hand (its public size)
 holds that rank, drawn from the cards this seat has not seen, weighed against

@@ -116,23 +116,21 @@ def test_legal_in_every_preset(preset):
 def test_legal_in_the_forced_discard_phase():
     # JR-P5: a 10 makes the next player discard a card of his choice; the strong
     # bot at every seat, so it both forces and is forced
-    seen = set()
+    forced = 0
     for seed in range(6):
         game = Game("jackaroo", players=4, seed=seed)
-        bots = [strong(s, iterations=2) for s in range(4)]
-        seen |= _play_checked(game, bots, 400)
-        if "forced" in seen:
+        bots = [strong(s, iterations=1) for s in range(4)]
+        for _ in range(400):
+            if game.is_over() or forced >= 2:
+                break
+            plays = game.legal_plays()
+            forced += game.phase == "forced"
+            play = bots[game.actor].choose(game, plays)
+            assert play in plays
+            game.push(play)
+        if forced >= 2:
             break
-    assert "forced" in seen
-
-
-def test_legal_in_the_doubt_and_penalty_phases():
-    # a random bluffer makes the penalty phase come up often
-    game = Game("bluffing_joker", players=4, seed=8)
-    bots = [strong(s, iterations=2) if s % 2 == 0 else make_bot("random", random.Random(s))
-            for s in range(4)]
-    phases = _play_checked(game, bots, 600)
-    assert {"play", "doubt", "penalty"} <= phases
+    assert forced >= 2
 
 
 @pytest.mark.parametrize("players", [2, 6, 8, 10])
