@@ -427,3 +427,27 @@ def test_keeps_to_its_time_budget_in_the_related_games():
         game._push(make_bot("greedy", random.Random(0)).choose(game, game.legal_plays()))
     assert d.iterations < 100_000  # the clock stopped it, not the cap
     assert time.perf_counter() - t < 1.0
+
+
+@pytest.mark.parametrize("preset", ["tock_partnership", "jackaroo"])
+def test_the_unseen_cards_hold_every_other_hand(preset):
+    # the cards played this deal cycle are left out of the deals it samples
+    # (TK-C2); never one that another hand really holds
+    from collections import Counter
+    from companion.related import card_rank
+    from companion.strong import _Seen
+    game = Game(preset, players=4, seed=11)
+    driver = make_bot("greedy", random.Random(0))
+    fewer = 0
+    for _ in range(300):
+        if game.is_over():
+            break
+        if game.phase == "play":
+            seen = _Seen(game.player_view(game.actor))
+            pool = Counter(seen.pool)
+            others = Counter(card_rank(game.rules, c) for s, h in enumerate(game.hands)
+                             if s != game.actor for c in h)
+            assert not others - pool
+            fewer += len(seen.pool) < 52 - len(game.hands[game.actor])
+        game._push(driver.choose(game, game.legal_plays()))
+    assert fewer > 50
