@@ -29,9 +29,10 @@ sizes, the public log).
 """
 from __future__ import annotations
 
-from .board import START
+from functools import lru_cache
+
 from .cards import make_shoe
-from .evaluation import Evaluator, Weights, _CARD_KEEP
+from .evaluation import _CARD_KEEP, Evaluator, Weights, main_track_by_team
 from .moves import DISCARD, FORCE, GIVE, HAND, MOVE, SWAP, Move
 from .related import KING, OUT, card_rank, powers
 
@@ -80,12 +81,7 @@ class RelatedEvaluator(Evaluator):
         use_ahead = w.reach_back > 0
         safe = tb.safe if self.safe_start else None
         totals = [0.0] * len(teams)
-        by_team = [0] * len(teams)
-        for c in pos.colours:
-            by_team[team_of[c]] |= occ[c] & mm
-        all_main = 0
-        for m in by_team:
-            all_main |= m
+        by_team, all_main = main_track_by_team(pos, mm)
         for c in pos.colours:
             o = occ[c]
             t = team_of[c]
@@ -113,14 +109,9 @@ class RelatedEvaluator(Evaluator):
         return mine - (sum(totals) - mine) / (len(totals) - 1)
 
 
-_EVALUATORS: dict = {}
-
-
+@lru_cache(maxsize=None)
 def evaluator_for(rules) -> RelatedEvaluator:
-    ev = _EVALUATORS.get(rules)
-    if ev is None:
-        ev = _EVALUATORS[rules] = RelatedEvaluator(rules)
-    return ev
+    return RelatedEvaluator(rules)
 
 
 class CardWorth:
@@ -154,14 +145,9 @@ class CardWorth:
         return v
 
 
-_WORTH: dict = {}
-
-
+@lru_cache(maxsize=None)
 def worth_for(rules) -> CardWorth:
-    cw = _WORTH.get(rules)
-    if cw is None:
-        cw = _WORTH[rules] = CardWorth(rules)
-    return cw
+    return CardWorth(rules)
 
 
 # ------------------------------------------------------------------ the view
