@@ -34,7 +34,7 @@ from functools import lru_cache
 from .cards import make_shoe
 from .evaluation import _CARD_KEEP, Evaluator, Weights, main_track_by_team
 from .moves import DISCARD, FORCE, GIVE, HAND, MOVE, SWAP, Move
-from .related import KING, OUT, card_rank, powers
+from .related import BACK, FORCE10, KING, OUT, STEAL, SWAPK, card_rank, powers
 
 CANDIDATES_FORCE = 2      # force/steal plays searched besides the screen's best
 COME_OUT_KEEP = 4.0       # extra worth of a come-out card while pegs wait in start
@@ -124,11 +124,11 @@ class CardWorth:
             kinds = {k for k, _ in acts}
             if rank == "JK":
                 v = _CARD_KEEP["JK"]
-            elif kinds == {"force"} or kinds == {"steal"} or "force" in kinds:
+            elif FORCE10 in kinds or STEAL in kinds:
                 v = max(FORCE_KEEP, _CARD_KEEP.get(rank, 1.0))
-            elif kinds == {"swap"}:
+            elif kinds == {SWAPK}:
                 v = SWAP_KEEP
-            elif kinds == {"back"}:
+            elif kinds == {BACK}:
                 v = BACK4_KEEP
             else:
                 v = _CARD_KEEP.get(rank[:1] if rank[:1] in "JQ" else rank, 1.0)
