@@ -21,6 +21,10 @@ How it plays (the play phase):
    ``iterations`` runs out and plays the candidate with the best mean. A
    slower machine makes fewer deals: it plays a little weaker, not slower.
 
+Tock, Carbles and Jackaroo: the same method on their own deal, phases and
+evaluation, in `companion.strong_related` (this module's Pegs and Jokers
+code path is left as it was).
+
 Bluffing Joker (V-BJ): doubts and bluffs use an estimate of the chance that a
 declared card is real: the chance that the declarer's hand (its public size)
 holds that rank, drawn from the cards this seat has not seen, weighed against
@@ -41,6 +45,8 @@ from .cards import make_shoe, rank_of
 from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, PENALTY, RANKS, SWAP, Move
 from .notation import position_from_json
 from .rules import rules_from_json
+from . import strong_related
+from .strong_related import unseen_pool
 
 DEFAULT_THINK_MS = 140    # budget per decision, CPU time of the thinking thread (median target 150 ms)
 WALL_CAP = 3              # and never more than this many budgets of wall-clock time
@@ -90,6 +96,9 @@ class _Seen:
         # discards are few against a 4-deck shoe and are reshuffled back into
         # the stock; the log shows only the last ones.)
         r = self.rules
+        if r.related:  # Tock, Carbles, Jackaroo: their own ranks and deal cycle
+            self.pool = unseen_pool(self)
+            return
         no_jokers = self.players == 2 and r.two_players_no_jokers
         shoe = make_shoe(r.decks, 0 if no_jokers else r.jokers_per_deck,
                          0 if no_jokers else r.extra_jokers)
@@ -267,7 +276,9 @@ class StrongBot:
             raise ValueError("decide needs the view of the seat that must act")
         seen = _Seen(view)
         phase = view["phase"]
-        if phase == "doubt":
+        if seen.rules.related:  # their own phases, deal and evaluation (strong_related)
+            d = strong_related.decide(self, seen, phase, Decision, _over(self.think_ms))
+        elif phase == "doubt":
             d = self._doubt(seen)
         elif phase == "penalty":
             d = self._penalty(seen)
