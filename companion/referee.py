@@ -176,6 +176,20 @@ class Referee:
     def update_game(self, view: GameView, now: float) -> bool:
         """The game as it is now; True if it moved on (the follow starts again)."""
         changed = view.version != self.version
+        if changed and self._same_game(view):
+            # an event that moves nothing (a hint, a seat handed over): a card chosen,
+            # a move half made and the board's sync stay as they were
+            old = self.version
+            self.game, self.version, self.pos = view, view.version, view.pos
+            for name in ("synced_version", "ready_version"):
+                if getattr(self, name) == old:
+                    setattr(self, name, view.version)
+            if self.choice is not None and self.choice["version"] == old:
+                self.choice["version"] = view.version
+            self.changed = True
+            if self.follower is None:
+                self._evaluate(now)
+            return True
         if changed:
             self.undone = self.history_len is not None and view.history_len < self.history_len
             self.history_len = view.history_len
@@ -194,6 +208,13 @@ class Referee:
         if changed or self.state == "starting":
             self._evaluate(now)
         return changed
+
+    def _same_game(self, view: GameView) -> bool:
+        """`view` is the game already held, only at a later version."""
+        g = self.game
+        return (g is not None and view.history_len == self.history_len and view.status == g.status
+                and view.phase == g.phase and view.actor == g.actor and view.last == g.last
+                and view.expected_pegs == g.expected_pegs and view.bots == g.bots)
 
     @property
     def seat_names(self):

@@ -141,3 +141,35 @@ def test_related_games_hints_light_every_step_and_a_force_nothing():
         if any(p.move.kind == "force" for p in tb.game.legal_plays()) else Move("10", "force", (1,))
     tb.ref.game.hint = {"seat": tb.game.actor, "move": force}
     assert tb.ref.hint_holes() == []
+
+
+def test_a_hint_arriving_keeps_the_card_chosen_and_the_move_half_made():
+    """A hint is a new version of the table, not a new game: the card already chosen on the
+    phone and the pegs already lifted stay followed, and the board stays in sync."""
+    tb = HintTable(seed=0)
+    tb.set_up()
+    play = tb.come_out()
+    side = play.move.steps[0][0]
+    come_out = f"M{side * 18 + 8}"
+    ref = tb.ref
+    ref.choose(tb.game.actor, play.card, play.move.rank, tb.version, tb.t)
+    tb.event(f"S-s{side}-5", False)                      # the peg is lifted ...
+    synced = ref.synced_version
+    tb.give_hint(play.move)                              # ... when a hint arrives
+    assert ref.choice is not None and ref.choice["version"] == tb.version
+    assert ref.state == "following" and ref.synced_version == synced + 1
+    tb.event(come_out, True)                             # ... and is put down: the move is taken
+    commit = tb.judge(1.0)
+    assert commit is not None and commit.move == play.move and commit.version == tb.version
+
+
+def test_a_new_move_at_a_later_version_still_drops_the_card_chosen():
+    tb = HintTable(seed=0)
+    tb.set_up()
+    play = tb.come_out()
+    ref = tb.ref
+    ref.choose(tb.game.actor, play.card, play.move.rank, tb.version, tb.t)
+    tb.game._push(play)                                  # the move made on the phone instead
+    tb.version += 1
+    tb.update()
+    assert ref.choice is None
