@@ -112,6 +112,18 @@ def occupancy_from_holes(pos, filled) -> Occupancy:
     return Occupancy(frozenset(track), tuple(start))
 
 
+def board_of_pegs(pos, pegs: dict) -> dict:
+    """{hole id: colour side} of every peg of `pegs`, start pegs in the lowest start holes."""
+    out = {}
+    for side, locs in pegs.items():
+        k = 0
+        for loc in locs:
+            if loc == START:
+                k += 1
+            out[hole_id(pos.geo, side, loc, k)] = side
+    return out
+
+
 def colours_of_pegs(pos, pegs: dict) -> dict:
     """{track hole id: colour side} for the pegs on the main track and in home."""
     out = {}

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 from .board import START
 from .game import DOUBT_PHASE, PLAY
-from .matching import (BoardFollower, Occupancy, StageIndex, colours_of_pegs, hit_returns, hole_id,
-                       occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
+from .matching import (BoardFollower, Occupancy, StageIndex, board_of_pegs, colours_of_pegs, hit_returns,
+                       hole_id, occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
 from .moves import FREE, MOVE, PENALTY, SWAP
 from .words import Names, a_rank, move_words, refusal
 from .readings import DEFAULT_MARGIN, contradictions, decide, doubtful
@@ -481,7 +481,7 @@ class Referee:
         """Camera: the board as the game has it, but for the holes that sure readings
         contradict. A hole the camera reads unsurely is not a difference (no one is asked to
         fix a shadow); a sure difference is."""
-        expected = self._board_of(self.game.expected_pegs)
+        expected = board_of_pegs(self.pos, self.game.expected_pegs)
         filled = set(expected)
         for hole in contradictions(self.readings, expected, self.SURE):
             filled ^= {hole}
@@ -688,19 +688,6 @@ class Referee:
                     self.plan[hole] = "wrong"
         return None
 
-    def _board_of(self, pegs: dict) -> dict:
-        """{hole: side} of every peg of `pegs` (start pegs in the lowest start holes)."""
-        out = {}
-        for side, locs in pegs.items():
-            k = 0
-            for loc in locs:
-                if loc == START:
-                    k += 1
-                    out[f"S-s{side}-{k}"] = side
-                else:
-                    out[hole_id(self.pos.geo, side, loc)] = side
-        return out
-
     def _judge_readings(self, now: float, verdict):
         """Camera: score the board as it was and every legal result against the readings.
         Returns (a move to commit or None, the verdict still to act on or None). A result is
@@ -708,10 +695,10 @@ class Referee:
         no sure reading contradicts it; when the camera is unsure the phone is asked (the
         doubtful holes named); a board that fits no result is judged as before (wrong)."""
         results: dict = {}   # board key -> (board, [moves])
-        before = self._board_of(self.pos.pegs())
+        before = board_of_pegs(self.pos, self.pos.pegs())
         results[tuple(sorted(before.items()))] = (before, [])
         for m in self.follower.moves:
-            board = self._board_of(self.pos.result_of(m))
+            board = board_of_pegs(self.pos, self.pos.result_of(m))
             results.setdefault(tuple(sorted(board.items())), (board, []))[1].append(m)
         boards = [b for b, _ in results.values()]
         moves = [ms for _, ms in results.values()]

@@ -286,25 +286,7 @@ def parse_setup(data) -> dict:
     if teams not in TEAM_LAYOUTS[players] or isinstance(teams, bool):
         raise ApiError(400, f"{players} players can play as "
                        f"{' or '.join(str(t) for t in TEAM_LAYOUTS[players])} teams, not {teams!r}")
-    names = data.get("names")
-    if not isinstance(names, list) or len(names) != players or not all(isinstance(n, str) for n in names):
-        raise ApiError(400, f"names must be a list of {players} names")
-    names = [" ".join(n.split())[:MAX_NAME] for n in names]
-    for i, n in enumerate(names):
-        if not n:
-            raise ApiError(400, f"seat {i + 1} needs a name")
-    if len(set(n.casefold() for n in names)) != players:
-        raise ApiError(400, "every player needs a different name")
-    cols = data.get("colours", colours.DEFAULTS[:players])
-    if not isinstance(cols, list) or len(cols) != players or not all(c in colours.BY_KEY for c in cols):
-        raise ApiError(400, f"colours must be a list of {players} colours from: {', '.join(colours.BY_KEY)}")
-    if len(set(cols)) != players:
-        raise ApiError(400, "every seat needs a different peg colour")
-    bots = data.get("bots", [None] * players)
-    if not isinstance(bots, list) or len(bots) != players or \
-            not all(b is None or (isinstance(b, str) and b in BOT_NAMES) for b in bots):
-        raise ApiError(400, f"bots must be a list of {players} entries, each null or one of "
-                       f"{', '.join(BOT_NAMES)}")
+    names, cols, bots = _seat_lists(data, players, False)
     options = {}
     for key in ("decks", "jokers_per_deck", "extra_jokers"):
         if key in data and data[key] is not None:
@@ -376,7 +358,8 @@ def _seat_lists(data, players: int, palette_all: bool, defaults=None) -> tuple[l
     if len(set(cols)) != players:
         raise ApiError(400, "every seat needs a different peg colour")
     bots = data.get("bots", [None] * players)
-    if not isinstance(bots, list) or len(bots) != players or not all(b is None or b in BOT_NAMES for b in bots):
+    if not isinstance(bots, list) or len(bots) != players or \
+            not all(b is None or (isinstance(b, str) and b in BOT_NAMES) for b in bots):
         raise ApiError(400, f"bots must be a list of {players} entries, each null or one of {', '.join(BOT_NAMES)}")
     return names, cols, bots
 

@@ -16,7 +16,7 @@ from collections import Counter
 
 from companion.bots import make_bot
 from companion.game import PLAY, Game
-from companion.matching import all_holes
+from companion.matching import all_holes, board_of_pegs
 from companion.moves import DISCARD
 from companion.referee import GameView, Referee
 
@@ -70,7 +70,7 @@ def replay(preset="basic", seed=0, moves=100, noise_seed=0, margin=None, **noise
         return GameView.of(game, version, names=NAMES, colour_names=COLOURS)
 
     def show(pegs):
-        ref.observe_readings(noisy_readings(ref._board_of(pegs), holes, game.seat_side, rng, **noise), t)
+        ref.observe_readings(noisy_readings(board_of_pegs(ref.pos, pegs), holes, game.seat_side, rng, **noise), t)
 
     ref.update_game(view(), t)
     while counts["moves"] < moves and not game.is_over():

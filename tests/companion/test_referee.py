@@ -8,7 +8,7 @@ import pytest
 
 from companion.board import START
 from companion.game import Game
-from companion.matching import hole_id
+from companion.matching import board_of_pegs, hole_id
 from companion.notation import pegs_to_json, position_from_json
 from companion.referee import GameView, Referee, RefereeError
 
@@ -235,7 +235,7 @@ def camera_readings(tb, board, p=0.96, q=0.9, odd=None):
 
 
 def board_of(tb, pegs):
-    return tb.ref._board_of(pegs)
+    return board_of_pegs(tb.ref.pos, pegs)
 
 
 def test_camera_takes_a_swap_by_the_colours_it_reads():

@@ -25,10 +25,9 @@ from collections import Counter
 import cv2
 import numpy as np
 
-from companion.board import START
 from companion.bots import make_bot
 from companion.game import PLAY, Game
-from companion.matching import hole_id
+from companion.matching import board_of_pegs
 from companion.moves import DISCARD
 from companion.readings import decide
 from vision.calibration import calibrate
@@ -36,20 +35,6 @@ from vision.detect import EMPTY, UNKNOWN, Classifier, HoleSampler, read_holes
 from vision.layout import standard_layout
 from vision.render import LEVELS, coloured, make_scene, render_scene, setup_pegs
 from vision.render_hard import TABLE_COLOURS, TABLE_NAMES, hand_over_board, make_hard_scene, render_hard
-
-
-def board_of(pos, pegs: dict) -> dict:
-    """{hole: side} of `pegs` ({side: [locations]}), start pegs in the lowest start holes."""
-    out = {}
-    for side, locs in pegs.items():
-        k = 0
-        for loc in locs:
-            if loc == START:
-                k += 1
-                out[f"S-s{side}-{k}"] = side
-            else:
-                out[hole_id(pos.geo, side, loc)] = side
-    return out
 
 
 def _key(board: dict):
@@ -117,12 +102,12 @@ def replay(setup: CameraSetUp, game_seed: int, moves: int, preset: str = "basic"
             game.push(play.move, play.card)
             continue
         pos = game.position
-        before = board_of(pos, pos.pegs())
-        truth = board_of(pos, pos.result_of(play.move))
+        before = board_of_pegs(pos, pos.pegs())
+        truth = board_of_pegs(pos, pos.result_of(play.move))
         boards, seen = [before], {_key(before)}
         for p in plays:
             if p.card == play.card and p.move.kind != DISCARD:
-                b = board_of(pos, pos.result_of(p.move))
+                b = board_of_pegs(pos, pos.result_of(p.move))
                 if _key(b) not in seen:
                     seen.add(_key(b))
                     boards.append(b)
