@@ -594,12 +594,12 @@ class TableService:
         try:
             play = g.parse(move, card)
         except AmbiguousMoveError as exc:
-            raise ApiError(422, str(exc), rule="P7") from None
+            raise api_error(exc, rule="P7") from None
         except IllegalMoveError as exc:
-            raise ApiError(422, f"not allowed: {exc}", rule=exc.rule,
-                           words=words.refusal(g.position, table.names, str(exc), exc.rule)) from None
+            raise api_error(exc, f"not allowed: {exc}", rule=exc.rule,
+                            words=words.refusal(g.position, table.names, str(exc), exc.rule)) from None
         except MoveSyntaxError as exc:
-            raise ApiError(400, f"not a move: {exc}") from None
+            raise api_error(exc, f"not a move: {exc}") from None
         text = play.move.text(table.geo)
         if dry_run:
             return {"ok": True, "move": text, "version": table.version}
