@@ -3,7 +3,7 @@ preview, seats handed to the computer and asked back, seat requests the host app
 from __future__ import annotations
 
 import pytest
-from webkit import H, join_all, make_app, new_table
+from .webkit import H, join_all, make_app, new_table
 
 from web import netinfo
 
@@ -47,8 +47,8 @@ def test_pegs_serve_on_loopback_links_to_the_address_it_listens_on(tmp_path):
     and the console says phones can't reach it."""
     import signal
 
-    from webkit import Phone
-    from test_web_durability import Server, free_port
+    from .webkit import Phone
+    from .test_web_durability import Server, free_port
     srv = Server(tmp_path / "data", free_port())
     srv.start()
     try:

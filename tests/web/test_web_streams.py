@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from webkit import Phone, make_app, wait_until
-from livekit import LiveServer
+from .webkit import Phone, make_app, wait_until
+from tests.helpers.livekit import LiveServer
 from web.errors import ApiError
 
 
