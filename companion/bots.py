@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+from .errors import MoveError, SetupError
 from .cards import rank_of
 from .moves import DISCARD, DOUBT, FREE, HAND, MOVE, PASS, SWAP
 from .game import DOUBT_PHASE, PENALTY_PHASE
@@ -44,7 +45,7 @@ class RandomBot:
 
     def choose(self, game, plays):
         if not plays:
-            raise ValueError("no legal plays to choose from")
+            raise MoveError("no legal plays to choose from")
         return self.rng.choice(plays)
 
 
@@ -135,7 +136,7 @@ class GreedyBot:
     # -------------------------------------------------------------- choose
     def choose(self, game, plays):
         if not plays:
-            raise ValueError("no legal plays to choose from")
+            raise MoveError("no legal plays to choose from")
         if len(plays) == 1:
             return plays[0]
         if game.phase == DOUBT_PHASE:
@@ -218,7 +219,7 @@ class EasyBot(GreedyBot):
 
     def choose(self, game, plays):
         if not plays:
-            raise ValueError("no legal plays to choose from")
+            raise MoveError("no legal plays to choose from")
         if self.rng.random() < self.SLIP:
             return self.rng.choice(plays)
         return super().choose(game, plays)
@@ -244,7 +245,7 @@ def make_bot(name: str, rng: random.Random | None = None, **options):
     """
     cls = BOTS.get(LEVELS.get(name, name)) if isinstance(name, str) else None
     if cls is None:
-        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)}")
+        raise SetupError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)}")
     if cls is _strong:
         return cls(rng, **options)
     return cls(rng)

@@ -17,6 +17,7 @@ import random
 import secrets
 from typing import NamedTuple
 
+from .errors import SetupError
 from .board import START, seat_sides, sides_for, team_lists
 from .cards import Shoe, make_shoe, rank_of
 from .moves import (DISCARD, DOUBT, PASS, PENALTY, RANKS, AmbiguousMoveError,
@@ -61,7 +62,7 @@ class _ShuffleLog:
         if self.used < len(self.replay):
             nxt = self.replay[self.used]
             if sorted(nxt) != sorted(cards):
-                raise ValueError(f"recorded shuffle {self.used} does not hold the cards being shuffled")
+                raise SetupError(f"recorded shuffle {self.used} does not hold the cards being shuffled")
             cards[:] = nxt
             self.used += 1
         else:
@@ -95,18 +96,18 @@ def _check_record_types(record: dict) -> None:
     """ValueError naming the first field of a record that has the wrong type (before any use)."""
     for key in ("players", "teams", "dealer"):
         if record.get(key) is not None and not _whole(record[key]):
-            raise ValueError(f"the record's {key!r} must be a whole number, not {record[key]!r}")
+            raise SetupError(f"the record's {key!r} must be a whole number, not {record[key]!r}")
     seed = record.get("seed")
     if seed is not None and not (_whole(seed) or isinstance(seed, str)):
-        raise ValueError(f"the record's 'seed' must be a whole number or text, not {seed!r}")
+        raise SetupError(f"the record's 'seed' must be a whole number or text, not {seed!r}")
     if "shuffles" in record:
         shuffles = record["shuffles"]
         if not isinstance(shuffles, list) or not all(
                 isinstance(s, list) and all(isinstance(c, str) for c in s) for s in shuffles):
-            raise ValueError("the record's 'shuffles' must be a list of lists of cards")
+            raise SetupError("the record's 'shuffles' must be a list of lists of cards")
     moves = record.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
-        raise ValueError("the record's 'moves' must be a list of objects {\"move\", \"card\"}")
+        raise SetupError("the record's 'moves' must be a list of objects {\"move\", \"card\"}")
 
 
 class Game:
@@ -144,7 +145,7 @@ class Game:
         self.rng = _ShuffleLog(rng, shuffles or ())
         self.dealer = players - 1 if dealer is None else dealer
         if not 0 <= self.dealer < players:
-            raise ValueError(f"dealer must be a seat 0-{players - 1}")
+            raise SetupError(f"dealer must be a seat 0-{players - 1}")
         r = self.rules
         jokers = 0 if (players == 2 and r.two_players_no_jokers) else r.jokers_per_deck
         extra = 0 if (players == 2 and r.two_players_no_jokers) else r.extra_jokers
@@ -458,7 +459,7 @@ class Game:
     def from_record(cls, record: dict, upto: int | None = None) -> "Game":
         """Replay a record (all moves, or the first `upto`)."""
         if not isinstance(record, dict) or record.get("format") != GAME_FORMAT:
-            raise ValueError(f"not a game record: expected format {GAME_FORMAT!r}")
+            raise SetupError(f"not a game record: expected format {GAME_FORMAT!r}")
         _check_record_types(record)
         kwargs = dict(rules=record.get("rules", "basic"), players=record.get("players", 4),
                       teams=record.get("teams"), dealer=record.get("dealer"))
@@ -469,14 +470,14 @@ class Game:
         elif record.get("seed") is not None:
             game = cls(**kwargs, seed=record["seed"])
         else:
-            raise ValueError("the record has neither a seed nor recorded shuffles")
+            raise SetupError("the record has neither a seed nor recorded shuffles")
         moves = record.get("moves", [])
         for i, entry in enumerate(moves[:upto]):
             try:
                 game.push_text(entry["move"], entry.get("card"))
             except (MoveSyntaxError, IllegalMoveError, KeyError, TypeError) as exc:
                 shown = repr(entry) if len(repr(entry)) <= 80 else repr(entry)[:77] + "..."
-                raise ValueError(f"move {i + 1} ({shown}) does not replay: {exc}") from None
+                raise SetupError(f"move {i + 1} ({shown}) does not replay: {exc}") from None
         return game
 
     # ------------------------------------------------------------------ views

@@ -23,6 +23,7 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .errors import PositionError
 from .board import START
 from .moves import FORCE, GIVE, MOVE, SWAP, IllegalMoveError, Move
 
@@ -57,7 +58,7 @@ def parse_hole_id(geo, hole: str):
                 return "S", s, i
     except ValueError:
         pass
-    raise ValueError(f"unknown hole id {hole!r}")
+    raise PositionError(f"unknown hole id {hole!r}")
 
 
 def all_holes(geo, sides, pegs_per_side: int = 5) -> list[str]:

@@ -15,33 +15,11 @@ from __future__ import annotations
 import re
 
 from .board import START, Geometry
+from .errors import (AmbiguousMoveError, IllegalMoveError, MoveError,  # noqa: F401 (re-exported)
+                     MoveSyntaxError)
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
 RANK_SET = frozenset(RANKS)
-
-
-class MoveError(ValueError):
-    """Base class of the move errors."""
-
-
-class MoveSyntaxError(MoveError):
-    """The text is not a move in NOTATION.md form."""
-
-
-class IllegalMoveError(MoveError):
-    """The move is well formed but not legal here; `rule` names the RULES id."""
-
-    def __init__(self, message: str, rule: str | None = None):
-        super().__init__(message)
-        self.rule = rule
-
-
-class AmbiguousMoveError(MoveError):
-    """The input fits more than one legal move (e.g. no card named)."""
-
-    def __init__(self, message: str, candidates=()):
-        super().__init__(message)
-        self.candidates = list(candidates)
 
 
 MOVE, SWAP, DISCARD, FREE = "move", "swap", "discard", "free"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .board import START, HOME_SIZE, geometry
+from .errors import PositionError
 from .explain import explain
 from .moves import (DISCARD, FREE, MOVE, SWAP, RANKS, IllegalMoveError, Move,
                     MoveSyntaxError)
@@ -29,10 +30,6 @@ def _bits(mask):
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-class PositionError(ValueError):
-    """An impossible position (bad counts, two pegs in a hole, ...)."""
 
 
 class Position:

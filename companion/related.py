@@ -13,6 +13,7 @@ rule it breaks (TK-/CB-/JR- ids).
 """
 from __future__ import annotations
 
+from .errors import RulesError
 from .board import START
 from .moves import (DISCARD, FORCE, HAND, MOVE, SWAP, IllegalMoveError, Move,
                     canonical_rank)
@@ -782,7 +783,7 @@ def parse_rank(rules, word: str) -> str:
     ranks = deck_ranks(rules)
     rank = canonical_rank(word.strip(), ranks) if isinstance(word, str) else None
     if rank is None:
-        raise ValueError(f"{word!r} is not a rank of {rules.preset}'s deck ({' '.join(ranks)})")
+        raise RulesError(f"{word!r} is not a rank of {rules.preset}'s deck ({' '.join(ranks)})")
     return rank
 
 

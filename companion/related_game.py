@@ -16,6 +16,7 @@ Random choices go through the shuffle log, so records replay exactly.
 """
 from __future__ import annotations
 
+from .errors import SetupError
 from .board import START
 from .cards import Shoe, make_shoe
 from .game import OVER, PLAY, Game, Play, _ShuffleLog
@@ -55,24 +56,24 @@ class RelatedGame(Game):
         r = self.rules = rules_from_json(rules)
         allowed = SEATS.get(r.preset, tuple(range(2, 13)))
         if players not in allowed:
-            raise ValueError(f"{r.preset} is played by {' or '.join(map(str, allowed))} players, "
+            raise SetupError(f"{r.preset} is played by {' or '.join(map(str, allowed))} players, "
                              f"not {players}")
         self.players = players
         self.sides = default_sections(r, players) if sides is None else sides
         if self.sides not in SECTIONS or self.sides < players:
-            raise ValueError(f"{players} players need a board of 4, 6, 8 or 12 sides, at least "
+            raise SetupError(f"{players} players need a board of 4, 6, 8 or 12 sides, at least "
                              f"one per player (CB-G1), not {self.sides}")
         self.seat_side = seat_sections(self.sides, players)
         self.side_seat = {s: i for i, s in enumerate(self.seat_side)}
         pairs = r.team_play == "pairs" or (r.team_play == "any" and teams not in (None, players))
         if pairs and players % 2:
-            raise ValueError(f"{players} players can't sit in pairs")
+            raise SetupError(f"{players} players can't sit in pairs")
         half = players // 2
         team_seats = ([[i, i + half] for i in range(half)] if pairs
                       else [[i] for i in range(players)])
         self.team_count = len(team_seats)
         if teams is not None and teams != self.team_count:
-            raise ValueError(f"{r.preset} with {players} players has {self.team_count} teams, "
+            raise SetupError(f"{r.preset} with {players} players has {self.team_count} teams, "
                              f"not {teams}")
         self.seed = seed if (shuffles is None and rng is None) else None
         if rng is None:
@@ -81,10 +82,10 @@ class RelatedGame(Game):
         self.rng = _ShuffleLog(rng, shuffles or ())
         self.dealer = players - 1 if dealer is None else dealer
         if not 0 <= self.dealer < players:
-            raise ValueError(f"dealer must be a seat 0-{players - 1}")
+            raise SetupError(f"dealer must be a seat 0-{players - 1}")
         cards = make_shoe(r.decks, r.jokers_per_deck, r.extra_jokers)
         if players * max(r.deal) > len(cards):
-            raise ValueError(f"{len(cards)} cards can't deal {max(r.deal)} to {players} players")
+            raise SetupError(f"{len(cards)} cards can't deal {max(r.deal)} to {players} players")
         self.shoe = Shoe(cards, self.rng)
         self.step = -1 if r.direction == "counter" else 1
         pegs = {side: [START] * r.pegs_per_side for side in self.seat_side}

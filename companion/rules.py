@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
+from .errors import RulesError  # noqa: F401 (re-exported: companion.rules.RulesError)
+
 # Option name -> (allowed values or type, one-line documentation). The
 # documentation is shown by `pegs rules` and the web page.
 OPTION_DOCS: dict[str, tuple[object, str]] = {
@@ -156,8 +158,6 @@ def _related(rules: Rules) -> bool:
             or any(getattr(rules, k) != v for k, v in _NEW_DEFAULTS.items()))
 
 
-class RulesError(ValueError):
-    """An unknown preset or a bad option value."""
 
 
 _BASIC = Rules()

@@ -18,6 +18,7 @@ import time
 from typing import Callable, Iterator, NamedTuple
 
 from .bots import make_bot
+from .errors import CompanionError, SetupError
 from .game import Game
 from .related_game import STILL_DEALS_TO_DRAW
 from .rules import rules_from_json
@@ -27,7 +28,7 @@ from .rules import rules_from_json
 DEFAULT_MAX_TURNS = 200_000
 
 
-class SimulationError(RuntimeError):
+class SimulationError(CompanionError, RuntimeError):
     """A simulated game did not end within the turn cap."""
 
 
@@ -65,7 +66,7 @@ def _check_bots(bots) -> tuple:
         bots = (bots,)
     bots = tuple(bots)
     if not bots:
-        raise ValueError("bots must name at least one bot")
+        raise SetupError("bots must name at least one bot")
     for name in bots:
         make_bot(name, random.Random(0))  # ValueError for an unknown name
     return bots
@@ -101,7 +102,7 @@ def iter_games(preset="basic", players: int = 4, teams: int | None = None, games
     bots = _check_bots(bots)
     rules = rules_from_json(preset)
     if not isinstance(games, int) or games < 0:
-        raise ValueError(f"games must be a whole number >= 0, not {games!r}")
+        raise SetupError(f"games must be a whole number >= 0, not {games!r}")
     for i in range(games):
         gs = game_seed(seed, i)
         game = Game(rules, players=players, teams=teams, seed=gs, **_board(sides))

@@ -39,6 +39,7 @@ import random
 import time
 from math import comb
 
+from .errors import MoveError
 from .board import START
 from .evaluation import Evaluator, Weights, card_keep_value
 from .cards import make_shoe, rank_of
@@ -260,7 +261,7 @@ class StrongBot:
     # ----------------------------------------------------------- interface
     def choose(self, game, plays):
         if not plays:
-            raise ValueError("no legal plays to choose from")
+            raise MoveError("no legal plays to choose from")
         if len(plays) == 1:
             self.last = Decision(plays[0].move, plays[0].card)
             return plays[0]
@@ -273,7 +274,7 @@ class StrongBot:
     def decide(self, view: dict) -> Decision:
         """The choice for the seat of `view` (which must be the seat to act)."""
         if view.get("seat") is None or view.get("actor") != view["seat"]:
-            raise ValueError("decide needs the view of the seat that must act")
+            raise MoveError("decide needs the view of the seat that must act")
         seen = _Seen(view)
         phase = view["phase"]
         if seen.rules.related:  # their own phases, deal and evaluation (strong_related)
@@ -285,7 +286,7 @@ class StrongBot:
         elif phase == "play":
             d = self._play(seen)
         else:
-            raise ValueError(f"nothing to decide in phase {phase!r}")
+            raise MoveError(f"nothing to decide in phase {phase!r}")
         self.last = d
         return d
 
@@ -325,7 +326,7 @@ class StrongBot:
     def _play(self, seen):
         screened = self._screen(seen)
         if not screened:
-            raise ValueError("no legal plays in this view")
+            raise MoveError("no legal plays in this view")
         honest = [t for t in screened if not t[3]]
         bluffs = [t for t in screened if t[3]]
         # the same end position from two cards: keep the better card only
@@ -540,7 +541,7 @@ class StrongBot:
                 if best_v is None or v > best_v:
                     best, best_v = h, v
         if best is None:
-            raise ValueError("no peg to send back in this view")
+            raise MoveError("no peg to send back in this view")
         return Decision(Move("", PENALTY, ((victim, best, START),)), None, best_v, 0, 1)
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .errors import MoveError
 from .cards import make_shoe
 from .evaluation import _CARD_KEEP, Evaluator, Weights, main_track_by_team
 from .moves import DISCARD, FORCE, GIVE, HAND, MOVE, SWAP, Move
@@ -385,7 +386,7 @@ def screen(seen):
 def decide_play(bot, seen, decision_cls, over):
     screened = screen(seen)
     if not screened:
-        raise ValueError("no legal plays in this view")
+        raise MoveError("no legal plays in this view")
     cands, keys, forces = [], set(), []
     for t in screened:
         m = t[1]
@@ -479,7 +480,7 @@ def decide(bot, seen, phase, decision_cls, over):
         return decide_forced(seen, decision_cls)
     if phase == "play":
         return decide_play(bot, seen, decision_cls, over)
-    raise ValueError(f"nothing to decide in phase {phase!r}")
+    raise MoveError(f"nothing to decide in phase {phase!r}")
 
 
 __all__ = ["decide", "RelatedEvaluator", "CardWorth", "unseen_pool"]
