@@ -106,7 +106,7 @@ class Shoe:
     ``shoe.discard.append(card)``. The lists are only ever changed in place.
     """
 
-    def __init__(self, cards: Iterable[str], rng: random.Random | None = None):
+    def __init__(self, cards: Iterable[str], rng: Any = None):  # a random.Random or game's shuffle log
         """Shuffle a copy of ``cards`` with ``rng`` to form the stock.
 
         ``rng`` defaults to ``random.SystemRandom()`` (RULES C5).

@@ -11,7 +11,7 @@ import json
 import sys
 from importlib.metadata import entry_points
 
-from .errors import SetupError
+from .errors import PositionError, SetupError
 from .moves import RANK_SET, RANKS
 
 EXIT_BAD_INPUT = 2
@@ -84,16 +84,16 @@ def _parse_hand(text: str) -> list[str]:
 
 
 def cmd_moves(args) -> int:
+    from .families import PEGS, find_family
     from .notation import moves_report, position_from_json
-    from .position import PositionError
     try:
         pos = position_from_json(_read_json(args.position))
-        if pos.rules.related:  # RG-N2: the game's own deck
-            from .related import parse_rank
+        family = find_family(pos.rules)
+        if family is not PEGS:  # RG-N2: the game's own deck
             words = [w for w in (args.hand or "").split(",") if w.strip()]
             if args.hand is not None and not words:
                 raise SetupError("--hand is empty; give ranks like A,7,K")
-            ranks = [parse_rank(pos.rules, w) for w in words] if args.hand is not None else None
+            ranks = [family.parse_rank(pos.rules, w) for w in words] if args.hand is not None else None
         else:
             ranks = _parse_hand(args.hand) if args.hand is not None else None
         report = moves_report(pos, ranks)
@@ -192,11 +192,11 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .game import Game
+    from .families import game_from_record
     from .notation import position_to_json
     try:
         record = _read_json(args.record)
-        game = Game.from_record(record, upto=args.upto)
+        game = game_from_record(record, upto=args.upto)
         out = {"moves_replayed": len(game.history), "turns": game.turn, "phase": game.phase,
                "winner_seats": game.player_view(None)["winner"],
                "position": position_to_json(game.position)}

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from .errors import PositionError
 from .board import START
-from .moves import FORCE, GIVE, MOVE, SWAP, IllegalMoveError, Move
+from .moves import FORCE, GIVE, MOVE, SWAP, Move
 
 # ------------------------------------------------------------------ hole ids
 
@@ -340,7 +340,7 @@ def hit_returns(pos, move: Move) -> list:
     q = pos.copy()
     for c, s, d in move.steps:
         before = q.pegs()
-        q._make(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
+        q.apply(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
         after = q.pegs()
         for side in before:
             expected = Counter(before[side])
@@ -416,18 +416,13 @@ def _orders(pos, move):
         return _related_orders(pos, move) if len(steps) >= 2 else out
     if len(steps) == 2:
         rev = steps[::-1]
-        if pos.rules.related:  # the related games judge the other order by their rules (JR-P4)
-            try:
-                pos.check_move(Move(move.rank, move.kind, tuple(rev)))
-            except IllegalMoveError:
-                return out
         q = pos.copy()
         for c, s, d in rev:
             if s == START and not q.start[c] or s != START and not q.occ[c] >> s & 1:
                 return out
-            q._make(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
+            q.apply(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
         r = pos.copy()
-        r._make(move, pos.to_move)
+        r.apply(move, pos.to_move)
         if q.occ == r.occ and q.start == r.start:
             out.append(rev)
     return out
@@ -574,7 +569,7 @@ def _move_stages(pos, move, before: Occupancy, names, add) -> None:
             returns = hit_returns(q, step) if related or _hits_something(q, c, d) else []
             _step_stages(add, geo, base, _start_ref(geo, c, s), hole_id(geo, c, d),
                          returns, k == len(steps) - 1, related)
-            q._make(step, pos.to_move)
+            q.apply(step, pos.to_move)
             if k == len(steps) - 1:
                 add(_occupancy_fast(q, names), destination={hole_id(geo, c, d)}, done=True)
 

@@ -44,10 +44,9 @@ from .board import START
 from .evaluation import Evaluator, Weights, card_keep_value
 from .cards import make_shoe, rank_of
 from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, PENALTY, RANKS, SWAP, Move
+from .families import find_family
 from .notation import position_from_json
 from .rules import rules_from_json
-from . import strong_related
-from .strong_related import unseen_pool
 
 DEFAULT_THINK_MS = 140    # budget per decision, CPU time of the thinking thread (median target 150 ms)
 WALL_CAP = 3              # and never more than this many budgets of wall-clock time
@@ -78,6 +77,23 @@ class Decision:
 
 
 # ------------------------------------------------------------------ the view
+def pegs_unseen_pool(seen: "_Seen") -> list[str]:
+    """The ranks of the cards a Pegs and Jokers seat can't see: the whole shoe less its
+    own hand. (The discards are few against a 4-deck shoe and are reshuffled back into
+    the stock; the log shows only the last ones.)"""
+    r = seen.rules
+    no_jokers = seen.players == 2 and r.two_players_no_jokers
+    shoe = make_shoe(r.decks, 0 if no_jokers else r.jokers_per_deck,
+                     0 if no_jokers else r.extra_jokers)
+    pool = [rank_of(c) for c in shoe]
+    for c in seen.hand:
+        try:
+            pool.remove(rank_of(c))
+        except ValueError:
+            pass
+    return pool
+
+
 class _Seen:
     """What a view tells: rules, the position, seats, this seat's hand, the unseen cards."""
 
@@ -96,20 +112,8 @@ class _Seen:
         # Cards this seat can't see: the whole shoe less its own hand. (The
         # discards are few against a 4-deck shoe and are reshuffled back into
         # the stock; the log shows only the last ones.)
-        r = self.rules
-        if r.related:  # Tock, Carbles, Jackaroo: their own ranks and deal cycle
-            self.pool = unseen_pool(self)
-            return
-        no_jokers = self.players == 2 and r.two_players_no_jokers
-        shoe = make_shoe(r.decks, 0 if no_jokers else r.jokers_per_deck,
-                         0 if no_jokers else r.extra_jokers)
-        pool = [rank_of(c) for c in shoe]
-        for c in self.hand:
-            try:
-                pool.remove(rank_of(c))
-            except ValueError:
-                pass
-        self.pool = pool
+        self.family = find_family(self.rules)
+        self.pool = self.family.unseen_pool(self)  # each family's ranks and deal cycle
 
     def rank_count(self, rank: str) -> int:
         return sum(1 for r in self.pool if r == rank)
@@ -184,7 +188,7 @@ class _Sim:
             key = (m[1], m[2])
             sc = seen_moves.get(key)
             if sc is None:
-                pos._make(m, side)
+                pos.apply(m, side)
                 sc = seen_moves[key] = evaluate(pos, team)
                 pos.occ, pos.start, pos.to_move, pos.counting = saved
             sc -= _keep(m[0], in_start)
@@ -217,7 +221,7 @@ class _Sim:
             hand = hand[:]
             hand.remove(rank)
             hands[seat] = hand
-            pos._make(move, self.seat_side[(seat + 1) % self.players])
+            pos.apply(move, self.seat_side[(seat + 1) % self.players])
             if not self.draw_first and stock:
                 hands[seat] = hand + [stock.pop()]
 
@@ -277,16 +281,8 @@ class StrongBot:
             raise MoveError("decide needs the view of the seat that must act")
         seen = _Seen(view)
         phase = view["phase"]
-        if seen.rules.related:  # their own phases, deal and evaluation (strong_related)
-            d = strong_related.decide(self, seen, phase, Decision, _over(self.think_ms))
-        elif phase == "doubt":
-            d = self._doubt(seen)
-        elif phase == "penalty":
-            d = self._penalty(seen)
-        elif phase == "play":
-            d = self._play(seen)
-        else:
-            raise MoveError(f"nothing to decide in phase {phase!r}")
+        # each family's phases, deal and evaluation (Pegs and Jokers': `decide_pegs`)
+        d = seen.family.search(self, seen, phase, Decision, _over(self.think_ms))
         self.last = d
         return d
 
@@ -404,7 +400,7 @@ class StrongBot:
                 mine = hand_ranks[:]
                 if i < len(moves):
                     mine.remove(rank_of(cards[i]))
-                    pos._make(moves[i], nxt)
+                    pos.apply(moves[i], nxt)
                 else:  # caught bluff: no move, the most advanced peg back to start
                     mine.remove(rank_of(cards[-1]))
                     hole = _most_advanced(pos, seen.side)
@@ -544,5 +540,19 @@ class StrongBot:
             raise MoveError("no peg to send back in this view")
         return Decision(Move("", PENALTY, ((victim, best, START),)), None, best_v, 0, 1)
 
+
+
+
+def decide_pegs(bot: StrongBot, seen: _Seen, phase: str, decision_cls: type,
+                over: object) -> Decision:
+    """The Pegs and Jokers family's search (`Family.search`): the bot's own play, doubt and
+    penalty searches, which keep their own clock."""
+    if phase == "doubt":
+        return bot._doubt(seen)
+    if phase == "penalty":
+        return bot._penalty(seen)
+    if phase == "play":
+        return bot._play(seen)
+    raise MoveError(f"nothing to decide in phase {phase!r}")
 
 __all__ = ["StrongBot", "Decision", "DEFAULT_THINK_MS"]

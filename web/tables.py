@@ -33,9 +33,10 @@ from companion.game import DOUBT_PHASE, PENALTY_PHASE, Game
 from companion.moves import (DISCARD, RANKS, SWAP, AmbiguousMoveError, IllegalMoveError,
                              MoveSyntaxError)
 from companion.notation import pegs_to_json
-from companion.related_game import SEATS as RELATED_SEATS
-from companion.related import seat_sections
-from companion.related_game import SECTIONS, default_sections
+from companion.families import PEGS, find_family, new_game
+from companion.families.tock.game import SEATS as RELATED_SEATS
+from companion.families.tock.position import seat_sections
+from companion.families.tock.game import SECTIONS, default_sections
 from companion.rules import PRESETS, RELATED_PRESETS, SWITCHES, RulesError, rules_from_json
 
 from . import colours
@@ -87,8 +88,8 @@ class Table:
         # Dealt with secrets.SystemRandom (RULES C5) after playing back the logged
         # shuffles; game.take_new_shuffles() gives each new one for the log.
         extra = {"sides": setup["sides"]} if setup.get("sides") else {}  # the related games' board
-        self.game = Game(rules=setup["rules"], players=setup["players"], teams=setup["teams"],
-                         dealer=setup["dealer"], shuffles=list(shuffles), **extra)
+        self.game = new_game(rules=setup["rules"], players=setup["players"], teams=setup["teams"],
+                             dealer=setup["dealer"], shuffles=list(shuffles), **extra)
         self.geo = self.game.position.geo
         self.cond = threading.Condition()
         self.version = 0
@@ -698,7 +699,7 @@ class TableService:
         if g.phase == PENALTY_PHASE:
             out["penalty"] = [self._move_json(table, p.move) for p in g.legal_plays()]
             return out
-        if g.rules.related:
+        if find_family(g.rules) is not PEGS:  # the Tock family's plays (issue 24: ask the family)
             return self._related_plays(table, out)
         hand = g.hands[g.actor]
         ranks = list(dict.fromkeys(rank_of(c) for c in hand))

@@ -32,7 +32,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
 from companion import cli  # noqa: E402
-from companion.game import Game  # noqa: E402
+from companion.families import new_game  # noqa: E402
 from companion.notation import position_to_json  # noqa: E402
 from companion.rules import ALL_PRESETS, PRESETS, RELATED_PRESETS  # noqa: E402
 
@@ -68,13 +68,13 @@ def layouts(preset: str):
 def deck_words(preset: str) -> tuple[str, ...]:
     if preset in PRESETS:
         return PEGS_RANKS
-    from companion.related import deck_ranks
+    from companion.families.tock.position import deck_ranks
     return tuple(deck_ranks(ALL_PRESETS[preset]))
 
 
 def game_positions(preset, players, teams, seed, every):
     """(position dict, actor's hand words) at play-phase rest points of a seeded random game."""
-    game = Game(preset, players=players, teams=teams, seed=seed)
+    game = new_game(preset, players=players, teams=teams, seed=seed)
     rng = random.Random(seed * 31 + players)
     n = 0
     while not game.is_over() and n < 3000:
@@ -85,7 +85,7 @@ def game_positions(preset, players, teams, seed, every):
                 from companion.cards import rank_of
                 words = [rank_of(c) for c in hand]
             else:
-                from companion.related import card_rank
+                from companion.families.tock.position import card_rank
                 words = [card_rank(game.rules, c) for c in hand]
             yield position_to_json(pos), list(dict.fromkeys(words))
         plays = game.legal_plays()
@@ -173,7 +173,7 @@ def decision_trace(preset: str, level: str, seed: int, max_actions: int) -> list
     """Every decision of `level` bots in all seats of a seeded 4-seat game (3 for tock3)."""
     from companion.bots import make_bot
     players = 3 if preset == "tock3" else 4
-    game = Game(preset, players=players, seed=seed)
+    game = new_game(preset, players=players, seed=seed)
     opts = {"think_ms": None, "iterations": 6} if level == "hard" else {}
     bots = [make_bot(level, random.Random(seed * 100 + s), **opts) for s in range(players)]
     trace = []

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.families import new_game
 from companion.errors import (CompanionError, IllegalMoveError, MoveError, PositionError,
                               RulesError, SetupError)
 from companion.game import Game
@@ -49,12 +50,12 @@ def test_each_branch_is_raised_where_it_belongs_and_is_still_a_value_error():
     with pytest.raises(RulesError):
         rules_from_json("no_such_preset")
     with pytest.raises(SetupError):
-        Game("basic", players=4, dealer=9)
+        new_game("basic", players=4, dealer=9)
     bad = {"format": "pegs-and-jokers/position/1", "rules": "basic", "sides": 4,
            "teams": [[0, 2], [1, 3]], "pegs": {str(k): ["S"] * 4 for k in range(4)}, "to_move": 0}
     with pytest.raises(PositionError):
         position_from_json(bad)
-    game = Game("basic", players=4, seed=1)
+    game = new_game("basic", players=4, seed=1)
     with pytest.raises(IllegalMoveError) as info:
         game.push_text("5 0:M3-M8")
     assert isinstance(info.value, MoveError) and info.value.rule  # the rule id is kept
