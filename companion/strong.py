@@ -22,7 +22,7 @@ How it plays (the play phase):
    slower machine makes fewer deals: it plays a little weaker, not slower.
 
 Tock, Carbles and Jackaroo: the same method on their own deal, phases and
-evaluation, in `companion.strong_related` (this module's Pegs and Jokers
+evaluation, in `companion.families.tock.search` (this module's Pegs and Jokers
 code path is left as it was).
 
 Bluffing Joker (V-BJ): doubts and bluffs use an estimate of the chance that a
@@ -42,7 +42,7 @@ from math import comb
 from .errors import MoveError
 from .board import START
 from .evaluation import Evaluator, Weights, card_keep_value
-from .cards import make_shoe, rank_of
+from .cards import rank_of, shoe_of
 from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, PENALTY, RANKS, SWAP, Move
 from .families import find_family
 from .notation import position_from_json
@@ -81,11 +81,7 @@ def pegs_unseen_pool(seen: "_Seen") -> list[str]:
     """The ranks of the cards a Pegs and Jokers seat can't see: the whole shoe less its
     own hand. (The discards are few against a 4-deck shoe and are reshuffled back into
     the stock; the log shows only the last ones.)"""
-    r = seen.rules
-    no_jokers = seen.players == 2 and r.two_players_no_jokers
-    shoe = make_shoe(r.decks, 0 if no_jokers else r.jokers_per_deck,
-                     0 if no_jokers else r.extra_jokers)
-    pool = [rank_of(c) for c in shoe]
+    pool = [rank_of(c) for c in shoe_of(seen.rules, seen.players)]
     for c in seen.hand:
         try:
             pool.remove(rank_of(c))

@@ -13,9 +13,9 @@ top of the engine: nothing in the engine imports it.
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from .board import START
+from .hits import hits
 from .moves import DISCARD, DOUBT, FORCE, FREE, GIVE, HAND, PASS, PENALTY, SWAP
 from .powers import BACK, FWD, SPLIT, card_powers
 
@@ -117,25 +117,12 @@ def _step(pos, names, c, s, d, rank, mover):
 def _hits(pos, move, names):
     """Pegs the move sends elsewhere besides its own steps (M7), in words."""
     geo = pos.geo
-    before = pos.pegs()
-    after = pos.result_of(move)
-    expected = {c: Counter(locs) for c, locs in before.items()}
-    steps = move[2]
-    if move[1] == SWAP:
-        (c1, a, b), (c2, _, _) = steps
-        steps = ((c1, a, b), (c2, b, a))
-    for c, s, d in steps:
-        expected[c][s] -= 1
-        expected[c][d] += 1
     out = []
-    for c, locs in after.items():
-        got = Counter(locs)
-        lost, gained = expected[c] - got, got - expected[c]
-        for (src, _), (dst, _) in zip(sorted(lost.items()), sorted(gained.items())):
-            to = "back to start" if dst == START else (
-                f"to its in-spot, {hole(geo, names, c, dst)}" if dst == geo.in_spot[c]
-                else f"to {hole(geo, names, c, dst)}")
-            out.append(f"{names.peg(c)} on {hole(geo, names, c, src)} goes {to}")
+    for c, src, dst in hits(pos, move):
+        to = "back to start" if dst == START else (
+            f"to its in-spot, {hole(geo, names, c, dst)}" if dst == geo.in_spot[c]
+            else f"to {hole(geo, names, c, dst)}")
+        out.append(f"{names.peg(c)} on {hole(geo, names, c, src)} goes {to}")
     return out
 
 

@@ -176,6 +176,7 @@ def test_slow_playout_invariants(cfg):
         assert game.is_over()
 
 
+@pytest.mark.slow   # 39 whole games per preset and layout: .ci/run's slow part
 @pytest.mark.parametrize("players, teams", sampling.LAYOUTS)
 @pytest.mark.parametrize("preset", [p for p in sampling.PRESETS if p != "basic"])
 def test_playout_presets_every_layout(preset, players, teams):

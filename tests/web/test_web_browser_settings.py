@@ -270,7 +270,7 @@ def test_board_mode_changed_in_settings_reloads_an_open_table_page(serve, browse
         # the table page is told over its event stream, and reloads itself with the new mode
         table.wait_for_function("() => !window.__beforeTheChange && JSON.parse("
                                 "document.getElementById('boot').textContent).board.mode === 'none'",
-                                timeout=5000)
+                                timeout=30000)
         table.wait_for_selector("#pegs .peg")
         expect(table.locator("#referee")).to_be_hidden()
         expect(table.locator("#referee .led-legend")).not_to_be_visible()
