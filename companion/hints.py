@@ -10,11 +10,8 @@ from __future__ import annotations
 import random
 
 from .board import START
-from .cards import rank_of
-from .moves import DISCARD, DOUBT, FORCE, FREE, GIVE, HAND, MOVE, PASS, PENALTY, SWAP
-from .related import card_rank
+from .moves import DISCARD, DOUBT, MOVE, PASS, PENALTY, SWAP
 from .strong import DEFAULT_THINK_MS, StrongBot, _Seen
-from .strong_related import worth_for
 
 _CARD_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king", "JK": "joker"}
 
@@ -55,11 +52,11 @@ def reason(view: dict, move, card, p_real=None, names=None) -> str:
         victim, hole, _ = move[2][0]
         return (f"send back {_name(names, victim)}'s peg {_to_home(geo, victim, hole)} "
                 f"holes from home: it hurts them most")
-    if seen.rules.related:
-        text = _related_reason(view, seen, move, card, names)
-        if text is not None:
-            return text
-    rank = rank_of(card) if card else move[0]
+    family = seen.family
+    text = family.hint_reason(view, seen, move, card, names)  # the plays off the board
+    if text is not None:
+        return text
+    rank = family.card_rank(seen.rules, card) if card else move[0]
     if kind == DISCARD:
         return f"no card can move: let go of the {card_word(rank)}, the least useful to keep"
     bluff = seen.rules.bluffing and rank != move[0]
@@ -102,39 +99,12 @@ def reason(view: dict, move, card, p_real=None, names=None) -> str:
     text = " and ".join(parts[:2])
     if bluff:
         text = f"bluff: declare a {card_word(move[0])} and play the {card_word(rank)}; " + text
-    if seen.rules.related:  # the cards that bring pegs out in this game (TK-M4, CB-M4, JR-M6)
-        come_out = worth_for(seen.rules).out
-        hand_ranks = {card_rank(seen.rules, c) for c in seen.hand}
-        rank = card_rank(seen.rules, card) if card else move[0]
-    else:
-        come_out = ("JK", "A", "K", "Q", "J")
-        hand_ranks = {rank_of(c) for c in seen.hand}
+    come_out = family.come_out_ranks(seen.rules)  # the cards that bring pegs out in this game
+    hand_ranks = {family.card_rank(seen.rules, c) for c in seen.hand}
     kept = [r for r in ("JK", "A", "K", "Q", "J") if r in hand_ranks and r != rank and r in come_out]
     if kept and not out and any(pos.start[c] for c in pos.controlled(me)) and kind == MOVE:
         text += f", and keeps your {card_word(kept[0])} for bringing a peg out"
     return text
-
-
-def _related_reason(view, seen, move, card, names):
-    """Tock, Carbles, Jackaroo: the reasons of their own plays (None: a move on the board)."""
-    kind = move[1]
-    rank = card_rank(seen.rules, card) if card else move[0]
-    word = card_word(rank[:1] if rank[:1] in "JQ" else rank)
-    if kind == GIVE:
-        return (f"pass the {word} to your partner {_name(names, move[2][0])}: it is worth more "
-                f"to their pegs than to yours")
-    if kind == DISCARD and view.get("phase") == "forced":
-        return f"a 10 makes you discard: let go of the {word}, the least useful to your pegs"
-    if kind == DISCARD:
-        return f"no card can move: let go of the {word}, the least useful to keep"
-    if kind == HAND:
-        return "give up the whole hand and wait for the next deal: no play helps more"
-    if kind == FORCE:
-        who = _name(names, move[2][0])
-        if move[0] == "10":
-            return f"make {who} discard a card and miss a turn"
-        return f"take a card at random from {who}, who also misses a turn"
-    return None
 
 
 def suggest(view: dict, rng: random.Random | None = None, names: dict | None = None,

@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import START
+from .errors import CompanionError
 from .game import DOUBT_PHASE, PLAY
 from .matching import (BoardFollower, Occupancy, StageIndex, board_of_pegs, colours_of_pegs, hit_returns,
                        hole_id, occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
@@ -43,7 +44,7 @@ from .readings import DEFAULT_MARGIN, contradictions, decide, doubtful
 BOARD_KINDS = (MOVE, SWAP, FREE)   # plays made by moving pegs (the rest are the phone's)
 
 
-class RefereeError(ValueError):
+class RefereeError(CompanionError, ValueError):
     """A request the referee can't take now (the game moved on since the phone looked)."""
 
     def __init__(self, message: str, version=None):

@@ -253,7 +253,7 @@ def _doubt_outcome(game, said, names):
 def _next(game, names):
     if game.is_over():
         if game.winner is None:  # RG-D1
-            from .related_game import STILL_DEALS_TO_DRAW
+            from .families.tock.game import STILL_DEALS_TO_DRAW
             return f". No peg has moved in {STILL_DEALS_TO_DRAW} deals in a row: the game is drawn"
         won = [names.seat(s) for s in range(game.players)
                if game.team_of_seat(s) == game.winner]
@@ -288,7 +288,7 @@ def cancelled(history) -> set[int]:
 def told(history) -> str | None:
     """How the latest doubt ended (and the penalty peg, once chosen), while no ordinary
     move has been made since."""
-    after = []
+    after: list[str] = []
     for entry in reversed(history):
         kind = entry["move"][1]
         if kind == DOUBT or (kind == PASS and "the move stands" in entry.get("words", "")):

@@ -8,7 +8,7 @@ listed wins), and the app answers any of them that reaches it the same way.
 from __future__ import annotations
 
 from companion.moves import AmbiguousMoveError, IllegalMoveError, MoveError, MoveSyntaxError
-from companion.position import PositionError
+from companion.errors import PositionError
 from companion.referee import RefereeError
 from companion.rules import RulesError
 from companion.setup import SetupError

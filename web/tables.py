@@ -28,7 +28,8 @@ from collections import Counter
 from companion import words
 from companion.bots import BOT_NAMES, make_bot
 from companion.cards import is_card
-from companion.game import DOUBT_PHASE, PENALTY_PHASE, Game
+from companion.families import new_game
+from companion.game import DOUBT_PHASE, PENALTY_PHASE
 from companion.moves import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
 from companion.plays import move_json, svg_hole_id
 from companion.setup import SetupError
@@ -82,8 +83,8 @@ class Table:
         # Dealt with secrets.SystemRandom (RULES C5) after playing back the logged
         # shuffles; game.take_new_shuffles() gives each new one for the log.
         extra = {"sides": setup["sides"]} if setup.get("sides") else {}  # the related games' board
-        self.game = Game(rules=setup["rules"], players=setup["players"], teams=setup["teams"],
-                         dealer=setup["dealer"], shuffles=list(shuffles), **extra)
+        self.game = new_game(rules=setup["rules"], players=setup["players"], teams=setup["teams"],
+                             dealer=setup["dealer"], shuffles=list(shuffles), **extra)
         self.geo = self.game.position.geo
         self.cond = threading.Condition()
         self.version = 0

@@ -26,6 +26,7 @@ from collections import Counter
 
 import pytest
 
+from companion.families import new_game
 from companion.board import START
 from companion.cards import make_shoe, rank_of
 from companion.moves import DISCARD, FREE, MOVE, SWAP
@@ -109,7 +110,7 @@ def check_play_choice(game, plays):
 def play_checked(preset, players, teams, seed, doubt_rate=0.15):
     """Play a whole seeded game, checking every invariant after every action."""
     from companion.game import Game
-    game = Game(rules=preset, players=players, teams=teams, seed=seed)
+    game = new_game(rules=preset, players=players, teams=teams, seed=seed)
     rng = random.Random(seed)
     shoe = full_shoe(game.rules, players)
     counting = bool(game.rules.counting)
@@ -215,7 +216,7 @@ def _related_id(cfg):
 def play_checked_related(rules, players, seed, sides=None):
     from companion.game import Game
     from companion.moves import HAND
-    game = Game(rules=rules, players=players, seed=seed, sides=sides)
+    game = new_game(rules=rules, players=players, seed=seed, sides=sides)
     r = game.rules
     shoe = Counter(make_shoe(r.decks, r.jokers_per_deck, r.extra_jokers))
     rng = random.Random(seed)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion import cli
+from companion.families import new_game
 from companion.game import Game
 from companion.rules import RELATED_PRESETS
 
@@ -84,7 +85,7 @@ def test_simulate_and_replay_a_related_game(tmp_path):
                 "--games", "2", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["games"] == 2
-    g = Game("jackaroo", players=4, seed=7)
+    g = new_game("jackaroo", players=4, seed=7)
     while not g.is_over():
         g._push(g.legal_plays()[0])
     f = tmp_path / "rec.json"

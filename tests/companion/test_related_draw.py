@@ -3,10 +3,11 @@ STILL_DEALS_TO_DRAW deals in a row ends drawn instead of being dealt forever; on
 moved starts the count again. The games below would otherwise loop."""
 import json
 
+from companion.families import new_game
 from companion.cli import main as pegs
 from companion.game import Game
 from companion.moves import DISCARD, HAND
-from companion.related_game import STILL_DEALS_TO_DRAW
+from companion.families.tock.game import STILL_DEALS_TO_DRAW
 from companion.simulate import format_summary, simulate
 from companion.words import Names, after_play, before_play
 
@@ -24,7 +25,7 @@ def give_up_every_hand(game, limit=10_000):
 
 
 def test_RG_D1_jackaroo_everyone_giving_up_the_hand_is_drawn():
-    g = Game("jackaroo", players=4, seed=3)
+    g = new_game("jackaroo", players=4, seed=3)
     give_up_every_hand(g)
     assert g.drawn and g.winner is None and g.is_over()
     assert g.deals == STILL_DEALS_TO_DRAW and g.still_deals == STILL_DEALS_TO_DRAW
@@ -40,7 +41,7 @@ def test_RG_D1_jackaroo_everyone_giving_up_the_hand_is_drawn():
 
 
 def test_RG_D1_a_peg_moved_starts_the_count_again():
-    g = Game("jackaroo", players=4, seed=3)
+    g = new_game("jackaroo", players=4, seed=3)
     moved_in = set()
     while not g.is_over():
         plays = g.legal_plays()
@@ -58,7 +59,7 @@ def test_RG_D1_a_peg_moved_starts_the_count_again():
 def test_RG_D1_carbles_burning_forever_is_drawn():
     """No come-out card left in the deck: with every marble in its lot, every player
     burns (CB-P4) at every turn, deal after deal, reshuffle after reshuffle."""
-    g = Game("carbles", players=2, seed=5)
+    g = new_game("carbles", players=2, seed=5)
     keep = [c for c in g.shoe.stock + g.shoe.discard if (c if c == "JK" else c[:-1]) not in COME_OUT]
     g.shoe.stock[:] = keep[8:]
     g.shoe.discard.clear()
@@ -76,7 +77,7 @@ def test_RG_D1_carbles_burning_forever_is_drawn():
 
 
 def test_RG_D1_replay_and_simulate_report_a_draw(tmp_path, capsys):
-    g = Game("jackaroo", players=4, seed=11)
+    g = new_game("jackaroo", players=4, seed=11)
     give_up_every_hand(g)
     f = tmp_path / "rec.json"
     f.write_text(json.dumps(g.record()))
@@ -91,5 +92,5 @@ def test_RG_D1_replay_and_simulate_report_a_draw(tmp_path, capsys):
 
 
 def test_RG_D1_pegs_and_jokers_games_have_no_draw():
-    g = Game("basic", players=4, seed=1)
+    g = new_game("basic", players=4, seed=1)
     assert not hasattr(g, "drawn") and "drawn" not in g.player_view(0)

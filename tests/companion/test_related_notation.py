@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from companion.families import new_game
 from companion.game import Game
 from companion.moves import Move
 from companion.notation import pegs_to_json, position_from_json, position_to_json
@@ -18,7 +19,7 @@ CASES = [("tock", 4, None), ({"preset": "tock", "options": {"reverse_four": True
 
 
 def _positions(rules, players, sides, seed, every=25):
-    g = Game(rules, players=players, seed=seed, sides=sides)
+    g = new_game(rules, players=players, seed=seed, sides=sides)
     rng = random.Random(seed)
     while not g.is_over():
         if g.phase == "play" and g.turn % every == 0:
@@ -99,7 +100,7 @@ JR_TEAMS = {"teams": [[0, 2], [1, 3]]}
 
 
 def test_RG_N1_hole_tokens_are_the_boards_own():
-    from companion.position import PositionError
+    from companion.errors import PositionError
     from rg_helpers import data
     p = _rg("tock", {0: ["H4", "M71"]})
     assert position_to_json(p)["pegs"]["0"] == ["S", "S", "M71", "H4"]
@@ -146,7 +147,7 @@ def test_RG_N3_every_new_move_form_reads_and_writes_back():
 
 
 def test_RG_N4_skips_are_validated_not_applied():
-    from companion.position import PositionError
+    from companion.errors import PositionError
     from rg_helpers import data
     p = _rg("jackaroo", {0: ["M5"]}, skips={"0": 2, "1": 1}, **JR_TEAMS)
     assert p.to_move == 0 and {m.text(p.geo) for m in p.legal_moves(["2"])} == {"2 0:M5-M7"}
@@ -157,7 +158,7 @@ def test_RG_N4_skips_are_validated_not_applied():
 
 
 def test_RG_N5_the_extra_fields_and_the_presets_switches():
-    from companion.position import PositionError
+    from companion.errors import PositionError
     from rg_helpers import data
     p = _rg({"preset": "tock", "options": {"reverse_four": True}}, {0: ["M20"]})
     assert {m.text(p.geo) for m in p.legal_moves(["4"])} == {"4 0:M20-M16"}
@@ -187,7 +188,7 @@ def test_RG_N6_moves_entries_effects_and_discard_allowed():
     assert moves_report(_rg("jackaroo", {}, **JR_TEAMS), ["10"])["discard_allowed"] is False
     assert moves_report(_rg("jackaroo", {}, hand_sizes={"3": 0}, **JR_TEAMS),
                         ["10"])["discard_allowed"] is True
-    g = Game("jackaroo", players=4, seed=3)
+    g = new_game("jackaroo", players=4, seed=3)
     g._push(next(pl for pl in g.legal_plays() if pl.move.kind == "hand"))
     assert g.record()["moves"][0] == {"move": "discard hand", "card": None}
 

@@ -6,9 +6,10 @@ import json
 
 import pytest
 
+from companion.families import PEGS, find_family, new_game
 from companion.game import Game
 from companion.notation import position_from_json
-from companion.position import Position
+from companion.families.pegs.position import Position
 from companion.rules import RulesError, rules_from_json
 
 from test_playouts import play_checked
@@ -19,7 +20,7 @@ OPTS = {"preset": "basic", "options": {"four": "backward", "home_size": 4, "pegs
 
 def test_basic_with_backward_four_home_of_four_king_only_come_out():
     rules = rules_from_json(OPTS)
-    assert not rules.related
+    assert find_family(rules) is PEGS  # the family says, by option values
     d = {"format": "pegs-and-jokers/position/1", "rules": OPTS, "sides": 4,
          "teams": [[0, 2], [1, 3]], "to_move": 0,
          "pegs": {"0": ["S", "S", "S", "M20"], "1": ["S"] * 4, "2": ["S"] * 4, "3": ["S"] * 4}}
@@ -36,7 +37,7 @@ def test_basic_with_backward_four_home_of_four_king_only_come_out():
 def test_basic_with_the_options_plays_to_the_end_and_shows_hands():
     game, _ = play_checked(OPTS, 4, 2, seed=3)
     assert game.is_over()
-    assert Game(OPTS, players=4, seed=1).player_view(0)["hands"] is not None
+    assert new_game(OPTS, players=4, seed=1).player_view(0)["hands"] is not None
 
 
 @pytest.mark.parametrize("options, says", [

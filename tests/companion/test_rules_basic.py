@@ -29,12 +29,13 @@ from collections import Counter
 
 import pytest
 
+from companion.families import new_game
 from companion.board import geometry, seat_sides, sides_for, team_lists
 from companion.cards import draw_for_partners, make_shoe, rank_of
 from companion.game import Game
 from companion.moves import IllegalMoveError
 from companion.notation import moves_report, position_from_json, position_to_json
-from companion.position import PositionError
+from companion.errors import PositionError
 
 
 
@@ -55,13 +56,13 @@ def test_G1_supported_seat_counts_and_one_side_per_seat():
         with pytest.raises(ValueError):
             sides_for(bad)
     with pytest.raises(ValueError):
-        Game(players=3, seed=0)
-    assert Game(players=6, seed=0).position.sides == 6
+        new_game(players=3, seed=0)
+    assert new_game(players=6, seed=0).position.sides == 6
 
 
 def test_G1_two_players_sit_on_opposite_sides_of_a_four_sided_board():
     assert seat_sides(2) == [0, 2]
-    g = Game(players=2, seed=0)
+    g = new_game(players=2, seed=0)
     assert g.sides == 4 and g.seat_side == [0, 2]
     assert sorted(g.position.pegs()) == [0, 2]
     # a 2-player position names sides 0 and 2 of a 4-sided board
@@ -199,7 +200,7 @@ def test_T1_teams_sit_alternately():
     assert team_lists(8, 2) == [[0, 2, 4, 6], [1, 3, 5, 7]]
     assert team_lists(8, 4) == [[0, 4], [1, 5], [2, 6], [3, 7]]
     assert team_lists(10, 2) == [[0, 2, 4, 6, 8], [1, 3, 5, 7, 9]]
-    assert Game(players=6, teams=3, seed=0).position.teams == ((0, 3), (1, 4), (2, 5))
+    assert new_game(players=6, teams=3, seed=0).position.teams == ((0, 3), (1, 4), (2, 5))
 
 
 @pytest.mark.parametrize("players, teams", [(4, 4), (4, 3), (6, 6), (8, 3), (10, 5)])
@@ -220,11 +221,11 @@ def test_T1_partners_in_six_player_three_teams_of_two():
 
 
 def test_T2_play_goes_clockwise_in_a_game():
-    g = Game(players=4, seed=5)
+    g = new_game(players=4, seed=5)
     for seat in (0, 1, 2, 3, 0):
         assert g.seat == seat
         g.push(g.legal_plays()[0])
-    g2 = Game(players=2, seed=5)
+    g2 = new_game(players=2, seed=5)
     seen = []
     for _ in range(3):
         seen.append(g2.position.to_move)
@@ -251,7 +252,7 @@ def test_T2_next_partner_is_the_first_teammate_after_in_turn_order():
 
 def test_T3_first_to_play_is_left_of_the_dealer():
     for dealer in range(4):
-        g = Game(players=4, seed=3, dealer=dealer)
+        g = new_game(players=4, seed=3, dealer=dealer)
         assert g.seat == (dealer + 1) % 4
         # draw first (C3): only the first player has drawn
         assert [len(h) for h in g.hands] == [6 if s == g.seat else 5 for s in range(4)]
@@ -279,15 +280,15 @@ def test_T3_six_players_three_teams_cut_from_the_top():
 # ======================================================================
 
 def test_C1_game_shoe_default_216_cards():
-    g = Game(players=4, seed=1)
+    g = new_game(players=4, seed=1)
     assert shoe_total(g) == Counter(make_shoe())
     assert sum(shoe_total(g).values()) == 216
 
 
 def test_C1_game_shoe_options_three_decks_and_no_jokers_for_two():
-    g = Game(rules={"preset": "basic", "options": {"decks": 3}}, players=6, seed=1)
+    g = new_game(rules={"preset": "basic", "options": {"decks": 3}}, players=6, seed=1)
     assert sum(shoe_total(g).values()) == 162
-    g2 = Game(rules={"preset": "basic", "options": {"two_players_no_jokers": True}},
+    g2 = new_game(rules={"preset": "basic", "options": {"two_players_no_jokers": True}},
               players=2, seed=1)
     total = shoe_total(g2)
     assert sum(total.values()) == 208 and total["JK"] == 0
@@ -296,18 +297,18 @@ def test_C1_game_shoe_options_three_decks_and_no_jokers_for_two():
 def test_C2_deal_five_each_rest_is_stock():
     # 4 players: 20 dealt, the first player (seat 0, left of dealer 3) then
     # draws 1 (C3 draw first): 216 - 21 = 195 left in stock.
-    g = Game(players=4, seed=11)
+    g = new_game(players=4, seed=11)
     assert [len(h) for h in g.hands] == [6, 5, 5, 5]
     assert len(g.shoe.stock) == 195 and g.shoe.discard == []
-    g6 = Game(players=6, seed=11)
+    g6 = new_game(players=6, seed=11)
     assert [len(h) for h in g6.hands] == [6, 5, 5, 5, 5, 5]
     assert len(g6.shoe.stock) == 216 - 31
 
 
 def test_C2_hand_size_option_and_draw_after_deal():
-    g = Game(rules={"preset": "basic", "options": {"hand_size": 3}}, players=4, seed=2)
+    g = new_game(rules={"preset": "basic", "options": {"hand_size": 3}}, players=4, seed=2)
     assert [len(h) for h in g.hands] == [4, 3, 3, 3]
-    ga = Game(rules={"preset": "basic", "options": {"draw": "after"}}, players=4, seed=2)
+    ga = new_game(rules={"preset": "basic", "options": {"draw": "after"}}, players=4, seed=2)
     assert [len(h) for h in ga.hands] == [5, 5, 5, 5]
     assert len(ga.shoe.stock) == 196
 
@@ -329,7 +330,7 @@ def test_C3_draw_first_choice_among_six_then_next_player_draws():
 
 def test_C3_draw_after_play_then_draw_choice_among_five():
     rules = {"preset": "basic", "options": {"draw": "after"}}
-    g = Game(rules=rules, players=4, seed=21)
+    g = new_game(rules=rules, players=4, seed=21)
     assert len(g.hands[0]) == 5
     play = g.legal_plays()[0]
     top = g.shoe.stock[-1]
@@ -343,7 +344,7 @@ def test_C4_reshuffle_during_a_game():
     # Set-up: move the whole stock onto the discard pile, so the stock is empty
     # when seat 1 must draw. The discard pile (with seat 0's card just played
     # on it) is shuffled into a new stock; seat 1 draws from it.
-    g = Game(players=4, seed=4)
+    g = new_game(players=4, seed=4)
     shoe = g.shoe
     shoe.discard.extend(shoe.stock)
     shoe.stock.clear()
@@ -359,7 +360,7 @@ def test_C4_reshuffle_during_a_game():
 def test_C4_reshuffle_when_drawing_after():
     # Draw after: the player's own draw empties nothing but the pile it just
     # played onto; that pile (with its card) becomes the new stock.
-    g = Game(rules={"preset": "basic", "options": {"draw": "after"}}, players=4, seed=4)
+    g = new_game(rules={"preset": "basic", "options": {"draw": "after"}}, players=4, seed=4)
     shoe = g.shoe
     shoe.discard.extend(shoe.stock)
     shoe.stock.clear()
@@ -371,7 +372,7 @@ def test_C4_reshuffle_when_drawing_after():
 
 
 def test_C5_players_see_only_their_own_hand():
-    g = Game(players=4, seed=9)
+    g = new_game(players=4, seed=9)
     for seat in range(4):
         view = g.player_view(seat)
         assert view["hand"] == g.hands[seat]
@@ -392,8 +393,8 @@ def test_C5_players_see_only_their_own_hand():
 
 
 def test_C5_seeded_games_repeat_and_unseeded_use_a_system_random_source():
-    assert Game(seed=77).hands == Game(seed=77).hands
-    g = Game()
+    assert new_game(seed=77).hands == new_game(seed=77).hands
+    g = new_game()
     rng = getattr(g.rng, "rng", g.rng)
     assert isinstance(rng, random.SystemRandom)
 

@@ -7,12 +7,13 @@ from collections import Counter
 
 import pytest
 
+from companion.families import new_game
 from companion.cards import make_shoe
 from companion.game import Game
 from companion.moves import DISCARD, HAND
 from companion.notation import position_from_json
-from companion.position import PositionError
-from companion.related import seat_sections
+from companion.errors import PositionError
+from companion.families.tock.position import seat_sections
 
 from rg_helpers import data, full, game_where, illegal, legal, moves, pos, texts
 
@@ -50,10 +51,10 @@ def test_CB_G1_sections_are_tock_sides():
 
 
 def test_CB_G2_seats_spread_over_sections():
-    g = Game("carbles", players=3, seed=1, sides=6)
+    g = new_game("carbles", players=3, seed=1, sides=6)
     assert g.seat_side == [0, 2, 4]
-    assert Game("carbles", players=4, seed=1, sides=6).seat_side == [0, 1, 3, 4]
-    assert Game("carbles", players=5, seed=1).sides == 6
+    assert new_game("carbles", players=4, seed=1, sides=6).seat_side == [0, 1, 3, 4]
+    assert new_game("carbles", players=5, seed=1).sides == 6
     p = cb({0: ["M33"]}, sides=6, occupied=[0, 2, 4])
     assert "3 0:M33-M36" in texts(p, "3")  # section 1 is plain track
     with pytest.raises(PositionError, match="sit at"):
@@ -63,18 +64,18 @@ def test_CB_G2_seats_spread_over_sections():
 def test_CB_G3_clockwise():
     p = cb({0: ["M20"]})
     p.push(p.parse_move("3 0:M20-M23"))
-    assert p.to_move == 1 and Game("carbles", players=4, seed=1, dealer=0).seat == 1
+    assert p.to_move == 1 and new_game("carbles", players=4, seed=1, dealer=0).seat == 1
 
 
 # --------------------------------------------------------------------- cards
 def test_CB_C1_deck_of_54():
-    g = Game("carbles", players=4, seed=3)
+    g = new_game("carbles", players=4, seed=3)
     assert all_cards(g) == Counter(make_shoe(1, 2))
     assert "JK" in cb({}).ranks
 
 
 def test_CB_C2_four_each_stock_refilled_mid_deal():
-    g = Game("carbles", players=6, seed=4)
+    g = new_game("carbles", players=6, seed=4)
     seen = []
     while g.deals < 3:
         deals = g.deals
@@ -86,7 +87,7 @@ def test_CB_C2_four_each_stock_refilled_mid_deal():
 
 
 def test_CB_C3_dealer_and_lead_rotate():
-    g = Game("carbles", players=4, seed=9, dealer=0)
+    g = new_game("carbles", players=4, seed=9, dealer=0)
     assert (g.dealer, g.seat) == (0, 1)
     deals = g.deals
     while g.deals == deals:
@@ -187,7 +188,7 @@ def test_CB_P5_first_all_in_goal_wins():
 
 
 def test_CB_V1_partnership():
-    g = Game("carbles_partnership", players=6, seed=1)
+    g = new_game("carbles_partnership", players=6, seed=1)
     assert [list(t) for t in g.position.teams] == [[0, 3], [1, 4], [2, 5]]
     p = cbp({0: ["M53"]})
     got = moves(p, "JK")
@@ -204,10 +205,10 @@ def test_CB_V1_partnership():
 
 
 def test_CB_V2_open_hand():
-    g = Game(OPEN, players=4, seed=1)
+    g = new_game(OPEN, players=4, seed=1)
     v = g.player_view(2)
     assert v["hands"] == g.hands
-    assert "hands" not in Game("carbles", players=4, seed=1).player_view(2)
+    assert "hands" not in new_game("carbles", players=4, seed=1).player_view(2)
 
 
 # ------------------------------------------------------------------ rulings
@@ -238,7 +239,7 @@ def test_CB_R7_stock_refilled_from_the_discards():
 
 
 def test_CB_R8_more_sections_than_players():
-    assert Game("carbles", players=2, seed=1, sides=8).seat_side == [0, 4]
+    assert new_game("carbles", players=2, seed=1, sides=8).seat_side == [0, 4]
 
 
 def test_CB_R10_joker_helps_the_partner():
@@ -252,7 +253,7 @@ def test_CB_R12_must_move_covers_the_joker():
 
 
 def test_carbles_twelve_player_partnership_plays():
-    g = Game("carbles_partnership", players=12, seed=2)
+    g = new_game("carbles_partnership", players=12, seed=2)
     assert g.sides == 12 and len(g.position.teams) == 6
     d = json.loads(json.dumps(g.record()))
     assert Game.from_record(d).sides == 12
@@ -263,9 +264,9 @@ def test_CB_R2_king_comes_out_from_the_lot_onto_the_home_hole():
 
 
 def test_CB_R9_partners_sit_opposite():
-    g = Game("carbles_partnership", players=4, seed=1)
+    g = new_game("carbles_partnership", players=4, seed=1)
     assert [list(t) for t in g.position.teams] == [[0, 2], [1, 3]]
-    g8 = Game("carbles_partnership", players=8, seed=1)
+    g8 = new_game("carbles_partnership", players=8, seed=1)
     assert [list(t) for t in g8.position.teams][0] == [0, 4]
 
 

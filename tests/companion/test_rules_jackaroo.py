@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.families import new_game
 from companion.cards import make_shoe
 from companion.game import Game
 from companion.moves import DISCARD, FORCE, HAND, MoveSyntaxError
@@ -45,19 +46,19 @@ def test_JR_G2_turns_pass_counter_clockwise():
     p = jr({0: ["M20"]})
     p.push(p.parse_move("3 0:M20-M23"))
     assert p.to_move == 3
-    g = Game("jackaroo", players=4, seed=1, dealer=2)
+    g = new_game("jackaroo", players=4, seed=1, dealer=2)
     assert g.seat == 1  # the dealer's right leads
     assert moves_report(jr({0: ["M20"]}, to_move=0), ["10"])["moves"][-1]["move"] == "10 force 3"
 
 
 def test_JR_G3_partners_opposite():
-    g = Game("jackaroo", players=4, seed=1)
+    g = new_game("jackaroo", players=4, seed=1)
     assert [list(t) for t in g.position.teams] == T
 
 
 # --------------------------------------------------------------------- cards
 def test_JR_C1_one_deck_suits_matter_for_j_and_q(tmp_path):
-    g = Game("jackaroo", players=4, seed=3)
+    g = new_game("jackaroo", players=4, seed=3)
     cards = Counter(g.shoe.stock) + sum((Counter(h) for h in g.hands), Counter())
     assert cards == Counter(make_shoe(1, 0))
     assert g.rank_of("JH") == "Jr" and g.rank_of("JS") == "Jb"
@@ -83,7 +84,7 @@ def _play_out_deal(g):
 
 
 def test_JR_C2_deal_cycle_4_4_5():
-    g = Game("jackaroo", players=4, seed=5)
+    g = new_game("jackaroo", players=4, seed=5)
     sizes = [len(g.hands[0])]
     for _ in range(3):
         _play_out_deal(g)
@@ -92,7 +93,7 @@ def test_JR_C2_deal_cycle_4_4_5():
 
 
 def test_JR_C3_dealt_counter_clockwise_from_the_dealers_right():
-    g = Game("jackaroo", players=4, seed=8, dealer=2)
+    g = new_game("jackaroo", players=4, seed=8, dealer=2)
     deck = list(g.rng.log[0])
     for i in range(16):
         assert g.hands[(1 - i) % 4][i // 4] == deck[-1 - i]
@@ -329,13 +330,13 @@ def test_JR_P13_team_wins_with_all_eight():
 def test_JR_V1_individual():
     p = solo({0: ["M20"], 2: ["M51"]})
     assert "5 2:M51-M56" in texts(p, "5") and "5 2:M51-H3" not in texts(p, "5")
-    g = Game("jackaroo_individual", players=4, seed=2)
+    g = new_game("jackaroo_individual", players=4, seed=2)
     assert len(g.position.teams) == 4
 
 
 # ------------------------------------------------------------------ rulings
 def test_JR_R2_deal_4_4_5():
-    assert Game("jackaroo", players=4, seed=1).rules.deal == (4, 4, 5)
+    assert new_game("jackaroo", players=4, seed=1).rules.deal == (4, 4, 5)
 
 
 def test_JR_R3_landing_on_own_is_illegal():

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from companion.families import new_game
 from companion.cards import make_shoe
 from companion.game import Game
 from companion.moves import GIVE, HAND, MoveSyntaxError
 from companion.notation import position_from_json, position_to_json
-from companion.position import PositionError
+from companion.errors import PositionError
 from companion.rules import rules_from_json
 
 from rg_helpers import data, full, game_where, illegal, legal, moves, pos, texts
@@ -81,7 +82,7 @@ def test_TK_G7_worked_side():
 
 # --------------------------------------------------------------------- cards
 def test_TK_C1_one_deck_no_jokers(tmp_path):
-    g = Game("tock", players=4, seed=3)
+    g = new_game("tock", players=4, seed=3)
     cards = Counter(g.shoe.stock) + Counter(g.shoe.discard) + sum((Counter(h) for h in g.hands), Counter())
     assert cards == Counter(make_shoe(1, 0))
     f = tmp_path / "p.json"
@@ -98,7 +99,7 @@ def _play_out_deal(g, rng_pick=0):
 
 
 def test_TK_C2_deal_cycle_5_4_4_then_reshuffle():
-    g = Game("tock", players=4, seed=5)
+    g = new_game("tock", players=4, seed=5)
     sizes = [sorted(len(h) for h in g.hands)]
     stocks = [len(g.shoe.stock)]
     for _ in range(3):
@@ -111,8 +112,8 @@ def test_TK_C2_deal_cycle_5_4_4_then_reshuffle():
 
 
 def test_TK_C3_dealt_one_at_a_time_from_the_player_after_the_dealer():
-    g = Game("tock", players=4, seed=8, dealer=2)
-    g2 = Game("tock", players=4, shuffles=[list(g.rng.log[0])], dealer=2)
+    g = new_game("tock", players=4, seed=8, dealer=2)
+    g2 = new_game("tock", players=4, shuffles=[list(g.rng.log[0])], dealer=2)
     deck = list(g.rng.log[0])
     lead = 3
     for i in range(20):
@@ -122,14 +123,14 @@ def test_TK_C3_dealt_one_at_a_time_from_the_player_after_the_dealer():
 
 
 def test_TK_C4_deal_and_lead_pass_to_the_next_player():
-    g = Game("tock", players=4, seed=9, dealer=0)
+    g = new_game("tock", players=4, seed=9, dealer=0)
     assert (g.dealer, g.seat) == (0, 1)
     _play_out_deal(g)
     assert (g.dealer, g.seat) == (1, 2)
 
 
 def test_TK_C5_hands_and_stock_are_private():
-    g = Game("tock", players=4, seed=1)
+    g = new_game("tock", players=4, seed=1)
     view = g.player_view(1)
     assert view["hand"] == g.hands[1]
     text = json.dumps(view)
@@ -279,7 +280,7 @@ def test_TK_V3_forced_five():
 
 
 def test_TK_V4_partnership():
-    g = Game("tock_partnership", players=4, seed=2)
+    g = new_game("tock_partnership", players=4, seed=2)
     assert g.phase == "give" and g.actor == g.seat
     hands = [list(h) for h in g.hands]
     order = []
@@ -310,7 +311,7 @@ def test_TK_V4_partnership():
 
 
 def test_TK_V5_three_player_tock():
-    g = Game("tock3", players=3, seed=4)
+    g = new_game("tock3", players=3, seed=4)
     assert g.seat_side == [0, 1, 2] and sorted(len(h) for h in g.hands) == [5, 5, 5]
     for _ in range(4):
         _play_out_deal(g)
@@ -362,7 +363,7 @@ def test_TK_R9_stuck_discards_the_remainder():
 
 
 def test_TK_R10_card_passed_to_the_partner():
-    g = Game("tock_partnership", players=4, seed=11)
+    g = new_game("tock_partnership", players=4, seed=11)
     play = g.legal_plays()[0]
     assert play.move.text(g.position.geo).endswith(f"pass {(g.actor + 2) % 4}")
     with pytest.raises(Exception):
@@ -385,7 +386,7 @@ def test_TK_R13_forced_five_other_colour_stays_on_the_track():
 
 
 def test_TK_R14_tock3_sets_the_52nd_card_aside():
-    g = Game("tock3", players=3, seed=6)
+    g = new_game("tock3", players=3, seed=6)
     for _ in range(3):
         _play_out_deal(g)
     assert len(g.shoe.stock) == 1  # 15 + 12 + 12 + 12 dealt, the 52nd aside
@@ -394,7 +395,7 @@ def test_TK_R14_tock3_sets_the_52nd_card_aside():
 
 
 def test_tock_record_replays():
-    g = Game("tock_partnership", players=4, seed=21)
+    g = new_game("tock_partnership", players=4, seed=21)
     for _ in range(60):
         g._push(g.legal_plays()[-1])
     again = Game.from_record(json.loads(json.dumps(g.record())))
@@ -411,7 +412,7 @@ def test_TK_R2_start_area_to_start_hole_home_filled_from_the_back():
 
 
 def test_TK_R7_lead_rotates_evenly():
-    g = Game("tock", players=4, seed=12, dealer=3)
+    g = new_game("tock", players=4, seed=12, dealer=3)
     leads = [g.seat]
     for _ in range(3):
         _play_out_deal(g)

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.families import new_game
 from companion.cards import rank_of
 from companion.game import Game
 from companion.moves import IllegalMoveError, MoveSyntaxError
@@ -51,7 +52,7 @@ from rules_helpers import (
 # ======================================================================
 
 def test_V_AZ1_draw_after_and_four_decks_with_eight_jokers():
-    g = Game(rules="arizona", players=4, seed=3)
+    g = new_game(rules="arizona", players=4, seed=3)
     total = shoe_total(g)
     assert sum(total.values()) == 216 and total["JK"] == 8   # 4 x (52 + 2)
     # draw after: nobody holds more than 5 before playing (C3)
@@ -157,7 +158,7 @@ def test_V_AZ5_joker_from_main_track_once_team_start_is_empty():
 # ======================================================================
 
 def test_V_NC1_draw_first_own_pegs_until_all_home():
-    g = Game(rules="north_carolina", players=4, seed=2)
+    g = new_game(rules="north_carolina", players=4, seed=2)
     assert [len(h) for h in g.hands] == [6, 5, 5, 5]   # draw first (C3)
     p = pos({0: ["M10"], 2: ["M50"]}, rules="north_carolina")
     assert texts(p, "3") == {"3 0:M10-M13"}
@@ -404,7 +405,7 @@ def test_V_PG_twenty_holes_per_side():
     assert texts(p, "3") == {"3 0:M78-M1"}
     with pytest.raises(Exception):
         pos({0: ["M80"]}, rules="pegoo")
-    assert Game(rules="pegoo", seed=1).position.geo.length == 80
+    assert new_game(rules="pegoo", seed=1).position.geo.length == 80
 
 
 def test_V_PG_joker_own_peg_to_in_spot_or_opponent_to_start():
@@ -470,7 +471,7 @@ def test_V_PG_counting_third_turn_and_partner_only_when_all_home():
 # ======================================================================
 
 def test_V_WW_swap_draw_after_nine_split_own_pegs():
-    g = Game(rules="wizard_woodworks", seed=4)
+    g = new_game(rules="wizard_woodworks", seed=4)
     assert [len(h) for h in g.hands] == [5, 5, 5, 5]     # draw after
     p = pos({0: ["M10", "M30"], 2: ["M50"], 1: ["M60"]}, rules="wizard_woodworks")
     # 9: own pegs only (the partner's M50 is not side 0's), as V-AZ3
@@ -518,7 +519,7 @@ def test_V_AK_counting_free_come_out_on_the_fourth_turn():
 # ======================================================================
 
 def test_V_KP1_hands_of_three_arizona_otherwise():
-    g = Game(rules="kilpatrick", seed=6)
+    g = new_game(rules="kilpatrick", seed=6)
     assert [len(h) for h in g.hands] == [3, 3, 3, 3]     # draw after, 3 cards
     assert len(g.shoe.stock) == 216 - 12
     g.push(g.legal_plays()[0])
@@ -758,7 +759,7 @@ def test_V_BJ_wrong_doubt_with_nothing_out_gives_the_truthful_player_an_extra_tu
 # ======================================================================
 
 def test_V_OPT_end_draw():
-    g = Game(rules=opts("basic", draw="after"), seed=12)
+    g = new_game(rules=opts("basic", draw="after"), seed=12)
     assert [len(h) for h in g.hands] == [5, 5, 5, 5]
     top = g.shoe.stock[-1]
     play = g.legal_plays()[0]
@@ -808,19 +809,19 @@ def test_V_OPT_forfeit_the_turn():
 
 
 def test_V_OPT_extra_jokers():
-    g = Game(rules=opts("basic", extra_jokers=4), seed=14)
+    g = new_game(rules=opts("basic", extra_jokers=4), seed=14)
     total = shoe_total(g)
     assert sum(total.values()) == 220 and total["JK"] == 12
 
 
 def test_V_OPT_two_players_without_jokers():
     rules = opts("basic", two_players_no_jokers=True)
-    g = Game(rules=rules, players=2, seed=15)
+    g = new_game(rules=rules, players=2, seed=15)
     total = shoe_total(g)
     assert sum(total.values()) == 208 and total["JK"] == 0
     # the switch is about two players: a 4-player game keeps its 8 jokers
-    assert shoe_total(Game(rules=rules, players=4, seed=15))["JK"] == 8
-    assert shoe_total(Game(players=2, seed=15))["JK"] == 8
+    assert shoe_total(new_game(rules=rules, players=4, seed=15))["JK"] == 8
+    assert shoe_total(new_game(players=2, seed=15))["JK"] == 8
 
 
 # ======================================================================

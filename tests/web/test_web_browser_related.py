@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from tests.helpers.livekit import LiveServer
 from .test_web_browser import ARTIFACTS, CHROMIUM, browser, phone  # noqa: F401  (browser: the module's fixture)
 
-from companion.related_game import SEATS
+from companion.families.tock.game import SEATS
 
 pytestmark = [
     pytest.mark.browser,

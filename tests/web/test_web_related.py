@@ -9,7 +9,7 @@ import time
 import pytest
 from .webkit import H, join_all
 
-from companion.related_game import SEATS
+from companion.families.tock.game import SEATS
 from companion.words import card_words
 
 

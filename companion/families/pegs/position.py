@@ -1,6 +1,7 @@
-"""The position: pegs on the board, whose turn, and legal move generation.
+"""The Pegs and Jokers position: its legal move generation (RULES.md and the presets of V).
 
-Move generation is the hot path (bots, hints, the referee), so positions are
+Moved here unchanged from companion/position.py (issue 24); the peg state it shares with
+the Tock family (masks, key, winner, push/pop) is `companion.state.PegState`. Move generation is the hot path (bots, hints, the referee), so positions are
 bit masks: ``occ[c]`` holds colour ``c``'s pegs on the main track and in its
 own home (see `companion.board`), ``start[c]`` counts its pegs in start.
 Paths come from the geometry's precomputed tables; a step with no hit
@@ -10,12 +11,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .board import START, HOME_SIZE, geometry
-from .explain import explain
-from .moves import (DISCARD, FREE, MOVE, SWAP, RANKS, IllegalMoveError, Move,
-                    MoveSyntaxError)
-from .powers import B, BACK, FWD, JOKER, OUT, SPLIT, SWAP2, card_powers
-from .rules import Rules
+from ...board import START
+from ...errors import PositionError
+from ...explain import explain
+from ...moves import (DISCARD, FREE, MOVE, SWAP, RANKS, IllegalMoveError, Move,
+                      MoveSyntaxError)
+from ...powers import B, BACK, FWD, JOKER, OUT, SPLIT, SWAP2, card_powers
+from ...rules import Rules
+from ...state import PegState, bits as _bits
+
 
 @lru_cache(maxsize=None)
 def split_ranks(rules: Rules) -> frozenset:
@@ -23,100 +27,18 @@ def split_ranks(rules: Rules) -> frozenset:
     return frozenset(r for r, acts in card_powers(rules).items() if any(a[0] == SPLIT for a in acts))
 
 
-def _bits(mask):
-    """Set bit indices of a mask, low first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+class Position(PegState):
+    """A position of Pegs and Jokers (RULES.md and its presets), with its legal moves.
 
-
-class PositionError(ValueError):
-    """An impossible position (bad counts, two pegs in a hole, ...)."""
-
-
-class Position:
-    """A position of one game, with legal moves and push/pop.
-
-    ``teams`` are lists of sides; ``to_move`` is a side; ``counting[side]`` the
-    consecutive counting turns of that player (V-NC7).
+    The shared peg state, queries and push/pop are `PegState`'s; this class adds
+    the Pegs and Jokers move generator, the discard rule and move checking.
     """
-
-    # The related games' subclass (`companion.related` registers it; the
-    # package imports that module, so it is always there).
-    _related = None
-
-    def __new__(cls, rules: Rules, *args, **kwargs):
-        # The related games (RELATED-GAMES.md) have their own generator; the
-        # choice is made once here, never inside move generation.
-        if cls is Position and rules.related:
-            cls = Position._related
-        return object.__new__(cls)
 
     def __init__(self, rules: Rules, sides: int, teams, occ, start, to_move: int,
                  counting=None):
-        self.rules = rules
-        self.geo = geometry(sides, rules.holes_per_side, rules.in_spot_offset,
-                            rules.come_out_offset, rules.must_turn_in, rules.home_size)
-        self.sides = sides
-        self.L = self.geo.length
-        self.teams = tuple(tuple(t) for t in teams)
-        self.colours = tuple(sorted(c for t in self.teams for c in t))  # turn order
-        self.team_of = [-1] * sides
-        for i, t in enumerate(self.teams):
-            for c in t:
-                self.team_of[c] = i
-        self.occ = list(occ)
-        self.start = list(start)
-        self.to_move = to_move
-        self.counting = list(counting) if counting is not None else [0] * sides
+        super().__init__(rules, sides, teams, occ, start, to_move, counting)
         self.powers = card_powers(rules)
         self._split_ranks = split_ranks(rules)
-        self._width = self.L + HOME_SIZE
-        self._stack = []
-
-    # ----------------------------------------------------------- construction
-    @classmethod
-    def from_pegs(cls, rules: Rules, sides: int, teams, pegs: dict, to_move: int,
-                  counting: dict | None = None) -> "Position":
-        """Build from {side: [locations]}; raises PositionError naming the problem."""
-        if rules.related and cls is Position:
-            return Position._related.from_pegs(rules, sides, teams, pegs, to_move, counting)
-        cls._check_sides(sides, pegs)
-        occupied = sorted(pegs)
-        flat = [c for t in teams for c in t]
-        if sorted(flat) != occupied:
-            raise PositionError(f"teams {teams} must list each occupied side {occupied} exactly once")
-        if to_move not in pegs:
-            raise PositionError(f"to_move is side {to_move}, which has no pegs")
-        geo = geometry(sides, rules.holes_per_side, rules.in_spot_offset,
-                       rules.come_out_offset, rules.must_turn_in, rules.home_size)
-        L = geo.length
-        occ, start = [0] * sides, [0] * sides
-        seen_main = {}
-        for c in occupied:
-            locs = pegs[c]
-            if len(locs) != rules.pegs_per_side:
-                raise PositionError(f"side {c} has {len(locs)} pegs, expected {rules.pegs_per_side}")
-            for loc in locs:
-                if loc == START:
-                    start[c] += 1
-                    continue
-                if loc < L:
-                    if loc in seen_main:
-                        raise PositionError(f"two pegs on M{loc} (sides {seen_main[loc]} and {c})")
-                    seen_main[loc] = c
-                elif occ[c] >> loc & 1:
-                    raise PositionError(f"side {c} has two pegs on {geo.token(loc)}")
-                occ[c] |= 1 << loc
-        count = [0] * sides
-        for side, n in (counting or {}).items():
-            if side not in pegs:
-                raise PositionError(f"counting names side {side}, which has no pegs")
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise PositionError(f"counting for side {side} is {n!r}; expected a whole number >= 0")
-            count[side] = n
-        return cls(rules, sides, teams, occ, start, to_move, count)
 
     @staticmethod
     def _check_sides(sides, pegs):
@@ -128,95 +50,7 @@ class Position:
                 f"pegs are given for sides {occupied}; expected every side 0-{sides - 1}"
                 + (" (or sides 0 and 2 for two players, G1)" if sides == 4 else ""))
 
-    def copy(self) -> "Position":
-        return Position(self.rules, self.sides, self.teams, self.occ, self.start,
-                        self.to_move, self.counting)
-
-    def pegs(self) -> dict:
-        """{side: locations in canonical order (S, then M by number, then H)}."""
-        return {c: [START] * self.start[c] + list(_bits(self.occ[c])) for c in self.colours}
-
-    def key(self):
-        """A hashable value equal for equal positions (pegs, mover, counting)."""
-        return (self._key(self.occ, self.start), self.to_move, tuple(self.counting))
-
-    def __eq__(self, other):
-        return isinstance(other, Position) and self.rules == other.rules and \
-            self.sides == other.sides and self.teams == other.teams and self.key() == other.key()
-
-    def __hash__(self):
-        return hash(self.key())
-
-    def __repr__(self):
-        # notation.py (the JSON layer) sits above this module, so no position_to_json here
-        tok = self.geo.token
-        pegs = {c: [tok(h) for h in locs] for c, locs in self.pegs().items()}
-        return (f"Position(preset={self.rules.preset!r}, sides={self.sides}, teams={self.teams}, "
-                f"pegs={pegs}, to_move={self.to_move})")
-
-    # ----------------------------------------------------------------- queries
-    def all_home(self, c: int, occ=None, start=None) -> bool:
-        occ = self.occ if occ is None else occ
-        start = self.start if start is None else start
-        return start[c] == 0 and not occ[c] & self.geo.main_mask
-
-    def controlled(self, side: int | None = None, occ=None, start=None) -> list:
-        """Colours the player at `side` may move now (P8, V-AZ2)."""
-        side = self.to_move if side is None else side
-        team = self.teams[self.team_of[side]]
-        if self.rules.team_pegs:
-            return list(team)
-        if not self.all_home(side, occ, start):
-            return [side]
-        order = self.colours
-        i = order.index(side)
-        for k in range(1, len(order)):
-            c = order[(i + k) % len(order)]
-            if self.team_of[c] == self.team_of[side] and not self.all_home(c, occ, start):
-                return [c]
-        return []
-
-    def next_side(self, side: int | None = None) -> int:
-        side = self.to_move if side is None else side
-        order = self.colours
-        return order[(order.index(side) + 1) % len(order)]
-
-    def winner(self):
-        """M10: index of the team whose pegs are all home, else None."""
-        mm, occ, start = self.geo.main_mask, self.occ, self.start
-        for i, team in enumerate(self.teams):
-            for c in team:
-                if start[c] or occ[c] & mm:
-                    break
-            else:
-                return i
-        return None
-
-    def colour_at(self, hole: int):
-        """The colour on main-track hole `hole`, or None."""
-        for c in self.colours:
-            if self.occ[c] >> hole & 1:
-                return c
-        return None
-
-    def free_come_out_due(self, side: int | None = None) -> bool:
-        """R12: the player has counted on enough turns before this one."""
-        side = self.to_move if side is None else side
-        return bool(self.rules.counting) and self.counting[side] >= self.rules.counting - 1
-
     # ---------------------------------------------------------- state helpers
-    def _main_all(self, occ):
-        m = 0
-        for c in self.colours:
-            m |= occ[c]
-        return m & self.geo.main_mask
-
-    def _key(self, occ, start):
-        w, k, sw = self._width, 0, self.sides * self._width
-        for c in self.colours:
-            k |= (occ[c] << (c * w)) | (start[c] << (sw + 3 * c))
-        return k
-
     def _land(self, occ, start, col, dst, team):
         """Put a peg of `col` (already lifted) on `dst`, playing out hits (M7).
 
@@ -301,7 +135,7 @@ class Position:
         if self.winner() is not None:
             return [], False  # M10
         ctx = self._context()
-        moves = []
+        moves: list[Move] = []
         nonjoker = free = False
         for rank in ranks:
             n = len(moves)
@@ -620,14 +454,9 @@ class Position:
         """(sentence, RULES id) saying why a well-formed move is not legal here."""
         return explain(self, move)
 
-    # ------------------------------------------------------------- push / pop
-    def push(self, move: Move, next_to_move: int | None = None) -> None:
-        """Make a move (assumed legal: see `check_move`) and pass the turn."""
-        self._stack.append((self.occ, self.start, self.to_move, self.counting))
-        self._make(move, next_to_move)
-
-    def _make(self, move: Move, next_to_move: int | None = None) -> None:
-        """`push` without an undo record (the Game keeps its own)."""
+    # ------------------------------------------------------------------ apply
+    def apply(self, move: Move, next_to_move: int | None = None) -> None:
+        """Make a move without an undo record (see `PegState.apply`)."""
         # Fresh lists, so generators still running over the old ones stay valid.
         self.occ = occ = self.occ[:]
         self.start = start = self.start[:]
@@ -647,16 +476,7 @@ class Position:
             self.counting[side] = self.counting[side] + 1 if kind == DISCARD else 0
         self.to_move = self.next_side(side) if next_to_move is None else next_to_move
 
-    def pop(self) -> None:
-        self.occ, self.start, self.to_move, self.counting = self._stack.pop()
-
-    def result_of(self, move: Move) -> dict:
-        """The `pegs` after `move`, without changing this position."""
-        self.push(move)
-        try:
-            return self.pegs()
-        finally:
-            self.pop()
+    _make = apply  # the name before issue 24, for old callers
 
 
 __all__ = ["Position", "PositionError", "card_powers", "IllegalMoveError", "MoveSyntaxError"]

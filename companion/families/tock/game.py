@@ -16,14 +16,17 @@ Random choices go through the shuffle log, so records replay exactly.
 """
 from __future__ import annotations
 
-from .board import START
-from .cards import Shoe, make_shoe
-from .game import OVER, PLAY, Game, Play, _ShuffleLog
-from .moves import (DISCARD, FORCE, GIVE, HAND, AmbiguousMoveError, IllegalMoveError, Move,
+from typing import Any, NamedTuple
+
+from ...errors import SetupError
+from ...board import START
+from ...cards import Shoe, make_shoe
+from ...game import OVER, PLAY, Game, Play, _ShuffleLog, _check_family
+from ...moves import (DISCARD, FORCE, GIVE, HAND, AmbiguousMoveError, IllegalMoveError, Move,
                     MoveSyntaxError, canonical_rank)
-from .position import Position
-from .related import SEATS, SECTIONS, card_rank, family, seat_sections
-from .rules import rules_from_json
+from ...rules import rules_from_json
+from ...state import Saved
+from .position import SEATS, SECTIONS, TockPosition, board_sizes, card_rank, family, seat_sections
 
 GIVE_PHASE, FORCED_PHASE = "give", "forced"
 
@@ -39,40 +42,64 @@ STILL_DEALS_TO_DRAW = 10
 def default_sections(rules, players: int) -> int:
     """Board sides: the Tock board (4), or for Carbles the smallest of 4, 6, 8, 12
     sections that seats everyone (CB-G1)."""
-    if rules.preset.startswith("tock") or rules.preset.startswith("jackaroo"):
-        return 4
-    return next(s for s in SECTIONS if s >= players)
+    sizes = board_sizes(rules)
+    return next((s for s in sizes if s >= players), sizes[-1])
 
 
-class RelatedGame(Game):
-    """`Game` for the related rules: same interface (legal_plays, push, pop,
-    record, player_view), related turn flow."""
+class _Undo(NamedTuple):
+    """What `TockGame.pop` puts back: the state before one push."""
+    shoe: Any
+    hands: list[list[str]]
+    position: Saved
+    phase: str
+    skips: list[int]
+    deals: int
+    dealer: int
+    gives: dict[int, str]
+    forcer: int | None
+    secret_top: Any
+    winner: int | None
+    turn: int
+    waiting: frozenset[int]
+    moved: bool
+    still_deals: int
+    drawn: bool
+
+
+class TockGame(Game):
+    """The Tock family's game: the same interface as `Game` (legal_plays, push, pop,
+    record, player_view) with its own deal in rounds, passing and forces."""
+
+    position: TockPosition
+
+    FAMILY = "tock"
 
     def __init__(self, rules="tock", players: int = 4, teams=None, seed=None, rng=None,
                  dealer: int | None = None, shuffles=None, sides: int | None = None):
         import random
         import secrets
         r = self.rules = rules_from_json(rules)
+        _check_family(self)
         allowed = SEATS.get(r.preset, tuple(range(2, 13)))
         if players not in allowed:
-            raise ValueError(f"{r.preset} is played by {' or '.join(map(str, allowed))} players, "
+            raise SetupError(f"{r.preset} is played by {' or '.join(map(str, allowed))} players, "
                              f"not {players}")
         self.players = players
         self.sides = default_sections(r, players) if sides is None else sides
         if self.sides not in SECTIONS or self.sides < players:
-            raise ValueError(f"{players} players need a board of 4, 6, 8 or 12 sides, at least "
+            raise SetupError(f"{players} players need a board of 4, 6, 8 or 12 sides, at least "
                              f"one per player (CB-G1), not {self.sides}")
         self.seat_side = seat_sections(self.sides, players)
         self.side_seat = {s: i for i, s in enumerate(self.seat_side)}
         pairs = r.team_play == "pairs" or (r.team_play == "any" and teams not in (None, players))
         if pairs and players % 2:
-            raise ValueError(f"{players} players can't sit in pairs")
+            raise SetupError(f"{players} players can't sit in pairs")
         half = players // 2
         team_seats = ([[i, i + half] for i in range(half)] if pairs
                       else [[i] for i in range(players)])
         self.team_count = len(team_seats)
         if teams is not None and teams != self.team_count:
-            raise ValueError(f"{r.preset} with {players} players has {self.team_count} teams, "
+            raise SetupError(f"{r.preset} with {players} players has {self.team_count} teams, "
                              f"not {teams}")
         self.seed = seed if (shuffles is None and rng is None) else None
         if rng is None:
@@ -81,25 +108,25 @@ class RelatedGame(Game):
         self.rng = _ShuffleLog(rng, shuffles or ())
         self.dealer = players - 1 if dealer is None else dealer
         if not 0 <= self.dealer < players:
-            raise ValueError(f"dealer must be a seat 0-{players - 1}")
+            raise SetupError(f"dealer must be a seat 0-{players - 1}")
         cards = make_shoe(r.decks, r.jokers_per_deck, r.extra_jokers)
         if players * max(r.deal) > len(cards):
-            raise ValueError(f"{len(cards)} cards can't deal {max(r.deal)} to {players} players")
+            raise SetupError(f"{len(cards)} cards can't deal {max(r.deal)} to {players} players")
         self.shoe = Shoe(cards, self.rng)
         self.step = -1 if r.direction == "counter" else 1
         pegs = {side: [START] * r.pegs_per_side for side in self.seat_side}
         teams_sides = [[self.seat_side[s] for s in t] for t in team_seats]
-        self.position = Position.from_pegs(r, self.sides, teams_sides, pegs, self.seat_side[0])
+        self.position = TockPosition.from_pegs(r, self.sides, teams_sides, pegs, self.seat_side[0])
         self.hands = [[] for _ in range(players)]
         self.skips = [0] * players   # JR-P11, per seat
-        self.waiting = frozenset()   # seats out until the next deal (TK-P3, JR-P10)
+        self.waiting: frozenset[int] = frozenset()  # seats out until the next deal (TK-P3, JR-P10)
         self.deals = 0               # deals made (the round of the cycle is deals % len(deal))
         self.moved = False           # a peg moved in this deal (RG-D1)
         self.still_deals = 0         # deals in a row that ended with no peg moved (RG-D1)
         self.drawn = False           # ended by RG-D1, with no winner
-        self.gives = {}              # seat -> card chosen to pass (TK-V4.1)
-        self.forcer = None           # seat whose 10 forced the actor to discard (JR-P5)
-        self.secret_top = None       # (card, seats that saw it): a red queen's card (JR-P6)
+        self.gives: dict[int, str] = {}  # seat -> card chosen to pass (TK-V4.1)
+        self.forcer: Any = None      # seat whose 10 forced the actor to discard (JR-P5)
+        self.secret_top: Any = None  # (card, seats that saw it): a red queen's card (JR-P6)
         self.pending = None
         self._grants = ()
         self.winner = None
@@ -268,10 +295,10 @@ class RelatedGame(Game):
     def _push(self, play: Play) -> None:
         move, card = play
         pos, shoe = self.position, self.shoe
-        self._undo.append((shoe.snapshot(), self.hands[:], pos.occ, pos.start, pos.to_move,
-                           self.phase, self.skips[:], self.deals, self.dealer, dict(self.gives),
-                           self.forcer, self.secret_top, self.winner, self.turn, self.waiting,
-                           self.moved, self.still_deals, self.drawn))
+        self._undo.append(_Undo(shoe.snapshot(), self.hands[:], pos.save(), self.phase,
+                                self.skips[:], self.deals, self.dealer, dict(self.gives),
+                                self.forcer, self.secret_top, self.winner, self.turn, self.waiting,
+                                self.moved, self.still_deals, self.drawn))
         actor = self.actor
         kind = move[1]
         entry = {"seat": actor, "move": move, "card": card, "public": True}
@@ -279,7 +306,7 @@ class RelatedGame(Game):
         if self.phase == GIVE_PHASE:  # TK-V4.1: chosen face down, exchanged together
             entry["public"] = False
             entry["to"] = self.partner(actor)
-            self.gives = {**self.gives, actor: card}
+            self.gives = {**self.gives, actor: card}  # type: ignore[dict-item]  # a card is passed
             if len(self.gives) == self.players:
                 hands = [h[:] for h in self.hands]
                 for seat, c in self.gives.items():
@@ -318,7 +345,7 @@ class RelatedGame(Game):
                 self._discard(target, [taken])
                 self.secret_top = (taken, frozenset((seat, target)))
             elif kind != DISCARD:
-                pos._make(move, pos.to_move)
+                pos.apply(move, pos.to_move)
                 self.moved = True
         self._end_turn(seat)
 
@@ -363,12 +390,11 @@ class RelatedGame(Game):
         pos.to_move = self.seat_side[nxt]
 
     def pop(self) -> dict:
-        (snap, self.hands, occ, start, to_move, self.phase, self.skips, self.deals, self.dealer,
+        (snap, self.hands, saved, self.phase, self.skips, self.deals, self.dealer,
          self.gives, self.forcer, self.secret_top, self.winner, self.turn,
          self.waiting, self.moved, self.still_deals, self.drawn) = self._undo.pop()
         self.shoe.restore(snap)
-        pos = self.position
-        pos.occ, pos.start, pos.to_move = occ, start, to_move
+        self.position.restore(saved)
         return self.history.pop()
 
     # ---------------------------------------------------------------- records
@@ -426,7 +452,7 @@ class RelatedGame(Game):
         return out
 
 
-Game._related = RelatedGame
+RelatedGame = TockGame  # the name before issue 24
 
-__all__ = ["RelatedGame", "GIVE_PHASE", "FORCED_PHASE", "SEATS", "default_sections",
+__all__ = ["TockGame", "RelatedGame", "GIVE_PHASE", "FORCED_PHASE", "SEATS", "default_sections",
            "STILL_DEALS_TO_DRAW"]

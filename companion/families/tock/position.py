@@ -1,10 +1,10 @@
-"""The related games' engine: Tock, Carbles and Jackaroo (RELATED-GAMES.md).
+"""The Tock family's position: Tock, Carbles and Jackaroo (RELATED-GAMES.md).
 
-`RelatedPosition` is the `Position` of any rule set whose options include the
-related games' own (`Rules.related`): `Position(...)` picks it once, at
-construction, so the Pegs and Jokers generator is never slowed by these
-options. Positions keep the same masks (`occ`, `start`), so pegs, keys,
-winners, notation and the board referee read both alike.
+`TockPosition` is the position of any rule set of the Tock family (`find_family`):
+the related games' options never reach the Pegs and Jokers generator. It shares
+the peg state (`companion.state.PegState`: masks, keys, winners, push/pop) with
+the Pegs and Jokers position, so notation and the board referee read both alike.
+Moved here unchanged from companion/related.py (issue 24).
 
 The moves are generated from a few primitives (a forward path, a backward
 path, what blocks a path, what a landing does), and a typed move is checked
@@ -13,10 +13,11 @@ rule it breaks (TK-/CB-/JR- ids).
 """
 from __future__ import annotations
 
-from .board import START
-from .moves import (DISCARD, FORCE, HAND, MOVE, SWAP, IllegalMoveError, Move,
-                    canonical_rank)
-from .position import Position, PositionError, _bits
+from ...board import START
+from ...errors import PositionError, RulesError
+from ...moves import (DISCARD, FORCE, HAND, MOVE, SWAP, IllegalMoveError, Move,
+                      canonical_rank)
+from ...state import PegState, Saved, bits as _bits
 
 RED_SUITS = "HD"
 
@@ -88,9 +89,24 @@ def powers(rules) -> dict:
 
 
 def family(rules) -> str:
-    """Which document's ids to cite: TK, CB or JR."""
-    p = rules.preset
-    return "CB" if p.startswith("carbles") else "JR" if p.startswith("jackaroo") else "TK"
+    """Which document's ids to cite: TK, CB or JR (the prefix of the preset's board rule in
+    `_BOARD`; other rule sets using these options cite Tock's)."""
+    board = _BOARD.get(rules.preset)
+    return board[1].split("-")[0] if board else "TK"
+
+
+def board_sizes(rules) -> tuple:
+    """The board sizes a game of `rules` may have: the preset's (RELATED-GAMES.md S), or for
+    other rule sets with these options any of Carbles' sections (CB-G1)."""
+    board = _BOARD.get(rules.preset)
+    return board[0] if board else SECTIONS
+
+
+def is_carbles_board(rules) -> bool:
+    """A board of sections (CB-G1: 4, 6, 8 or 12 of them), not Tock's or Jackaroo's 4-sided one
+    (the camera's layout and the set-up page ask this)."""
+    board = _BOARD.get(rules.preset)
+    return board is not None and board[0] == SECTIONS
 
 
 # Rule ids by family, for the refusals.
@@ -171,8 +187,8 @@ def check_layout(rules, sides, teams, pegs, waiting=()) -> None:
             f"{preset} a stuck player burns one card instead (CB-P4), so no side waits (RG-N5)")
 
 
-class RelatedPosition(Position):
-    """A position of a related game: `Position` with the related rules.
+class TockPosition(PegState):
+    """A position of the Tock family (Tock, Carbles, Jackaroo and rule sets using their options).
 
     Extra state (RG-N4, RG-N5), validated and carried but never applied to
     `to_move`: ``skips`` (per side), ``hand_sizes`` ({side: cards}, only
@@ -200,7 +216,7 @@ class RelatedPosition(Position):
     def from_pegs(cls, rules, sides, teams, pegs, to_move, counting=None, skips=None,
                   hand_sizes=None, waiting=()):
         check_layout(rules, sides, teams, pegs, waiting)
-        pos = Position.from_pegs.__func__(cls, rules, sides, teams, pegs, to_move, counting)
+        pos = super().from_pegs(rules, sides, teams, pegs, to_move, counting)
         for name, table in (("skips", skips), ("hand_sizes", hand_sizes)):
             for side, n in (table or {}).items():
                 if side not in pegs:
@@ -228,8 +244,10 @@ class RelatedPosition(Position):
                 f"pegs are given for sides {occupied}; {len(occupied)} players on {sides} "
                 f"sides sit at {seat_sections(sides, max(len(occupied), 1))} (CB-G2, TK-V5)")
 
-    def copy(self) -> "RelatedPosition":
-        return RelatedPosition(self.rules, self.sides, self.teams, self.occ, self.start,
+    BOARD_SIDES = (4, 6, 8, 10, 12)
+
+    def copy(self) -> "TockPosition":
+        return TockPosition(self.rules, self.sides, self.teams, self.occ, self.start,
                                self.to_move, self.counting, self.skips, self.hand_sizes,
                                self.waiting)
 
@@ -361,7 +379,8 @@ class RelatedPosition(Position):
         if self.winner() is not None:
             return [], False
         ctx = self._context()
-        moves, forced = [], False
+        moves: list[Move] = []
+        forced = False
         for rank in dict.fromkeys(ranks):
             n = len(moves)
             moves.extend(self._rank_moves(rank, True, ctx))
@@ -691,12 +710,31 @@ class RelatedPosition(Position):
                     return f"{text}: {_WHY[why]}", ids[why]
         return f"{text}: a {rank} moves {n}, and the count must be used in full", ids["count"]
 
-    # ------------------------------------------------------------- push / pop
-    def push(self, move: Move, next_to_move=None) -> None:
-        self._stack.append((self.occ, self.start, self.to_move, self.counting))
-        self._make(move, next_to_move)
+    def to_json(self) -> dict:
+        out = super().to_json()
+        skips = {str(c): self.skips[c] for c in self.colours if self.skips[c]}  # RG-N4, RG-N5:
+        if skips:                                                             # only what is set
+            out["skips"] = skips
+        if self.hand_sizes:
+            out["hand_sizes"] = {str(c): n for c, n in sorted(self.hand_sizes.items())}
+        if self.waiting:
+            out["waiting"] = sorted(self.waiting)
+        return out
 
-    def _make(self, move: Move, next_to_move=None) -> None:
+    # ------------------------------------------------------- save and restore
+    def save(self) -> Saved:
+        """`PegState.save` with what the forces and the search change here: the
+        hand sizes (RG-N5) and the sides waiting for the next deal."""
+        return tuple.__new__(Saved, (self.occ, self.start, self.to_move, self.counting,
+                                     (self.hand_sizes, self.waiting)))
+
+    def restore(self, saved: Saved) -> None:
+        self.occ, self.start, self.to_move, self.counting, extra = saved
+        if extra:
+            self.hand_sizes, self.waiting = extra
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, move: Move, next_to_move=None) -> None:
         self.occ = self.occ[:]
         self.start = self.start[:]
         kind = move[1]
@@ -730,8 +768,10 @@ class RelatedPosition(Position):
             self.occ, self.start = occ, start
         self.to_move = self.next_side() if next_to_move is None else next_to_move
 
+    _make = apply  # the name before issue 24, for old callers
 
-Position._related = RelatedPosition
+
+RelatedPosition = TockPosition  # the name before issue 24
 
 _WHY = {
     "block": "a peg standing on its own start hole can't be passed or landed on",
@@ -782,9 +822,9 @@ def parse_rank(rules, word: str) -> str:
     ranks = deck_ranks(rules)
     rank = canonical_rank(word.strip(), ranks) if isinstance(word, str) else None
     if rank is None:
-        raise ValueError(f"{word!r} is not a rank of {rules.preset}'s deck ({' '.join(ranks)})")
+        raise RulesError(f"{word!r} is not a rank of {rules.preset}'s deck ({' '.join(ranks)})")
     return rank
 
 
-__all__ = ["RelatedPosition", "deck_ranks", "card_rank", "powers", "seat_sections", "parse_rank",
+__all__ = ["TockPosition", "RelatedPosition", "is_carbles_board", "board_sizes", "deck_ranks", "card_rank", "powers", "seat_sections", "parse_rank",
            "check_layout", "SEATS", "SECTIONS"]

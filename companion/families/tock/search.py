@@ -31,10 +31,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .cards import make_shoe
-from .evaluation import _CARD_KEEP, Evaluator, Weights, main_track_by_team
-from .moves import DISCARD, FORCE, GIVE, HAND, MOVE, SWAP, Move
-from .related import BACK, FORCE10, KING, OUT, STEAL, SWAPK, card_rank, powers
+from ...errors import MoveError
+from ...cards import make_shoe
+from ...evaluation import _CARD_KEEP, Evaluator, Weights
+from ...moves import DISCARD, FORCE, GIVE, HAND, MOVE, SWAP, Move
+from .position import BACK, FORCE10, KING, OUT, STEAL, SWAPK, card_rank, powers
 
 CANDIDATES_FORCE = 2      # force/steal plays searched besides the screen's best
 COME_OUT_KEEP = 4.0       # extra worth of a come-out card while pegs wait in start
@@ -45,7 +46,7 @@ BACK4_KEEP = 3.0          # the backward 4: from the start hole it reaches near 
 
 # ------------------------------------------------------------------ evaluation
 class RelatedEvaluator(Evaluator):
-    """`Evaluator` with the related games' board: a peg on its own start hole
+    """`Evaluator` (its one loop) with the related games' board: a peg on its own start hole
     (= in-spot) has the whole lap to go and is safe there when the rules make
     it a block (TK-M3); threats from behind (any forward card up to 13) and,
     with a backward 4, from up to 4 holes ahead."""
@@ -67,46 +68,10 @@ class RelatedEvaluator(Evaluator):
                     row[sh] = w.out_bonus  # TK-M5: it can't turn in from there
                 mv.append(tuple(row))
             tb.main_value = mv
-            tb.safe = tuple(1 << geo.come_out[c] for c in range(geo.sides))
+            if self.safe_start:  # TK-M3: a peg on its own start hole can't be hit
+                tb.safe = tuple(1 << geo.come_out[c] for c in range(geo.sides))
             tb.related = True
         return tb
-
-    def __call__(self, pos, team: int) -> float:
-        w = self.w
-        tb = self.tables(pos.geo)
-        L, mm, behind, ahead = tb.L, tb.main_mask, tb.behind, tb.ahead
-        occ, team_of, teams = pos.occ, pos.team_of, pos.teams
-        home_value = tb.home_value
-        each, cap, back_each = w.danger_each, w.danger_max, w.danger_each * w.back_weight
-        use_ahead = w.reach_back > 0
-        safe = tb.safe if self.safe_start else None
-        totals = [0.0] * len(teams)
-        by_team, all_main = main_track_by_team(pos, mm)
-        for c in pos.colours:
-            o = occ[c]
-            t = team_of[c]
-            value = home_value[o >> L]
-            main = o & mm
-            if main:
-                opp = all_main & ~by_team[t]
-                mv = tb.main_value[c]
-                guard = safe[c] if safe is not None else 0
-                while main:
-                    low = main & -main
-                    x = low.bit_length() - 1
-                    main ^= low
-                    v = mv[x]
-                    if opp and not low & guard:
-                        if opp & behind[x]:
-                            v -= v * each
-                        elif use_ahead and opp & ahead[x]:
-                            v -= v * min(cap, back_each * (opp & ahead[x]).bit_count())
-                    value += v
-            totals[t] += value
-        mine = totals[team]
-        if len(totals) == 1:
-            return mine
-        return mine - (sum(totals) - mine) / (len(totals) - 1)
 
 
 @lru_cache(maxsize=None)
@@ -244,7 +209,7 @@ class RelatedSim:
                 key = (m[1], m[2])
                 sc = scored.get(key)
                 if sc is None:
-                    pos._make(m, side)
+                    pos.apply(m, side)
                     sc = scored[key] = evaluate(pos, team)
                     pos.occ, pos.start, pos.to_move = saved
             else:
@@ -284,7 +249,7 @@ class RelatedSim:
                         th.pop(self.rng.randrange(len(th)))
                     hands[target] = th
             elif kind in (MOVE, SWAP):
-                pos._make(move, pos.to_move)
+                pos.apply(move, pos.to_move)
         nxt = self.next_seat(seat, hands, skips)
         if nxt is not None:
             pos.to_move = self.seat_side[nxt]
@@ -312,7 +277,7 @@ def _one_ply_gain(pos, side, team, rank, evaluate, base):
     try:
         for m in pos.legal_moves([rank]):
             if m[1] in (MOVE, SWAP):
-                pos._make(m, side)
+                pos.apply(m, side)
                 best = max(best, evaluate(pos, team) - base)
                 pos.occ, pos.start, pos.to_move = saved
                 pos.to_move = side
@@ -385,7 +350,7 @@ def screen(seen):
 def decide_play(bot, seen, decision_cls, over):
     screened = screen(seen)
     if not screened:
-        raise ValueError("no legal plays in this view")
+        raise MoveError("no legal plays in this view")
     cands, keys, forces = [], set(), []
     for t in screened:
         m = t[1]
@@ -479,7 +444,7 @@ def decide(bot, seen, phase, decision_cls, over):
         return decide_forced(seen, decision_cls)
     if phase == "play":
         return decide_play(bot, seen, decision_cls, over)
-    raise ValueError(f"nothing to decide in phase {phase!r}")
+    raise MoveError(f"nothing to decide in phase {phase!r}")
 
 
 __all__ = ["decide", "RelatedEvaluator", "CardWorth", "unseen_pool"]
