@@ -19,7 +19,7 @@ from companion.rules import (DESCRIPTIONS, OPTION_DOCS, PRESETS, RELATED_PRESETS
                              differences)
 
 from ..access import (Body, client_key, Bool, Card, Code, Int, List, Map, Name, Opt, Str, body, check_admin_code,
-                      is_loopback, route)
+                      loopback_admin, route)
 from ..errors import ApiError
 from ..netinfo import is_loopback as host_is_loopback
 from ..qr import qr_svg
@@ -93,7 +93,7 @@ def games():
 @route(bp, "POST", "/games", who={"anyone"}, body=NEW_TABLE,
        reveals="the new table's id; sets its host cookie (rate-limited per address, live tables capped)")
 def create_game():
-    if not is_loopback():
+    if not loopback_admin():
         wait = current_app.extensions["pegs_create_bucket"].take(client_key())
         if wait > 0:
             raise ApiError(429, f"this device made several tables just now: wait {wait:.0f} s")
