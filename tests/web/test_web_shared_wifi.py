@@ -262,3 +262,81 @@ def test_serve_loopback_admin_is_a_setting(tmp_path):
     path.write_text("[serve]\nloopback_admin = false\n")
     assert load_settings(str(path), probe_data_dir=False)["serve.loopback_admin"] is False
     assert load_settings(None, probe_data_dir=False)["serve.loopback_admin"] is True
+
+
+# ------------------------------------------------------------------ point 2: seat-request spam
+def lan_table(port, host_source="127.0.0.30", seats=(0, 1, 2, 3), first_seat_source=31):
+    """A 4-seat table made by a LAN phone, its seats joined by phones of their own."""
+    host = Phone(port, source=host_source)
+    status, made, _ = host.post("/api/games", NEW_TABLE)
+    assert status == 201, made
+    gid = made["gid"]
+    info = host.get(f"/api/games/{gid}/host")[1]
+    phones = {}
+    for s in seats:
+        phone = Phone(port, source=f"127.0.0.{first_seat_source + s}")
+        assert phone.post("/api/join", {"code": info["seats"][s]["code"]})[0] == 200
+        phones[s] = phone
+    return gid, host, phones, info
+
+
+def test_seat_request_spam_is_bounded_and_never_pushes_out_the_former_phones_request():
+    app = on_the_lan(make_app())
+    live = GuardedServer(app, threads=8)
+    try:
+        svc = app.extensions["pegs"]
+        gid, host, phones, info = lan_table(live.port)
+        table = svc.get(gid)
+        version = table.version
+        assert host.post(f"/api/games/{gid}/host/bot", {"version": version, "seat": 0, "bot": "greedy"})[0] == 200
+        # seat 0's phone asks for its seat back
+        status, body, _ = phones[0].post(f"/api/games/{gid}/seat-request", {})
+        assert status == 200, body
+        own = host.get(f"/api/games/{gid}/host")[1]["seats"][0]["request"]
+        assert own
+        events_before = len(svc.store.events(gid))
+        version_before = table.version
+        # an attacker with seat 0's join code (and seat 2's), no cookies kept, one address, as fast as it can
+        code0, code2 = info["seats"][0]["code"], info["seats"][2]["code"]
+        statuses = []
+        for i in range(150):
+            attacker = Phone(live.port, source="127.0.0.66")
+            attacker.conn = None
+            status, body, _ = attacker.post(f"/api/games/{gid}/seat-request", {"code": code0 if i % 2 else code2})
+            statuses.append(status)
+            attacker.conn.close()
+        assert statuses.count(429) >= 140, statuses
+        logged = [e for e in svc.store.events(gid)[events_before:] if e[1] == "request"]
+        assert len(logged) <= 1, logged                     # at most seat 2's first, never seat 0's
+        assert all(e[2]["seat"] == 2 for e in logged)
+        assert table.version - version_before <= 1
+        # the host's page still shows the former phone's request, and the host's tap on it works
+        assert host.get(f"/api/games/{gid}/host")[1]["seats"][0]["request"] == own
+        status, body, _ = host.post(f"/api/games/{gid}/host/approve",
+                                    {"version": table.version, "seat": 0, "request": own})
+        assert status == 200, body
+        assert phones[0].get(f"/api/games/{gid}/me")[0] == 200
+    finally:
+        live.close()
+
+
+def test_one_device_asking_again_for_a_seat_is_not_logged_again():
+    app = on_the_lan(make_app())
+    live = GuardedServer(app, threads=8)
+    try:
+        svc = app.extensions["pegs"]
+        gid, host, phones, info = lan_table(live.port)
+        table = svc.get(gid)
+        version = table.version
+        for _ in range(3):   # a fresh phone without its cookie each time, from one address
+            asker = Phone(live.port, source="127.0.0.70")
+            status, body, _ = asker.post(f"/api/games/{gid}/seat-request", {"code": info["seats"][1]["code"]})
+            assert status in (200, 409), body
+        assert table.version == version + 1
+        assert sum(e[1] == "request" for e in svc.store.events(gid)) == 1
+        # another phone may still ask (the host answers the latest stranger's request)
+        other = Phone(live.port, source="127.0.0.71")
+        assert other.post(f"/api/games/{gid}/seat-request", {"code": info["seats"][1]["code"]})[0] == 200
+        assert table.version == version + 2
+    finally:
+        live.close()

@@ -166,13 +166,17 @@ def join():
 
 
 @route(bp, "POST", "/games/<gid>/seat-request", who={"anyone"}, body=SEAT_REQUEST,
-       reveals="nothing until the host approves; then a seat cookie for the seat asked for")
+       reveals="nothing until the host approves; then a seat cookie for the seat asked for "
+               "(rate-limited per device and table)")
 def seat_request(gid):
     """A phone asks the host for a seat: `{"code"}` (the seat's join code, scanned again
     on a fresh phone) or `{}` (the seat this phone held until the host gave it away)."""
     svc = service()
     table = svc.get(gid)
-    seat, token = svc.request_seat(table, seat_token(gid), body().get("code"))
+    device = client_key()
+    if not loopback_admin():   # bounded per device and table (web.seat_requests)
+        svc.seat_requests.take(gid, device)
+    seat, token = svc.request_seat(table, seat_token(gid), body().get("code"), device)
     resp = jsonify({"ok": True, "seat": seat, "url": f"/seat/{gid}"})
     if token:
         set_secret_cookie(resp, SEAT_COOKIE.format(gid), token)
