@@ -482,13 +482,38 @@ class BoardHub:
         service.board = self
 
     # ------------------------------------------------------------------ lifecycle
-    def start(self) -> None:
-        """Take the newest playing table (after a restart: the game that was going on)."""
-        playing = [t for t in self.service.tables.values() if t.status == "playing"]
-        if playing:
-            self._attach_wanted = max(playing, key=lambda t: t.created).gid
+    def start(self, adopt_lone: bool = False) -> None:
+        """Give the board back to the table whose log says it held it, if that game is still
+        in play (issue 22 point 1: not the newest table, which a guest may have made); with
+        no such record, to none: a host (or the admin) attaches it, or the next new table
+        takes it. `adopt_lone` (a board that starts while the companion runs: "Try the board
+        again", a new mode): with no record, the one game in play if there is only one and
+        it never had the board."""
+        live = [t for t in self.service.tables.values() if self.service.is_live(t)]
+        holders = [t for t in live if t.board_held and t.board_held.get("held")]
+        if holders:
+            self._attach_wanted = max(holders, key=lambda t: (t.board_held.get("at") or 0, t.created)).gid
+        elif adopt_lone and len(live) == 1 and live[0].board_held is None:
+            self._attach_wanted = live[0].gid
+            with live[0].cond:
+                self._record(live[0], True)
         if self.runner is not None:
             self.runner.start()
+
+    def _record(self, table, held: bool) -> None:
+        """Log that `table` took (or let go of) the board, durably like a move, so that a
+        restart gives the board back to it. Lock order: the hub's, then the table's."""
+        was = table.board_held
+        if table is None or (was is not None and was.get("held") == held) or (was is None and not held):
+            return
+        event = ("board", {"held": held, "at": time.time()})
+        with table.cond:
+            table.apply(*event)
+            try:
+                self.service._commit(table, [event])
+            except ApiError:   # not saved (the table was rebuilt from its log): the board still follows it
+                log.warning("table %s: could not log that it %s the board", table.gid,
+                            "took" if held else "let go of")
 
     def close(self) -> None:
         if self._closed:
@@ -523,6 +548,9 @@ class BoardHub:
         if holder is not None and holder is not table and self.service.is_live(holder):
             return
         self._attach_wanted = table.gid
+        self._record(table, True)   # the table lock is held (re-entrant): only the table's lock is taken
+        if holder is not None and holder is not table:
+            self._record(holder, False)
         self.wake()
 
     def may_act(self, table) -> bool:
@@ -641,12 +669,21 @@ class BoardHub:
         ref = self.referee
         if ref is None or ref.table is not table:
             if attach:
-                self._attach(table.gid, explicit=True)
+                self._attach_explicit(table)
                 ref = self.referee
                 if ref is not None and ref.table is table:
                     return ref
             raise ApiError(409, self.error or "the board is following another table")
         return ref
+
+    def _attach_explicit(self, table) -> None:
+        """A host, a display or the admin gives the board to `table` (hub lock held): logged."""
+        before = self.referee.table if self.referee is not None else None
+        self._attach(table.gid, explicit=True)
+        if self.referee is not None and self.referee.table is table:
+            self._record(table, True)
+            if before is not None and before is not table:
+                self._record(before, False)
 
     def state(self, table) -> dict:
         with self.lock:
@@ -795,7 +832,7 @@ class BoardHub:
                 raise ApiError(409, "the board is in use by another game; its host (or the admin) can "
                                "release it from that game's host page, or end that game")
             if ref is None or ref.table is not table:
-                self._attach(table.gid, explicit=True)
+                self._attach_explicit(table)
             return self.state(table)
 
     def release(self, table) -> dict:
@@ -811,6 +848,7 @@ class BoardHub:
                 self.hw = None
             if self._attach_wanted == table.gid:
                 self._attach_wanted = None
+            self._record(table, False)
             with table.cond:
                 table.board_version += 1
                 table.cond.notify_all()
@@ -857,7 +895,7 @@ class _Runner(threading.Thread):
 
 
 def make_hub(service, mode: str, *, settle: float = 0.8, wiring=None, clock=time.monotonic,
-             threaded: bool = True, hardware=None) -> BoardHub | None:
+             threaded: bool = True, hardware=None, adopt_lone: bool = False) -> BoardHub | None:
     """The board for `pegs serve`'s config (None for mode "none"). `wiring` is a loaded
     `hardware.config.WiringConfig` (required for sensors and leds); `hardware`, a
     `Hardware` already opened for it (`web.board_control` opens it at start, to
@@ -889,7 +927,7 @@ def make_hub(service, mode: str, *, settle: float = 0.8, wiring=None, clock=time
     hub = BoardHub(service, mode, factory, settle=settle, clock=clock, threaded=threaded)
     if mode != "simulation":
         hub.unclaimed = opened   # closed with the hub if no table ever took it
-    hub.start()
+    hub.start(adopt_lone)
     return hub
 
 

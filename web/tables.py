@@ -111,6 +111,7 @@ class Table:
         self.plays_cache = None  # (version, payload)
         self.hints_all = False   # the host turned hints on for every seat
         self.hint = None         # the last hint: {seat, at, move, card, reason}
+        self.board_held = None   # the board's last "board" event here: {held, at} (web.board_referee)
         labels = _labels([s.name for s in self.seats])
         self.public_seats_base = [
             {"seat": i, "name": s.name, "label": labels[i], "team": self.game.team_of_seat(i),
@@ -230,6 +231,8 @@ class Table:
         elif kind == "hint":
             self.hint = data
             self.seats[data["seat"]].hints_used += 1
+        elif kind == "board":   # this table took (held) or let go of the companion's board
+            self.board_held = data
         elif kind != "shuffle":
             raise ValueError(f"unknown event kind {kind!r}")
 

@@ -340,3 +340,55 @@ def test_one_device_asking_again_for_a_seat_is_not_logged_again():
         assert table.version == version + 2
     finally:
         live.close()
+
+
+# ------------------------------------------------------------------ point 1: the board after a restart
+def test_after_a_restart_the_board_goes_back_to_the_table_that_held_it(tmp_path):
+    data = tmp_path / "data"
+    args = (*ROOT_ARGS, "--data-dir", str(data), "--board", "simulation")
+
+    def serve():
+        port = free_port()
+        proc = lan_serve(*args, "--port", str(port))
+        started(proc, port)
+        return proc, port
+
+    def board(port, gid):
+        status, body, _ = Phone(port, source="127.0.0.50").get(f"/api/games/{gid}/board")
+        assert status == 200, body
+        return body
+
+    proc, port = serve()
+    try:
+        host = Phone(port, source="127.0.0.40")
+        a = host.post("/api/games", NEW_TABLE)[1]["gid"]
+        assert wait_until(lambda: board(port, a)["attached"], 5)
+        guest = Phone(port, source="127.0.0.41")     # no cookie of table A's: a guest makes table B
+        b = guest.post("/api/games", {**NEW_TABLE, "names": ["Eve", "Fay", "Gus", "Hal"]})[1]["gid"]
+        assert board(port, b)["state"] == "elsewhere"
+    finally:
+        proc.kill()                                 # kill -9: a power cut
+        proc.wait(5)
+    proc, port = serve()
+    try:
+        assert wait_until(lambda: board(port, a)["attached"], 5), board(port, a)
+        assert board(port, b)["state"] == "elsewhere"
+        host.port, host.conn = port, None
+        guest.port, guest.conn = port, None
+        status, body, _ = guest.post(f"/api/games/{b}/board/attach", {})
+        assert status == 409, body                   # B's host can't take it from a game in play
+        # A's host lets it go: after the next restart no table has it
+        status, body, _ = host.post(f"/api/games/{a}/board/release", {})
+        assert status == 200, body
+    finally:
+        proc.kill()
+        proc.wait(5)
+    proc, port = serve()
+    try:
+        time.sleep(0.5)
+        assert not board(port, a)["attached"] and not board(port, b)["attached"]
+        guest.port, guest.conn = port, None
+        status, body, _ = guest.post(f"/api/games/{b}/board/attach", {})
+        assert status == 200 and body["attached"], body
+    finally:
+        stop(proc)
