@@ -404,15 +404,38 @@ class BoardReferee:
         return self.core.busy(now) or (self.touched is not None and now - self.touched < 1.0)
 
     # ------------------------------------------------------------------ public state
-    def public(self) -> dict:
-        """What every page may see (never the chosen card, only the rank it moves as)."""
+    def public(self, hint: bool = True) -> dict:
+        """What every page may see (never the chosen card, only the rank it moves as); with
+        `hint` False, the LEDs as they would be without the acting seat's hint (its move's
+        holes tell a card of that hand: issue 22 point 3). The real board's LEDs show it."""
         marks = self.leds.marks()
+        leds = {h: self._led(h, m) for h, m in sorted(marks.items())}
+        if not hint:
+            leds = self._without_hint(leds)
         out = {"mode": self.mode, "attached": True, "gid": self.table.gid, **self.core.public(),
-               "leds": {h: self._led(h, m) for h, m in sorted(marks.items())}}
+               "leds": leds}
         if self.sensor is not None:
             out["faults"] = [f.message for f in self.sensor.active_faults.values() if f.kind != "ignored"]
         if self.virtual is not None:
             out["board"] = self.virtual.state()
+        return out
+
+    def _without_hint(self, leds: dict) -> dict:
+        from hardware.leds import PATTERNS
+        out = {}
+        for hole, led in leds.items():
+            if led["role"] != "hint":
+                out[hole] = led
+                continue
+            role, side = self.core.hint_under.get(hole, (None, None))
+            look = self.leds.roles.get(role) if role else None
+            if look is None:
+                continue   # dark without the hint
+            shown = {"role": role, "rgb": _hex(self.side_rgb.get(side, look.colour)), "pattern": look.pattern,
+                     "period": look.period or PATTERNS[look.pattern]}
+            if side is not None and self.view is not None:
+                shown["want"] = self.view.colour_names.get(side)
+            out[hole] = shown
         return out
 
     def _led(self, hole: str, mark: dict) -> dict:
@@ -685,7 +708,9 @@ class BoardHub:
             if before is not None and before is not table:
                 self._record(before, False)
 
-    def state(self, table) -> dict:
+    def state(self, table, hint: bool = False) -> dict:
+        """The board as `table`'s pages see it; `hint`: with the hinted move's holes (only for
+        the hinted seat's phone, a paired display and the admin: web.api.board)."""
         with self.lock:
             ref = self.referee
             if self._attach_wanted == table.gid:
@@ -694,7 +719,7 @@ class BoardHub:
                 except ApiError:
                     ref = self.referee
             if ref is not None and ref.table is table:
-                return ref.public()
+                return ref.public(hint)
             other = ref.table.gid if ref is not None else None
             return {"mode": self.mode, "attached": False, "state": "elsewhere" if other else "unavailable",
                     "message": self.error or ("The board is following another table." if other else
@@ -711,7 +736,7 @@ class BoardHub:
                 return None
             return {"card": c["card"], "rank": c["rank"]}
 
-    def choose(self, table, token, data) -> dict:
+    def choose(self, table, token, data, hint: bool = False) -> dict:
         """The acting seat's phone chose a card (or went back: card null)."""
         if not isinstance(data, dict):
             raise ApiError(400, "send a JSON object: {\"version\", \"card\", \"rank\"} "
@@ -751,7 +776,7 @@ class BoardHub:
             ref.choose(seat, card, rank if card is not None else None, version, self.clock())
             ref._apply_leds(self.clock())
             ref._publish()
-            body = ref.public()
+            body = ref.public(hint)
         self.wake()
         return body
 
@@ -784,7 +809,7 @@ class BoardHub:
                            f"not {hole!r}")
         return hole
 
-    def lift(self, table, data) -> dict:
+    def lift(self, table, data, hint: bool = False) -> dict:
         with self.lock:
             ref, vb = self._virtual(table)
             hole = self._hole(ref, data)
@@ -792,11 +817,11 @@ class BoardHub:
             ref.touched = self.clock()
             ref.changed = True
             ref._publish()
-            body = {**ref.public(), "lifted": {"hole": hole, "side": side}}
+            body = {**ref.public(hint), "lifted": {"hole": hole, "side": side}}
         self.wake()
         return body
 
-    def place(self, table, data) -> dict:
+    def place(self, table, data, hint: bool = False) -> dict:
         with self.lock:
             ref, vb = self._virtual(table)
             hole = self._hole(ref, data)
@@ -807,11 +832,11 @@ class BoardHub:
             ref.touched = self.clock()
             ref.changed = True
             ref._publish()
-            body = {**ref.public(), "placed": {"hole": placed, "side": side}}
+            body = {**ref.public(hint), "placed": {"hole": placed, "side": side}}
         self.wake()
         return body
 
-    def sync(self, table) -> dict:
+    def sync(self, table, hint: bool = False) -> dict:
         """Simulation: move the pegs for the players until the board shows the game."""
         with self.lock:
             ref, vb = self._virtual(table)
@@ -820,11 +845,11 @@ class BoardHub:
             ref.touched = self.clock()
             ref.changed = True
             ref._publish()
-            body = {**ref.public(), "steps": steps}
+            body = {**ref.public(hint), "steps": steps}
         self.wake()
         return body
 
-    def attach(self, table) -> dict:
+    def attach(self, table, hint: bool = False) -> dict:
         """Give the board to this table (when no other game in play holds it)."""
         with self.lock:
             ref = self.referee
@@ -833,9 +858,9 @@ class BoardHub:
                                "release it from that game's host page, or end that game")
             if ref is None or ref.table is not table:
                 self._attach_explicit(table)
-            return self.state(table)
+            return self.state(table, hint)
 
-    def release(self, table) -> dict:
+    def release(self, table, hint: bool = False) -> dict:
         """This table lets the board go (its host or the admin asked): another may take it."""
         with self.lock:
             ref = self.referee
@@ -852,7 +877,7 @@ class BoardHub:
             with table.cond:
                 table.board_version += 1
                 table.cond.notify_all()
-            return self.state(table)
+            return self.state(table, hint)
 
 
 class _Runner(threading.Thread):

@@ -392,3 +392,86 @@ def test_after_a_restart_the_board_goes_back_to_the_table_that_held_it(tmp_path)
         assert status == 200 and body["attached"], body
     finally:
         stop(proc)
+
+
+# ------------------------------------------------------------------ point 3: a hint on the public board
+def test_a_hint_is_in_no_public_response_but_on_the_board_and_the_hinted_phone(monkeypatch):
+    import random
+
+    import web.tables
+    from test_web_board_hints import Clock, _hardware
+    from web import create_app
+    from web.board_referee import BoardHub
+    from web.store import Store
+    from web.tables import TableService
+    clock = Clock()
+    svc = TableService(Store(":memory:"), b"k" * 32, bot_delay=0.0, bot_think_ms=30)
+    hub = BoardHub(svc, "simulation", _hardware(clock), settle=0.8, clock=clock, threaded=False)
+    app = on_the_lan(create_app({"BOT_DELAY": 0.0, "HEARTBEAT": 0.5}, service=svc, board=hub))
+    live = GuardedServer(app, threads=12)
+    try:
+        host = Phone(live.port, source="127.0.0.40")
+        for seed in range(50):   # a deal whose first player can bring a peg out (a hint that moves a peg)
+            monkeypatch.setattr(web.tables.secrets, "SystemRandom", lambda s=seed: random.Random(s))
+            status, made, _ = host.post("/api/games", NEW_TABLE)
+            assert status == 201, made
+            table = svc.get(made["gid"])
+            g = table.game
+            if any(c[:-1] in ("A", "K") for c in g.hands[g.actor]) and not any(
+                    c[:-1] in ("7", "9", "JK") for c in g.hands[g.actor]):
+                break
+            svc.host_action(table, host.cookies[f"pj_h_{table.gid}"], "end", {"version": table.version})
+        monkeypatch.undo()
+        gid, seat = table.gid, table.game.actor
+        if hub.referee is None or hub.referee.table is not table:
+            assert host.post(f"/api/games/{gid}/board/attach", {})[0] == 200
+        hub.tick()
+        info = host.get(f"/api/games/{gid}/host")[1]
+        phone = Phone(live.port, source="127.0.0.41")
+        assert phone.post("/api/join", {"code": info["seats"][seat]["code"]})[0] == 200
+        assert host.post(f"/api/games/{gid}/host/hints", {"version": table.version, "seat": seat, "on": True})[0] == 200
+        stranger = Phone(live.port, source="127.0.0.42")
+        events = []
+
+        def listen():
+            conn = http.client.HTTPConnection("127.0.0.1", live.port, timeout=10, source_address=("127.0.0.43", 0))
+            conn.request("GET", f"/api/games/{gid}/events?client=stranger-tv-1")
+            resp = conn.getresponse()
+            end = time.monotonic() + 8
+            while time.monotonic() < end:
+                try:
+                    chunk = resp.read1(65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                events.append(chunk)
+            conn.close()
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        assert phone.post(f"/api/games/{gid}/hint", {})[0] == 200
+        assert wait_until(lambda: table.current_hint(seat) is not None, timeout=20)
+        hint = table.current_hint(seat)
+        hub.tick()
+        holes = set(hub.referee.core.hint_holes())
+        assert holes
+
+        def hinted(body):
+            return {h for h, led in body["leds"].items() if led["role"] == "hint"}
+        # the hinted seat's phone and the companion's own screen (the admin) see it, as the real LEDs show it
+        assert hinted(phone.get(f"/api/games/{gid}/board")[1]) == holes
+        assert hinted(Phone(live.port).get(f"/api/games/{gid}/board")[1]) == holes
+        # anyone else on the Wi-Fi, and the host (another player), see the board as without the hint
+        for who in (stranger, host):
+            status, body, raw = who.get(f"/api/games/{gid}/board")
+            assert status == 200 and not hinted(body), body["leds"]
+            assert not holes & set(body["leds"]), body["leds"]
+            assert hint["card"].encode() not in raw and hint["reason"].encode() not in raw
+            status, view, raw = who.get(f"/api/games/{gid}/table")
+            assert status == 200 and view.get("hint") == {"seat": seat}
+            assert hint["move"].encode() not in raw and hint["reason"].encode() not in raw
+        listener.join(10)
+        stream = b"".join(events)
+        assert b"version" in stream and hint["move"].encode() not in stream and b"hint" not in stream
+    finally:
+        live.close()
