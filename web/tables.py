@@ -42,6 +42,7 @@ from . import colours
 from .errors import ApiError
 from .qr import qr_svg
 from .seat_requests import SeatRequests, is_former
+from .streams import Streams
 from .store import DamagedGame, StoreError
 
 log = logging.getLogger("web.tables")
@@ -437,7 +438,8 @@ class TableService:
         self._lock = threading.Lock()
         self._create_lock = threading.Lock()
         self.closing = threading.Event()
-        self._streams: dict[str, tuple] = {}  # key -> (table, stop event, address, holder), oldest first
+        self.streams = Streams(self, self._lock)   # the open event streams and their caps
+        self._streams = self.streams.entries   # key -> (table, stop event, address, holder), oldest first
         self.seat_requests = SeatRequests()   # their bounds (issue 22 point 2)
         # The physical (or simulated) board's referee, set by the composition root
         # (web.board_referee.BoardHub): told of every commit, asked before a bot acts.
@@ -1170,61 +1172,14 @@ class TableService:
         """Register a change stream (waitress threads are finite, so streams are capped).
 
         `key` names the page (a newer stream with it ends the older), `address`
-        the client's IP, `holder` who the page belongs to ("seat 2", "host", a
-        paired display) or None for an anonymous page. Anonymous streams never
-        end a holder's: an address holding `streams_per_address` anonymous
-        streams is refused another (429: cheap, where ending one wakes every
-        stream of its table); past the total cap the oldest stream of the
-        address holding the most anonymous ones ends; with only holders'
-        streams open, a new anonymous one is refused (503) and a holder's ends
-        the oldest of the address holding the most streams. A holder keeps
-        STREAMS_PER_HOLDER (its own oldest ends)."""
-        stop = threading.Event()
-        refused = None
-        with self._lock:
-            evicted = []
-            old = self._streams.pop(key, None)
-            if old:
-                evicted.append(old)
-            if holder is None:
-                if sum(1 for e in self._streams.values()
-                       if e[3] is None and e[2] == address) >= self.streams_per_address:
-                    refused = ApiError(429, "this device has as many live pages open as it may; close some "
-                                       "(this page will try again)", code="streams_full")
-            else:
-                mine = [k for k, e in self._streams.items() if e[3] == holder and e[0] is table]
-                if len(mine) >= self.STREAMS_PER_HOLDER:
-                    evicted.append(self._streams.pop(mine[0]))
-            if refused is None and len(self._streams) >= self.max_streams:
-                anonymous = [(k, e[2]) for k, e in self._streams.items() if e[3] is None]
-                if anonymous:
-                    held = Counter(a for _, a in anonymous)
-                    most = max(held.values())
-                    evicted.append(self._streams.pop(next(k for k, a in anonymous if held[a] == most)))
-                elif holder is None:
-                    refused = ApiError(503, "the companion has as many live pages open as it can serve; "
-                                       "this page will try again", code="streams_full")
-                else:
-                    # holders' streams alone fill the cap: the oldest of the address holding the
-                    # most ends, since anyone may make a table and hold its seats' streams
-                    held = Counter(e[2] for e in self._streams.values())
-                    most = max(held.values())
-                    evicted.append(self._streams.pop(next(k for k, e in self._streams.items()
-                                                          if held[e[2]] == most)))
-            if refused is None:
-                self._streams[key] = (table, stop, address, holder)
-        for t, ev, _, _ in evicted:
-            ev.set()
-            with t.cond:
-                t.cond.notify_all()
-        if refused is not None:
-            raise refused
-        return stop
+        the client's IP (an IPv6 device: its /64), `holder` who the page belongs to
+        ("seat 2", "host", a paired display) or None for an anonymous page. The
+        rules (a holder's stream is never ended for another table's, unless that one
+        lies idle while this one is played) are `web.streams.Streams`'."""
+        return self.streams.open(table, key, address, holder)
 
     def close_stream(self, key: str, stop: threading.Event) -> None:
-        with self._lock:
-            if self._streams.get(key, (None, None))[1] is stop:
-                del self._streams[key]
+        self.streams.close(key, stop)
 
     def wait_change(self, table: Table, seen: int, timeout: float, stop: threading.Event,
                     seen_board: int | None = None) -> int | tuple[int, int]:

@@ -475,3 +475,70 @@ def test_a_hint_is_in_no_public_response_but_on_the_board_and_the_hinted_phone(m
         assert b"version" in stream and hint["move"].encode() not in stream and b"hint" not in stream
     finally:
         live.close()
+
+
+# ------------------------------------------------------------------ point 4: another table's streams
+def test_a_guests_table_streamed_from_44_addresses_never_ends_another_tables_players():
+    from test_web_streams import Stream
+    app = on_the_lan(make_app(MAX_STREAMS=36))
+    live = GuardedServer(app, threads=48)
+    streams = []
+    try:
+        svc = app.extensions["pegs"]
+        gid, host, phones, _ = lan_table(live.port, host_source="127.0.0.10", first_seat_source=11)
+        players = [Stream(live.port, gid, f"seat-page-{s}", phones[s].cookies, source=f"127.0.0.{11 + s}")
+                   for s in range(4)]
+        players.append(Stream(live.port, gid, "host-page-0", host.cookies, source="127.0.0.10"))
+        for st in players:
+            st.start()
+            assert st.open.wait(5)
+        # the attacker: a 10-seat table of its own, every seat joined, 44 seat pages from 44 addresses
+        boss = Phone(live.port, source="127.0.0.20")
+        status, made, _ = boss.post("/api/games", {"preset": "basic", "players": 10, "teams": 2,
+                                                    "names": [f"P{i}" for i in range(10)]})
+        assert status == 201, made
+        own = made["gid"]
+        codes = [s["code"] for s in boss.get(f"/api/games/{own}/host")[1]["seats"]]
+        jars = []
+        for i, code in enumerate(codes):
+            p = Phone(live.port, source=f"127.0.0.{21 + i}")
+            assert p.post("/api/join", {"code": code})[0] == 200
+            jars.append(p.cookies)
+        streams = [Stream(live.port, own, f"flood-page-{i:03d}", jars[i % 10], source=f"127.0.0.{100 + i}",
+                          reconnect=True) for i in range(44)]
+        for st in streams:
+            st.start()
+        time.sleep(3)
+        assert sum(st.ended + st.refused for st in streams) > 10     # the flood kept trying
+        assert [st.ended + st.refused for st in players] == [0] * 5, [(st.ended, st.refused) for st in players]
+        held = sum(1 for e in svc._streams.values() if e[0].gid == own)
+        assert held <= 2 * 10 + 4
+        before = svc.get(gid).version
+        assert host.post(f"/api/games/{gid}/host/pause", {"version": before})[0] == 200
+        assert wait_until(lambda: all(st.versions and st.versions[-1] > before for st in players), 5)
+        for st in players:
+            st.halt = True
+    finally:
+        for st in streams:
+            st.halt = True
+        live.close()
+
+
+def test_a_table_nobody_plays_cannot_crowd_out_one_being_played():
+    app = make_app(MAX_STREAMS=12)
+    svc = app.extensions["pegs"]
+    try:
+        idle, _ = svc.create({"preset": "basic", "players": 4, "names": ["Ann", "Bob", "Cy", "Di"]})
+        played, _ = svc.create({"preset": "basic", "players": 4, "names": ["Eve", "Fay", "Gus", "Hal"]})
+        stale = [svc.open_stream(idle, f"i{i}", f"10.0.0.{i}", holder=f"seat {i % 4}") for i in range(12)]
+        from web.streams import ACTIVE
+        idle.touched -= ACTIVE + 1           # nobody has played it for a while
+        mine = [svc.open_stream(played, f"p{i}", f"10.0.1.{i}", holder=f"seat {i}") for i in range(4)]
+        assert sum(s.is_set() for s in stale) == 4 and not any(s.is_set() for s in mine)
+        # the other way round, never: the idle table's page is refused, the players' stay
+        from web.errors import ApiError
+        with pytest.raises(ApiError) as refused:
+            svc.open_stream(idle, "late", "10.0.0.99", holder="host")
+        assert refused.value.status == 503 and not any(s.is_set() for s in mine)
+    finally:
+        svc.close()
