@@ -10,10 +10,11 @@ page it is: a `holder` ("seat 2", "host", "display", from the page's cookies) or
   that: cheaper than ending one, which wakes every stream of its table);
 * a holder keeps STREAMS_PER_HOLDER (its own oldest ends);
 * a table's holders together keep `table_cap` (twice its seats + 4: a seat page and a table
-  page per phone, the host's pages, a display); past it the table's own oldest ends. Anyone may make a table and join
-  all its seats, so this is what bounds a guest's table, whatever its number of addresses;
+  page per phone, the host's pages, a display); past it a new one is refused (429). Anyone
+  may make a table and join all its seats, so this is what bounds a guest's table, whatever
+  its number of addresses;
 * the tables one client made (its address, or /64; the companion itself is not counted)
-  keep `max_streams // 2` together; past it the oldest of theirs ends;
+  keep `max_streams // 2` together (at least one table's cap); past it, refused (429);
 * past the total cap: the oldest anonymous stream of the client holding the most ends;
   with none, an anonymous page is refused (503, it tries again), and a holder's page may
   end only a stream of a table nobody plays (not changed for ACTIVE seconds, or over),
@@ -57,7 +58,9 @@ class Streams:
 
     @staticmethod
     def active(table, now: float) -> bool:
-        return table.status in ("playing", "paused") and now - table.touched < ACTIVE
+        """Changed lately and not ended (read without the table's lock: two plain attributes;
+        a game that is over stops changing, so it is idle ACTIVE seconds later)."""
+        return not table.ended and now - table.touched < ACTIVE
 
     def open(self, table, key: str, address: str | None, holder: str | None) -> threading.Event:
         svc = self.service
@@ -80,15 +83,15 @@ class Streams:
                 mine = [k for k, e in entries.items() if e[3] == holder and e[0] is table]
                 if len(mine) >= svc.STREAMS_PER_HOLDER:
                     end(mine[0])
-                ours = [k for k, e in entries.items() if e[3] is not None and e[0] is table]
-                if len(ours) >= table_cap(table):
-                    end(ours[0])
+                ours = sum(1 for e in entries.values() if e[3] is not None and e[0] is table)
                 maker = self.creators.get(table.gid)
-                if maker is not None:
-                    theirs = [k for k, e in entries.items()
-                              if e[3] is not None and self.creators.get(e[0].gid) == maker]
-                    if len(theirs) >= max(table_cap(table), svc.max_streams // 2):
-                        end(theirs[0])
+                theirs = 0 if maker is None else sum(
+                    1 for e in entries.values() if e[3] is not None and self.creators.get(e[0].gid) == maker)
+                if ours >= table_cap(table) or theirs >= max(table_cap(table), svc.max_streams // 2):
+                    # refused, not the table's own oldest ended: that would wake its streams and
+                    # make a storm of reconnections twice as dear
+                    refused = ApiError(429, "this table has as many live pages open as it may; close some "
+                                       "(this page will try again)", code="streams_full")
             if refused is None and len(entries) >= svc.max_streams:
                 anonymous = [(k, e[2]) for k, e in entries.items() if e[3] is None]
                 if anonymous:
