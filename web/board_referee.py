@@ -280,15 +280,38 @@ class BoardReferee:
         return self.core.busy(now) or (self.touched is not None and now - self.touched < 1.0)
 
     # ------------------------------------------------------------------ public state
-    def public(self) -> dict:
-        """What every page may see (never the chosen card, only the rank it moves as)."""
+    def public(self, hint: bool = True) -> dict:
+        """What every page may see (never the chosen card, only the rank it moves as); with
+        `hint` False, the LEDs as they would be without the acting seat's hint (its move's
+        holes tell a card of that hand: issue 22 point 3). The real board's LEDs show it."""
         marks = self.leds.marks()
+        leds = {h: self._led(h, m) for h, m in sorted(marks.items())}
+        if not hint:
+            leds = self._without_hint(leds)
         out = {"mode": self.mode, "attached": True, "gid": self.table.gid, **self.core.public(),
-               "leds": {h: self._led(h, m) for h, m in sorted(marks.items())}}
+               "leds": leds}
         if self.sensor is not None:
             out["faults"] = [f.message for f in self.sensor.active_faults.values() if f.kind != "ignored"]
         if self.virtual is not None:
             out["board"] = self.virtual.state()
+        return out
+
+    def _without_hint(self, leds: dict) -> dict:
+        from hardware.leds import PATTERNS
+        out = {}
+        for hole, led in leds.items():
+            if led["role"] != "hint":
+                out[hole] = led
+                continue
+            role, side = self.core.hint_under.get(hole, (None, None))
+            look = self.leds.roles.get(role) if role else None
+            if look is None:
+                continue   # dark without the hint
+            shown = {"role": role, "rgb": _hex(self.side_rgb.get(side, look.colour)), "pattern": look.pattern,
+                     "period": look.period or PATTERNS[look.pattern]}
+            if side is not None and self.view is not None:
+                shown["want"] = self.view.colour_names.get(side)
+            out[hole] = shown
         return out
 
     def _led(self, hole: str, mark: dict) -> dict:
@@ -358,13 +381,38 @@ class BoardHub:
         service.board = self
 
     # ------------------------------------------------------------------ lifecycle
-    def start(self) -> None:
-        """Take the newest playing table (after a restart: the game that was going on)."""
-        playing = [t for t in self.service.tables.values() if t.status == "playing"]
-        if playing:
-            self._attach_wanted = max(playing, key=lambda t: t.created).gid
+    def start(self, adopt_lone: bool = False) -> None:
+        """Give the board back to the table whose log says it held it, if that game is still
+        in play (issue 22 point 1: not the newest table, which a guest may have made); with
+        no such record, to none: a host (or the admin) attaches it, or the next new table
+        takes it. `adopt_lone` (a board that starts while the companion runs: "Try the board
+        again", a new mode): with no record, the one game in play if there is only one and
+        it never had the board."""
+        live = [t for t in self.service.tables.values() if self.service.is_live(t)]
+        holders = [t for t in live if t.board_held and t.board_held.get("held")]
+        if holders:
+            self._attach_wanted = max(holders, key=lambda t: (t.board_held.get("at") or 0, t.created)).gid
+        elif adopt_lone and len(live) == 1 and live[0].board_held is None:
+            self._attach_wanted = live[0].gid
+            with live[0].cond:
+                self._record(live[0], True)
         if self.runner is not None:
             self.runner.start()
+
+    def _record(self, table, held: bool) -> None:
+        """Log that `table` took (or let go of) the board, durably like a move, so that a
+        restart gives the board back to it. Lock order: the hub's, then the table's."""
+        was = table.board_held
+        if table is None or (was is not None and was.get("held") == held) or (was is None and not held):
+            return
+        event = ("board", {"held": held, "at": time.time()})
+        with table.cond:
+            table.apply(*event)
+            try:
+                self.service._commit(table, [event])
+            except ApiError:   # not saved (the table was rebuilt from its log): the board still follows it
+                log.warning("table %s: could not log that it %s the board", table.gid,
+                            "took" if held else "let go of")
 
     def close(self) -> None:
         if self._closed:
@@ -399,6 +447,9 @@ class BoardHub:
         if holder is not None and holder is not table and self.service.is_live(holder):
             return
         self._attach_wanted = table.gid
+        self._record(table, True)   # the table lock is held (re-entrant): only the table's lock is taken
+        if holder is not None and holder is not table:
+            self._record(holder, False)
         self.wake()
 
     def may_act(self, table) -> bool:
@@ -517,14 +568,25 @@ class BoardHub:
         ref = self.referee
         if ref is None or ref.table is not table:
             if attach:
-                self._attach(table.gid, explicit=True)
+                self._attach_explicit(table)
                 ref = self.referee
                 if ref is not None and ref.table is table:
                     return ref
             raise ApiError(409, self.error or "the board is following another table")
         return ref
 
-    def state(self, table) -> dict:
+    def _attach_explicit(self, table) -> None:
+        """A host, a display or the admin gives the board to `table` (hub lock held): logged."""
+        before = self.referee.table if self.referee is not None else None
+        self._attach(table.gid, explicit=True)
+        if self.referee is not None and self.referee.table is table:
+            self._record(table, True)
+            if before is not None and before is not table:
+                self._record(before, False)
+
+    def state(self, table, hint: bool = False) -> dict:
+        """The board as `table`'s pages see it; `hint`: with the hinted move's holes (only for
+        the hinted seat's phone, a paired display and the admin: web.api.board)."""
         with self.lock:
             ref = self.referee
             if self._attach_wanted == table.gid:
@@ -533,7 +595,7 @@ class BoardHub:
                 except ApiError:
                     ref = self.referee
             if ref is not None and ref.table is table:
-                return ref.public()
+                return ref.public(hint)
             other = ref.table.gid if ref is not None else None
             return {"mode": self.mode, "attached": False, "state": "elsewhere" if other else "unavailable",
                     "message": self.error or ("The board is following another table." if other else
@@ -550,7 +612,7 @@ class BoardHub:
                 return None
             return {"card": c["card"], "rank": c["rank"]}
 
-    def choose(self, table, token, data) -> dict:
+    def choose(self, table, token, data, hint: bool = False) -> dict:
         """The acting seat's phone chose a card (or went back: card null)."""
         if not isinstance(data, dict):
             raise ApiError(400, "send a JSON object: {\"version\", \"card\", \"rank\"} "
@@ -590,7 +652,7 @@ class BoardHub:
             ref.choose(seat, card, rank if card is not None else None, version, self.clock())
             ref._apply_leds(self.clock())
             ref._publish()
-            body = ref.public()
+            body = ref.public(hint)
         self.wake()
         return body
 
@@ -623,7 +685,7 @@ class BoardHub:
                            f"not {hole!r}")
         return hole
 
-    def lift(self, table, data) -> dict:
+    def lift(self, table, data, hint: bool = False) -> dict:
         with self.lock:
             ref, vb = self._virtual(table)
             hole = self._hole(ref, data)
@@ -634,11 +696,11 @@ class BoardHub:
             ref.touched = self.clock()
             ref.changed = True
             ref._publish()
-            body = {**ref.public(), "lifted": {"hole": hole, "side": side}}
+            body = {**ref.public(hint), "lifted": {"hole": hole, "side": side}}
         self.wake()
         return body
 
-    def place(self, table, data) -> dict:
+    def place(self, table, data, hint: bool = False) -> dict:
         with self.lock:
             ref, vb = self._virtual(table)
             hole = self._hole(ref, data)
@@ -652,11 +714,11 @@ class BoardHub:
             ref.touched = self.clock()
             ref.changed = True
             ref._publish()
-            body = {**ref.public(), "placed": {"hole": placed, "side": side}}
+            body = {**ref.public(hint), "placed": {"hole": placed, "side": side}}
         self.wake()
         return body
 
-    def sync(self, table) -> dict:
+    def sync(self, table, hint: bool = False) -> dict:
         """Simulation: move the pegs for the players until the board shows the game."""
         with self.lock:
             ref, vb = self._virtual(table)
@@ -665,11 +727,11 @@ class BoardHub:
             ref.touched = self.clock()
             ref.changed = True
             ref._publish()
-            body = {**ref.public(), "steps": steps}
+            body = {**ref.public(hint), "steps": steps}
         self.wake()
         return body
 
-    def attach(self, table) -> dict:
+    def attach(self, table, hint: bool = False) -> dict:
         """Give the board to this table (when no other game in play holds it)."""
         with self.lock:
             ref = self.referee
@@ -677,10 +739,10 @@ class BoardHub:
                 raise ApiError(409, "the board is in use by another game; its host (or the admin) can "
                                "release it from that game's host page, or end that game")
             if ref is None or ref.table is not table:
-                self._attach(table.gid, explicit=True)
-            return self.state(table)
+                self._attach_explicit(table)
+            return self.state(table, hint)
 
-    def release(self, table) -> dict:
+    def release(self, table, hint: bool = False) -> dict:
         """This table lets the board go (its host or the admin asked): another may take it."""
         with self.lock:
             ref = self.referee
@@ -693,10 +755,11 @@ class BoardHub:
                 self.hw = None
             if self._attach_wanted == table.gid:
                 self._attach_wanted = None
+            self._record(table, False)
             with table.cond:
                 table.board_version += 1
                 table.cond.notify_all()
-            return self.state(table)
+            return self.state(table, hint)
 
 
 class _Runner(threading.Thread):
@@ -739,7 +802,7 @@ class _Runner(threading.Thread):
 
 
 def make_hub(service, mode: str, *, settle: float = 0.8, wiring=None, clock=time.monotonic,
-             threaded: bool = True, hardware=None, factory=None) -> BoardHub | None:
+             threaded: bool = True, hardware=None, factory=None, adopt_lone: bool = False) -> BoardHub | None:
     """The board for `pegs serve`'s config (None for mode "none"). `wiring` is a loaded
     `hardware.config.WiringConfig` (required for sensors and leds); `hardware`, a
     `Hardware` already opened for it (`web.board_control` opens it at start, to
@@ -760,7 +823,7 @@ def make_hub(service, mode: str, *, settle: float = 0.8, wiring=None, clock=time
     hub = BoardHub(service, mode, factory, settle=settle, clock=clock, threaded=threaded)
     if mode != "simulation":
         hub.unclaimed = opened   # closed with the hub if no table ever took it
-    hub.start()
+    hub.start(adopt_lone)
     return hub
 
 

@@ -38,6 +38,8 @@ from companion.setup import parse_setup as _parse_setup
 from . import colours
 from .errors import ApiError, api_error
 from .qr import qr_svg
+from .seat_requests import SeatRequests, is_former
+from .streams import Streams
 from .store import DamagedGame, StoreError
 
 log = logging.getLogger("web.tables")
@@ -63,7 +65,8 @@ def token_hash(token: str) -> str:
 
 
 class Seat:
-    __slots__ = ("name", "colour", "bot", "gen", "token_hash", "bot_obj", "request_hash", "hints", "hints_used")
+    __slots__ = ("name", "colour", "bot", "gen", "token_hash", "bot_obj", "request_hash", "request_own",
+                 "hints", "hints_used")
 
     def __init__(self, name, colour, bot=None):
         self.name, self.colour, self.bot = name, colour, bot
@@ -71,6 +74,7 @@ class Seat:
         self.token_hash = None  # sha256 of the phone's seat token, once claimed
         self.bot_obj = None
         self.request_hash = None  # a phone asking the host for this seat (its token's hash)
+        self.request_own = False  # ... and it is the phone that held the seat (web.seat_requests)
         self.hints = False      # the host turned hints on for this seat
         self.hints_used = 0
 
@@ -104,6 +108,7 @@ class Table:
         self.plays_cache = None  # (version, payload)
         self.hints_all = False   # the host turned hints on for every seat
         self.hint = None         # the last hint: {seat, at, move, card, reason}
+        self.board_held = None   # the board's last "board" event here: {held, at} (web.board_referee)
         labels = _labels([s.name for s in self.seats])
         self.public_seats_base = [
             {"seat": i, "name": s.name, "label": labels[i], "team": self.game.team_of_seat(i),
@@ -201,6 +206,7 @@ class Table:
             seat = self.seats[data["seat"]]
             if seat.request_hash not in (None, data["hash"]):   # the host answers the latest
                 self.former[seat.request_hash] = (data["seat"], "superseded")
+            seat.request_own = is_former(self, data["seat"], data["hash"])
             self.former.pop(data["hash"], None)
             seat.request_hash = data["hash"]
         elif kind == "refuse":
@@ -226,6 +232,8 @@ class Table:
         elif kind == "hint":
             self.hint = data
             self.seats[data["seat"]].hints_used += 1
+        elif kind == "board":   # this table took (held) or let go of the companion's board
+            self.board_held = data
         elif kind != "shuffle":
             raise ValueError(f"unknown event kind {kind!r}")
 
@@ -292,7 +300,9 @@ class TableService:
         self._lock = threading.Lock()
         self._create_lock = threading.Lock()
         self.closing = threading.Event()
-        self._streams: dict[str, tuple] = {}  # key -> (table, stop event, address, holder), oldest first
+        self.streams = Streams(self, self._lock)   # the open event streams and their caps
+        self._streams = self.streams.entries   # key -> (table, stop event, address, holder), oldest first
+        self.seat_requests = SeatRequests()   # their bounds (issue 22 point 2)
         # The physical (or simulated) board's referee, set by the composition root
         # (web.board_referee.BoardHub): told of every commit, asked before a bot acts.
         self.board = None
@@ -462,11 +472,13 @@ class TableService:
                            "seat's QR code, or ask the host for a new one", code="no_seat")
         return seat
 
-    def request_seat(self, table: Table, token: str | None, code) -> tuple[int, str | None]:
+    def request_seat(self, table: Table, token: str | None, code,
+                     device: str | None = None) -> tuple[int, str | None]:
         """A phone asks the host for a seat: one it held (its token says which) or the one
         whose join code it scanned while another phone (or the computer) has it. Logged,
         so the host's page shows it after a restart too; the host approves with a tap
-        ("approve"), never silently, since anyone may have seen the QR code.
+        ("approve"), never silently, since anyone may have seen the QR code. `device`: the
+        client asking (its address or /64), for `web.seat_requests`' bounds.
         Returns (seat, the new token for this phone's cookie or None to keep its own)."""
         with table.cond:
             if table.status in ("ended", "over"):   # a paused game is a good time to sort seats out
@@ -497,10 +509,11 @@ class TableService:
             else:
                 new_token = secrets.token_urlsafe(32)
                 h = token_hash(new_token)
-            if s.request_hash != h:
+            if self.seat_requests.admit(table, seat, h, device):
                 event = ("request", {"seat": seat, "hash": h, "at": time.time()})
                 table.apply(*event)
                 self._commit(table, [event])
+                self.seat_requests.logged(table, seat, device)
             return seat, new_token
 
     def require_host(self, table: Table, token: str | None) -> None:
@@ -921,61 +934,14 @@ class TableService:
         """Register a change stream (waitress threads are finite, so streams are capped).
 
         `key` names the page (a newer stream with it ends the older), `address`
-        the client's IP, `holder` who the page belongs to ("seat 2", "host", a
-        paired display) or None for an anonymous page. Anonymous streams never
-        end a holder's: an address holding `streams_per_address` anonymous
-        streams is refused another (429: cheap, where ending one wakes every
-        stream of its table); past the total cap the oldest stream of the
-        address holding the most anonymous ones ends; with only holders'
-        streams open, a new anonymous one is refused (503) and a holder's ends
-        the oldest of the address holding the most streams. A holder keeps
-        STREAMS_PER_HOLDER (its own oldest ends)."""
-        stop = threading.Event()
-        refused = None
-        with self._lock:
-            evicted = []
-            old = self._streams.pop(key, None)
-            if old:
-                evicted.append(old)
-            if holder is None:
-                if sum(1 for e in self._streams.values()
-                       if e[3] is None and e[2] == address) >= self.streams_per_address:
-                    refused = ApiError(429, "this device has as many live pages open as it may; close some "
-                                       "(this page will try again)", code="streams_full")
-            else:
-                mine = [k for k, e in self._streams.items() if e[3] == holder and e[0] is table]
-                if len(mine) >= self.STREAMS_PER_HOLDER:
-                    evicted.append(self._streams.pop(mine[0]))
-            if refused is None and len(self._streams) >= self.max_streams:
-                anonymous = [(k, e[2]) for k, e in self._streams.items() if e[3] is None]
-                if anonymous:
-                    held = Counter(a for _, a in anonymous)
-                    most = max(held.values())
-                    evicted.append(self._streams.pop(next(k for k, a in anonymous if held[a] == most)))
-                elif holder is None:
-                    refused = ApiError(503, "the companion has as many live pages open as it can serve; "
-                                       "this page will try again", code="streams_full")
-                else:
-                    # holders' streams alone fill the cap: the oldest of the address holding the
-                    # most ends, since anyone may make a table and hold its seats' streams
-                    held = Counter(e[2] for e in self._streams.values())
-                    most = max(held.values())
-                    evicted.append(self._streams.pop(next(k for k, e in self._streams.items()
-                                                          if held[e[2]] == most)))
-            if refused is None:
-                self._streams[key] = (table, stop, address, holder)
-        for t, ev, _, _ in evicted:
-            ev.set()
-            with t.cond:
-                t.cond.notify_all()
-        if refused is not None:
-            raise refused
-        return stop
+        the client's IP (an IPv6 device: its /64), `holder` who the page belongs to
+        ("seat 2", "host", a paired display) or None for an anonymous page. The
+        rules (a holder's stream is never ended for another table's, unless that one
+        lies idle while this one is played) are `web.streams.Streams`'."""
+        return self.streams.open(table, key, address, holder)
 
     def close_stream(self, key: str, stop: threading.Event) -> None:
-        with self._lock:
-            if self._streams.get(key, (None, None))[1] is stop:
-                del self._streams[key]
+        self.streams.close(key, stop)
 
     def wait_change(self, table: Table, seen: int, timeout: float, stop: threading.Event,
                     seen_board: int | None = None) -> int | tuple[int, int]:
