@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from lankit import GuardedServer, free_port, lan_serve, on_the_lan
-from webkit import Phone, make_app, wait_until
+from .lankit import GuardedServer, free_port, lan_serve, on_the_lan
+from .webkit import Phone, make_app, wait_until
 
 ROOT_ARGS = ("--host", "127.0.0.1", "--threads", "16", "--bot-delay", "0")
 NEW_TABLE = {"preset": "basic", "players": 4, "names": ["Ann", "Bob", "Cy", "Di"]}
@@ -44,7 +44,7 @@ def pegs(*args, timeout=30):
                           timeout=timeout, cwd=ROOT_DIR)
 
 
-from lankit import ROOT as ROOT_DIR  # noqa: E402
+from .lankit import ROOT as ROOT_DIR  # noqa: E402
 
 
 # ------------------------------------------------------------------ point 5: one companion per folder
@@ -399,7 +399,7 @@ def test_a_hint_is_in_no_public_response_but_on_the_board_and_the_hinted_phone(m
     import random
 
     import web.tables
-    from test_web_board_hints import Clock, _hardware
+    from .test_web_board_hints import Clock, _hardware
     from web import create_app
     from web.board_referee import BoardHub
     from web.store import Store
@@ -479,7 +479,7 @@ def test_a_hint_is_in_no_public_response_but_on_the_board_and_the_hinted_phone(m
 
 # ------------------------------------------------------------------ point 4: another table's streams
 def test_a_guests_table_streamed_from_44_addresses_never_ends_another_tables_players():
-    from test_web_streams import Stream
+    from .test_web_streams import Stream
     app = on_the_lan(make_app(MAX_STREAMS=36))
     live = GuardedServer(app, threads=48)
     streams = []
