@@ -119,7 +119,7 @@ class BoardHub:
         """Log that `table` took (or let go of) the board, durably like a move, so that a
         restart gives the board back to it. Lock order: the hub's, then the table's."""
         was = table.board_held
-        if table is None or (was is not None and was.get("held") == held) or (was is None and not held):
+        if (was is not None and was.get("held") == held) or (was is None and not held):
             return
         event = ("board", {"held": held, "at": time.time()})
         with table.cond:
