@@ -148,8 +148,9 @@ def _most_advanced(pos, side):
 
 
 def _send_back(pos, side, hole):
-    """The position with `side`'s peg on `hole` sent to start (in place; returns undo)."""
-    saved = (pos.occ, pos.start)
+    """The position with `side`'s peg on `hole` sent to start (in place; returns the
+    snapshot to `restore`)."""
+    saved = pos.save()
     occ, start = pos.occ[:], pos.start[:]
     occ[side] &= ~(1 << hole)
     start[side] += 1
@@ -178,7 +179,7 @@ class _Sim:
         moves, discard = pos.hand_moves(ranks)
         in_start = _pegs_in_start(pos, side)
         best, best_score = None, None
-        saved = (pos.occ, pos.start, pos.to_move, pos.counting)
+        saved = pos.save()
         seen_moves = {}
         for m in moves:
             key = (m[1], m[2])
@@ -186,7 +187,7 @@ class _Sim:
             if sc is None:
                 pos.apply(m, side)
                 sc = seen_moves[key] = evaluate(pos, team)
-                pos.occ, pos.start, pos.to_move, pos.counting = saved
+                pos.restore(saved)
             sc -= _keep(m[0], in_start)
             if best_score is None or sc > best_score:
                 best, best_score = (m, m[0]), sc
@@ -371,7 +372,7 @@ class StrongBot:
         diff = [0.0] * n_out   # sums of the paired differences to candidate 0, and squares
         diff2 = [0.0] * n_out
         vals = [0.0] * n_out
-        root = (pos.occ, pos.start, pos.to_move, pos.counting)
+        root = pos.save()
         nxt = seen.seat_side[(me + 1) % players]
         over = _over(self.think_ms)
         draw_first = seen.rules.draw == "first"
@@ -408,7 +409,7 @@ class StrongBot:
                 hands[me] = mine
                 sim.rollout(hands, stock, plies - 1)
                 vals[i] = evaluate(pos, seen.team) - keeps[min(i, len(keeps) - 1)]
-                pos.occ, pos.start, pos.to_move, pos.counting = root
+                pos.restore(root)
             if late:
                 break
             for i in range(n_out):
@@ -497,7 +498,7 @@ class StrongBot:
                 if mine >> h & 1:
                     saved = _send_back(pos, seen.side, h)
                     v = evaluate(pos, team)
-                    pos.occ, pos.start = saved
+                    pos.restore(saved)
                     worst = v if worst is None else min(worst, v)
             v_wrong = worst
         else:
@@ -511,7 +512,7 @@ class StrongBot:
                 if theirs >> h & 1:
                     saved = _send_back(pos, dside, h)
                     v = evaluate(pos, team)
-                    pos.occ, pos.start = saved
+                    pos.restore(saved)
                     best = v if best is None else max(best, v)
             v_caught = best
         else:
@@ -529,7 +530,7 @@ class StrongBot:
             if occ >> h & 1:
                 saved = _send_back(pos, victim, h)
                 v = evaluate(pos, team)
-                pos.occ, pos.start = saved
+                pos.restore(saved)
                 if best_v is None or v > best_v:
                     best, best_v = h, v
         if best is None:

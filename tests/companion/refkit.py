@@ -165,7 +165,7 @@ class BoardTable:
         q = pos.copy()
         for c, s, d in move.steps:
             before = q.pegs()
-            q._make(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
+            q.apply(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
             after = q.pegs()
             track0 = colours_of_pegs(q, before)
             track1 = colours_of_pegs(q, after)

@@ -22,22 +22,49 @@ def _cases():
 
 def test_the_recorded_cases_cover_every_preset():
     from companion.rules import ALL_PRESETS
-    cases = _cases()
+    cases = _CASES
     assert sum(1 for c in cases if c["hand"] is not None) >= 2000
     presets = {c["source"].split("/")[1] for c in cases if c["source"].split("/")[0] in ("game", "synthetic")}
     assert presets == set(ALL_PRESETS)
     assert sum(1 for c in cases if c["source"].startswith("perft/")) >= 30
 
 
-def test_pegs_moves_output_is_byte_identical():
+def _group(case) -> str:
+    """perft, error, or the preset a case was drawn for."""
+    kind, _, rest = case["source"].partition("/")
+    return kind if kind in ("perft", "error") else rest.split("/")[0]
+
+
+_CASES = _cases()
+GROUPS = sorted({_group(c) for c in _CASES})
+EVERY = 8  # the fast suite replays every 8th case of each group; `-m slow` replays all
+
+
+def _replay(cases) -> list[str]:
     failures = []
-    for case in _cases():
+    for case in cases:
         code, stdout, stderr = make_golden.run_moves(case["position"], case["hand"])
         if (code, stdout, stderr) != (case["status"], case["stdout"], case["stderr"]):
             failures.append(f"{case['source']} --hand {case['hand']}: status {code} "
                             f"(recorded {case['status']})\n  now:      {stdout[:300]}{stderr[:300]}"
                             f"\n  recorded: {case['stdout'][:300]}{case['stderr'][:300]}")
-    assert not failures, f"{len(failures)} cases differ:\n" + "\n".join(failures[:5])
+    return failures
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_pegs_moves_output_is_byte_identical_sample(group):
+    cases = [c for c in _CASES if _group(c) == group]
+    sample = cases[::EVERY] if group not in ("perft", "error") else cases
+    failures = _replay(sample)
+    assert not failures, f"{len(failures)} of {len(sample)} cases differ:\n" + "\n".join(failures[:5])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("group", GROUPS)
+def test_pegs_moves_output_is_byte_identical_all(group):
+    cases = [c for c in _CASES if _group(c) == group]
+    failures = _replay(cases)
+    assert not failures, f"{len(failures)} of {len(cases)} cases differ:\n" + "\n".join(failures[:5])
 
 
 with open(os.path.join(DATA, "decisions.json")) as _f:

@@ -201,7 +201,7 @@ class RelatedSim:
         in_start = _in_start(pos, side)
         worth, evaluate = self.worth, self.evaluate
         best, best_score = None, None
-        saved = (pos.occ, pos.start, pos.to_move)
+        saved = pos.save()
         base = None
         scored = {}
         for m in moves:
@@ -211,7 +211,7 @@ class RelatedSim:
                 if sc is None:
                     pos.apply(m, side)
                     sc = scored[key] = evaluate(pos, team)
-                    pos.occ, pos.start, pos.to_move = saved
+                    pos.restore(saved)
             else:
                 if base is None:
                     base = evaluate(pos, team)
@@ -271,7 +271,7 @@ class RelatedSim:
 # ------------------------------------------------------------------ decisions
 def _one_ply_gain(pos, side, team, rank, evaluate, base):
     """The best board gain `side` could make with a card of `rank` now (0 if none)."""
-    saved = (pos.occ, pos.start, pos.to_move)
+    saved = pos.save()
     pos.to_move = side
     best = 0.0
     try:
@@ -279,10 +279,10 @@ def _one_ply_gain(pos, side, team, rank, evaluate, base):
             if m[1] in (MOVE, SWAP):
                 pos.apply(m, side)
                 best = max(best, evaluate(pos, team) - base)
-                pos.occ, pos.start, pos.to_move = saved
+                pos.restore(saved)
                 pos.to_move = side
     finally:
-        pos.occ, pos.start, pos.to_move = saved
+        pos.restore(saved)
     return best
 
 
@@ -397,7 +397,7 @@ def search(bot, seen, moves, cards, over, switch_z=1.0):
     diff = [0.0] * n_out
     diff2 = [0.0] * n_out
     vals = [0.0] * n_out
-    root = (pos.occ, pos.start, pos.to_move, pos.hand_sizes, pos.waiting)
+    root = pos.save()  # with the hand sizes and waiting sides the rollouts change
     it = 0
     while it < bot.iterations:
         if over is not None and it and over():
@@ -419,7 +419,7 @@ def search(bot, seen, moves, cards, over, switch_z=1.0):
             seat = sim.apply(me, m, None if m[1] == HAND else m[0], hands, skips, waiting)
             sim.rollout(seat, hands, skips, waiting, plies - 1)
             vals[i] = evaluate(pos, seen.team) - keeps[i]
-            pos.occ, pos.start, pos.to_move, pos.hand_sizes, pos.waiting = root
+            pos.restore(root)
         if late:
             break
         for i in range(n_out):
