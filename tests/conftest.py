@@ -1,6 +1,6 @@
 """tests/ is a package: a folder's helpers are imported relatively (from .webkit import ...),
 shared ones from tests.helpers (tests.helpers.livekit); nothing is put on sys.path by hand.
-tests/companion keeps its helpers beside its tests (it has no __init__.py yet)."""
+the engine's rule tests follow the families (tests/companion/families/pegs, .../tock)."""
 
 try:   # browser tests: a wait for the page is a ceiling against a hang, not a budget; a
     # loaded machine may take seconds to draw what a quiet one draws at once

@@ -34,3 +34,19 @@ def test_an_engine_error_reaching_the_app_is_answered_from_the_table(app):
         raise SetupError("a set-up problem")
     r = app.test_client().get("/api/raise-setup-error")
     assert r.status_code == 400 and r.get_json() == {"error": "a set-up problem"}
+
+
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def test_every_error_of_the_engine_has_its_status_or_is_a_fault():
+    import companion.families  # noqa: F401 - every family's module, so its errors are defined
+    import companion.simulate  # noqa: F401
+    from companion.errors import CompanionError
+    from web.errors import NOT_A_REQUEST
+    for cls in _subclasses(CompanionError):
+        assert (status_of(cls("x") if cls is not IllegalMoveError else cls("x", "P8")) is not None) \
+            != issubclass(cls, NOT_A_REQUEST), cls

@@ -20,11 +20,11 @@ import random
 
 import pytest
 
-import related_reference as ref
+from tests.companion import related_reference as ref
 from companion import cli
 
 # per layout; 33 layouts keep the file near 15 s of CPU. A long hunt:
-# PEGS_RELATED_DIFF_N=1000 pytest tests/companion/test_related_differential.py
+# PEGS_RELATED_DIFF_N=1000 pytest tests/companion/families/tock/test_related_differential.py
 N_POSITIONS = int(os.environ.get("PEGS_RELATED_DIFF_N", "40"))
 
 
