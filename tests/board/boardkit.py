@@ -17,7 +17,7 @@ from web.board_referee import BoardHub, VirtualBoard
 from web.store import Store
 from web.tables import TableService
 
-from livekit import LiveServer  # noqa: F401 - re-exported for the board's browser test
+from tests.helpers.livekit import LiveServer  # noqa: F401 - re-exported for the board's browser test
 
 warnings.filterwarnings("ignore", module="gpiozero")
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from boardkit import LiveServer, simulation_app, table_with_a_come_out
+from .boardkit import LiveServer, simulation_app, table_with_a_come_out
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -182,7 +182,7 @@ def test_bluffing_on_the_board_the_table_learns_only_the_declared_rank(live):
     import json
     import urllib.request
 
-    from boardkit import NAMES, _seeded
+    from .boardkit import NAMES, _seeded
     svc = live.app.extensions["pegs"]
     with _seeded(3):
         table, _ = svc.create({"preset": "bluffing_joker", "players": 4, "teams": 2, "names": NAMES[:4],
@@ -329,7 +329,7 @@ def test_jackaroo_a_card_chosen_on_the_phone_is_followed_on_the_simulated_board(
     """Issue 18: in the related games the phone tells the board the chosen card too (its
     peg moves are made on the board, the options stay on the phone): a Jackaroo king is
     followed, the marble dragged onto its base hole on the table page is taken."""
-    from boardkit import NAMES, _seeded
+    from .boardkit import NAMES, _seeded
     svc = live.app.extensions["pegs"]
     with _seeded(5):
         table, _ = svc.create({"preset": "jackaroo", "players": 4, "teams": 2, "names": NAMES[:4],

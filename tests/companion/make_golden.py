@@ -28,8 +28,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))   # the checkout: tests/ is a package
 
 from companion import cli  # noqa: E402
 from companion.families import new_game  # noqa: E402
@@ -95,9 +94,9 @@ def game_positions(preset, players, teams, seed, every):
 
 def synthetic(preset, rng):
     if preset in PRESETS:
-        import sampling
+        from tests.companion import sampling
         return sampling.random_position(rng, preset=preset)
-    import test_related_differential as trd
+    from tests.companion.families.tock import test_related_differential as trd
     outs = [lay for lay in trd.layouts() if lay[0] == preset]
     _, sections, sides, teams = rng.choice(outs)
     return trd.random_position(rng, preset, sections, sides, teams)

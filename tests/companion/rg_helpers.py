@@ -8,7 +8,7 @@ from companion.families import new_game
 from companion.game import Game
 from companion.moves import IllegalMoveError
 from companion.notation import position_from_json
-from rules_helpers import moves, texts  # noqa: F401  (the `pegs moves` answer, as for Pegs and Jokers)
+from tests.companion.rules_helpers import moves, texts  # noqa: F401  (the `pegs moves` answer, as for Pegs and Jokers)
 
 FORMAT = "pegs-and-jokers/position/1"
 

@@ -15,7 +15,7 @@ from companion.cards import rank_of
 from companion.game import Game
 from companion.moves import DOUBT, PASS
 
-import reference as ref
+from tests.companion import reference as ref
 
 PRESETS = ("basic", "arizona", "north_carolina", "pegoo", "wizard_woodworks", "alaska",
            "kilpatrick", "social_security", "bluffing_joker")

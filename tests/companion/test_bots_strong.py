@@ -175,12 +175,12 @@ def test_thinks_within_its_time_budget():
     game = _midgame()
     bot = StrongBot(random.Random(0), think_ms=60, iterations=100_000)
     view = game.player_view(game.actor)
-    t = time.perf_counter()
+    t = time.thread_time()   # the bot's own work: CPU time, which a loaded machine doesn't stretch
     d = bot.decide(view)
-    took = time.perf_counter() - t
+    took = time.thread_time() - t
     assert d.iterations >= 1
     assert d.iterations < 100_000  # the clock stopped it, not the cap
-    assert took < 1.0, took        # 60 ms plus one deal's work (generous for a loaded CI)
+    assert took < 1.0, took        # 60 ms plus one deal's work
 
 
 def test_doubts_when_the_declared_card_cannot_be_real():
@@ -255,6 +255,7 @@ def _match_vs_greedy(make_side, games, seed=0, preset="basic"):
     return wins
 
 
+@pytest.mark.slow   # a strength match, not a rule (about 10 s of CPU): .ci/run's slow part
 def test_small_match_against_greedy():
     # 16 basic games at 4 deals a decision (about 10 s of CPU): the strong team
     # won 12 on these seeds; its one-ply screen alone (1 deal) won 9, and greedy
@@ -421,13 +422,14 @@ def test_keeps_to_its_time_budget_in_the_related_games():
     bot = StrongBot(random.Random(0), think_ms=60, iterations=100_000)
     while True:
         view = game.player_view(game.actor)
-        t = time.perf_counter()
+        t = time.thread_time()   # CPU time of the decision, not the loaded machine's wall clock
         d = bot.decide(view)
+        took = time.thread_time() - t
         if d.iterations:
             break
         game._push(make_bot("greedy", random.Random(0)).choose(game, game.legal_plays()))
     assert d.iterations < 100_000  # the clock stopped it, not the cap
-    assert time.perf_counter() - t < 1.0
+    assert took < 1.0, took
 
 
 @pytest.mark.parametrize("preset", ["tock_partnership", "jackaroo"])

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-import make_golden
+from tests.companion import make_golden
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "golden")
 

@@ -31,7 +31,7 @@ from companion.board import START
 from companion.cards import make_shoe, rank_of
 from companion.moves import DISCARD, FREE, MOVE, SWAP
 
-import sampling
+from tests.companion import sampling
 
 MAX_TURNS = 50_000
 

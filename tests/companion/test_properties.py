@@ -26,7 +26,7 @@ from companion.game import Game
 from companion.moves import Move
 from companion.notation import position_from_json, position_to_json
 
-import sampling
+from tests.companion import sampling
 
 # Every preset at every layout is allowed; hypothesis picks.
 ALL_CONFIGS = sorted({*sampling.CONFIGS,

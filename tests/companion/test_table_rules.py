@@ -10,7 +10,7 @@ from companion.game import Game
 from companion.hits import hits
 from companion.rules import rules_from_json
 from companion.setup import SetupError, parse_setup
-from rules_helpers import pos
+from tests.companion.rules_helpers import pos
 
 NAMES = ["Ann", "Ben", "Cy", "Di"]
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import threading
 
-from webkit import H, join_all, make_app, new_table, wait_until
+from .webkit import H, join_all, make_app, new_table, wait_until
 
 
 def _app(**config):

@@ -9,11 +9,11 @@ import re
 import time
 
 import pytest
-from webkit import H, make_app
+from .webkit import H, make_app
 from playwright.sync_api import expect
 
-from livekit import LiveServer
-from test_web_browser import ARTIFACTS, CHROMIUM, PHONE, browser, phone  # noqa: F401  (browser: the module's fixture)
+from tests.helpers.livekit import LiveServer
+from .test_web_browser import ARTIFACTS, CHROMIUM, PHONE, browser, phone  # noqa: F401  (browser: the module's fixture)
 
 STUCK = 2.0   # seconds a phone whose turn it is may take to offer its choices
 

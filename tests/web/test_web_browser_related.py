@@ -14,8 +14,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from livekit import LiveServer
-from test_web_browser import ARTIFACTS, CHROMIUM, browser, phone  # noqa: F401  (browser: the module's fixture)
+from tests.helpers.livekit import LiveServer
+from .test_web_browser import ARTIFACTS, CHROMIUM, browser, phone  # noqa: F401  (browser: the module's fixture)
 
 from companion.families.tock.game import SEATS
 
@@ -75,7 +75,7 @@ def api_turn(page, live, gid):
 
 @pytest.fixture
 def live_app():
-    from webkit import make_app
+    from .webkit import make_app
     app = make_app()
     srv = LiveServer(app)
     yield srv

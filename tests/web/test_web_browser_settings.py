@@ -15,9 +15,9 @@ import tomllib
 import warnings
 
 import pytest
-from webkit import LiveServer, Phone
+from .webkit import LiveServer, Phone
 from playwright.sync_api import expect
-from test_web_browser import CHROMIUM, browser, phone  # noqa: F401  (browser: the module's fixture)
+from .test_web_browser import CHROMIUM, browser, phone  # noqa: F401  (browser: the module's fixture)
 
 from web import config as cfgmod
 from web.cli import resolve

@@ -3,7 +3,7 @@ preview, seats handed to the computer and asked back, seat requests the host app
 from __future__ import annotations
 
 import pytest
-from webkit import H, join_all, make_app, new_table
+from .webkit import H, join_all, make_app, new_table
 
 from web import netinfo
 
@@ -47,8 +47,8 @@ def test_pegs_serve_on_loopback_links_to_the_address_it_listens_on(tmp_path):
     and the console says phones can't reach it."""
     import signal
 
-    from webkit import Phone
-    from test_web_durability import Server, free_port
+    from .webkit import Phone
+    from .test_web_durability import Server, free_port
     srv = Server(tmp_path / "data", free_port())
     srv.start()
     try:
@@ -158,7 +158,9 @@ def test_seat_requests_that_make_no_sense_are_refused(app, client):
     first = app.test_client()
     assert first.post(f"/api/games/{gid}/seat-request", json={"code": code0}, headers=H).status_code == 200
     seen = client.get(f"/api/games/{gid}/host").get_json()["seats"][0]["request"]
-    assert app.test_client().post(f"/api/games/{gid}/seat-request", json={"code": code0}, headers=H).status_code == 200
+    later = app.test_client()   # another phone: another address (one device asks once per seat)
+    later.environ_base["REMOTE_ADDR"] = "192.168.1.77"
+    assert later.post(f"/api/games/{gid}/seat-request", json={"code": code0}, headers=H).status_code == 200
     r = host_post(client, gid, "approve", seat=0, request=seen)
     assert r.status_code == 409 and "since" in r.get_json()["error"]
     assert first.get(f"/api/games/{gid}/me").get_json()["code"] == "seat_superseded"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-import related_reference as ref
+from tests.companion import related_reference as ref
 
 
 def P(preset, pegs, to_move=0, options=None, sections=4, seats=None, teams=None, **extra):

@@ -18,9 +18,9 @@ from companion.notation import position_from_json, position_to_json
 from companion.errors import PositionError
 from companion.rules import rules_from_json
 
-from rg_helpers import data, full, game_where, illegal, legal, moves, pos, texts
+from tests.companion.rg_helpers import data, full, game_where, illegal, legal, moves, pos, texts
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 TEN_SWAP = {"preset": "tock", "options": {"ten_swap": True}}
 REVERSE = {"preset": "tock", "options": {"reverse_four": True}}
 FORCED5 = {"preset": "tock", "options": {"forced_five": True}}

@@ -92,7 +92,7 @@ def test_wrong_moves_are_refused_with_a_rule_id(rules):
 
 # ------------------------------------------------- one scenario per RG-N id
 def _rg(rules, pegs, **kw):
-    from rg_helpers import pos
+    from tests.companion.rg_helpers import pos
     return pos(rules, pegs, **kw)
 
 
@@ -101,7 +101,7 @@ JR_TEAMS = {"teams": [[0, 2], [1, 3]]}
 
 def test_RG_N1_hole_tokens_are_the_boards_own():
     from companion.errors import PositionError
-    from rg_helpers import data
+    from tests.companion.rg_helpers import data
     p = _rg("tock", {0: ["H4", "M71"]})
     assert position_to_json(p)["pegs"]["0"] == ["S", "S", "M71", "H4"]
     for bad in (["H5"], ["M72"]):  # a 4-hole home; 4 sides of 18 holes
@@ -148,7 +148,7 @@ def test_RG_N3_every_new_move_form_reads_and_writes_back():
 
 def test_RG_N4_skips_are_validated_not_applied():
     from companion.errors import PositionError
-    from rg_helpers import data
+    from tests.companion.rg_helpers import data
     p = _rg("jackaroo", {0: ["M5"]}, skips={"0": 2, "1": 1}, **JR_TEAMS)
     assert p.to_move == 0 and {m.text(p.geo) for m in p.legal_moves(["2"])} == {"2 0:M5-M7"}
     assert position_to_json(p)["skips"] == {"0": 2, "1": 1}
@@ -159,7 +159,7 @@ def test_RG_N4_skips_are_validated_not_applied():
 
 def test_RG_N5_the_extra_fields_and_the_presets_switches():
     from companion.errors import PositionError
-    from rg_helpers import data
+    from tests.companion.rg_helpers import data
     p = _rg({"preset": "tock", "options": {"reverse_four": True}}, {0: ["M20"]})
     assert {m.text(p.geo) for m in p.legal_moves(["4"])} == {"4 0:M20-M16"}
     q = _rg("jackaroo", {0: ["M5"]}, hand_sizes={"3": 0}, waiting=[1], **JR_TEAMS)

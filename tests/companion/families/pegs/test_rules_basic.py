@@ -39,7 +39,7 @@ from companion.errors import PositionError
 
 
 
-from rules_helpers import (
+from tests.companion.rules_helpers import (
     ALL_HOME, FORMAT, canon, full, game_with, illegal, moves, play_texts, pos, results,
     shoe_total, texts)
 

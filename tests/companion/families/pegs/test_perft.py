@@ -14,7 +14,7 @@ import os
 
 from companion.notation import moves_report, position_from_json
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "perft")
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "data", "perft")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
 
 

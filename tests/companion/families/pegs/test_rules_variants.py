@@ -37,11 +37,11 @@ from companion.moves import IllegalMoveError, MoveSyntaxError
 from companion.notation import position_to_json
 from companion.rules import DESCRIPTIONS, PRESETS, differences
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 NON_JOKER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
-from rules_helpers import (
+from tests.companion.rules_helpers import (
     ALL_HOME, FORMAT, NINE_0, R, after, full, game_with, illegal, moves, nine_fb, opts,
     play_texts, pos, rset, shoe_total, texts)
 

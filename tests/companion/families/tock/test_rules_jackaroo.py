@@ -17,9 +17,9 @@ from companion.game import Game
 from companion.moves import DISCARD, FORCE, HAND, MoveSyntaxError
 from companion.notation import moves_report, position_from_json
 
-from rg_helpers import data, full, game_where, illegal, legal, moves, pos, texts
+from tests.companion.rg_helpers import data, full, game_where, illegal, legal, moves, pos, texts
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 T = [[0, 2], [1, 3]]
 
 

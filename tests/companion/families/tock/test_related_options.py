@@ -12,7 +12,7 @@ from companion.notation import position_from_json
 from companion.families.pegs.position import Position
 from companion.rules import RulesError, rules_from_json
 
-from test_playouts import play_checked
+from tests.companion.test_playouts import play_checked
 
 OPTS = {"preset": "basic", "options": {"four": "backward", "home_size": 4, "pegs_per_side": 4,
                                        "court_out": "K", "open_hand": True}}

@@ -12,9 +12,9 @@ from companion.families import new_game
 from companion.game import Game
 from companion.rules import RELATED_PRESETS
 
-from rg_helpers import data
+from tests.companion.rg_helpers import data
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 
 
 def pegs(*args, stdin=None):

@@ -15,7 +15,7 @@ from companion.notation import position_from_json
 from companion.errors import PositionError
 from companion.families.tock.position import seat_sections
 
-from rg_helpers import data, full, game_where, illegal, legal, moves, pos, texts
+from tests.companion.rg_helpers import data, full, game_where, illegal, legal, moves, pos, texts
 
 OPEN = {"preset": "carbles", "options": {"open_hand": True}}
 

@@ -1,6 +1,6 @@
 """A live server for tests and benchmarks: the app under waitress in a thread on a free
-localhost port. Shared by tests/web, tests/board and tests/benchmarks (tests/conftest.py
-puts this folder on sys.path)."""
+localhost port. Shared by tests/web, tests/board, tests/vision and tests/benchmarks, imported
+as tests.helpers.livekit (tests/ is a package)."""
 from __future__ import annotations
 
 import threading

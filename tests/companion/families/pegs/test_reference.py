@@ -23,8 +23,8 @@ from companion.cards import rank_of
 from companion.notation import position_from_json, position_to_json, moves_report
 from companion.rules import PRESETS as ENGINE_PRESETS
 
-import reference as ref
-import sampling
+from tests.companion import reference as ref
+from tests.companion import sampling
 
 
 # ---------------------------------------------------------------- helpers
