@@ -16,12 +16,55 @@ import re
 from collections import Counter
 
 from .board import START
+from .message import Join, Msg, msg, nmsg, pmsg
 from .moves import DISCARD, DOUBT, FORCE, FREE, GIVE, HAND, PASS, PENALTY, SWAP
 from .powers import BACK, FWD, SPLIT, card_powers
 
 RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king", "JK": "joker",
               "Jr": "red jack", "Jb": "black jack", "Qr": "red queen", "Qb": "black queen"}
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+# Every rank's name and its name with an article, as message ids: each language says
+# "a jack", "un valet", "ولد" in its own words (no article rule in code).
+_RANK_MSG = {
+    "A": pmsg("rank", "ace"), "J": pmsg("rank", "jack"), "Q": pmsg("rank", "queen"),
+    "K": pmsg("rank", "king"), "JK": pmsg("rank", "joker"), "Jr": pmsg("rank", "red jack"),
+    "Jb": pmsg("rank", "black jack"), "Qr": pmsg("rank", "red queen"), "Qb": pmsg("rank", "black queen"),
+    "2": pmsg("rank", "2"), "3": pmsg("rank", "3"), "4": pmsg("rank", "4"), "5": pmsg("rank", "5"),
+    "6": pmsg("rank", "6"), "7": pmsg("rank", "7"), "8": pmsg("rank", "8"), "9": pmsg("rank", "9"),
+    "10": pmsg("rank", "10"),
+}
+_A_RANK_MSG = {
+    "A": pmsg("a card", "an ace"), "J": pmsg("a card", "a jack"), "Q": pmsg("a card", "a queen"),
+    "K": pmsg("a card", "a king"), "JK": pmsg("a card", "a joker"), "Jr": pmsg("a card", "a red jack"),
+    "Jb": pmsg("a card", "a black jack"), "Qr": pmsg("a card", "a red queen"),
+    "Qb": pmsg("a card", "a black queen"),
+    "2": pmsg("a card", "a 2"), "3": pmsg("a card", "a 3"), "4": pmsg("a card", "a 4"),
+    "5": pmsg("a card", "a 5"), "6": pmsg("a card", "a 6"), "7": pmsg("a card", "a 7"),
+    "8": pmsg("a card", "an 8"), "9": pmsg("a card", "a 9"), "10": pmsg("a card", "a 10"),
+}
+_CARD_MSG = {
+    "S": lambda r: msg("the %(rank)s of spades", rank=r), "H": lambda r: msg("the %(rank)s of hearts", rank=r),
+    "D": lambda r: msg("the %(rank)s of diamonds", rank=r), "C": lambda r: msg("the %(rank)s of clubs", rank=r),
+}
+
+
+def rank_msg(rank: str) -> Msg:
+    """"jack", "8", "joker" (a message)."""
+    return _RANK_MSG.get(rank) or msg("%(rank)s", rank=rank)
+
+
+def a_rank_msg(rank: str) -> Msg:
+    """The rank with its article: "a jack", "an 8" (a message)."""
+    return _A_RANK_MSG.get(rank) or msg("a card %(rank)s", rank=rank)
+
+
+def card_msg(card: str) -> Msg:
+    """"the 8 of diamonds", "a joker" (a message)."""
+    if card == "JK":
+        return a_rank_msg("JK")
+    make = _CARD_MSG.get(card[-1])
+    return make(rank_msg(card[:-1])) if make else msg("%(card)s", card=card)
 
 
 def rank_name(rank: str) -> str:
@@ -30,20 +73,25 @@ def rank_name(rank: str) -> str:
 
 
 def a_rank(rank: str) -> str:
-    """The rank with its article: "a jack", "an 8", "an ace", "a joker"."""
-    name = rank_name(rank)
-    return ("an " if name[0] in "aeiou8" or name in ("11", "18") else "a ") + name
+    """The rank with its article, in English: "a jack", "an 8", "an ace", "a joker"."""
+    return str(a_rank_msg(rank))
 
 
 def card_words(card: str) -> str:
     """"the 8 of diamonds", "the king of spades", "a joker"."""
-    if card == "JK":
-        return "a joker"
-    return f"the {rank_name(card[:-1])} of {SUITS.get(card[-1], card[-1])}"
+    return str(card_msg(card))
+
+
+def colour_msg(name: str) -> Msg:
+    """A peg colour's name (the palette's), as a message."""
+    return pmsg("colour", name)
 
 
 class Names:
-    """Who sits where: seat names and colour names, looked up by seat or by side."""
+    """Who sits where: seat names and colour names, looked up by seat or by side.
+
+    The colours are the palette's English names; the phrases are messages, so a name
+    reads "Ann (Rouge)" on a French phone."""
 
     def __init__(self, seats, seat_side):
         """``seats``: [(name, colour name)] in seat order; ``seat_side``: each seat's side."""
@@ -51,9 +99,15 @@ class Names:
         self.colours = [c for _, c in seats]
         self.seat_of = {side: seat for seat, side in enumerate(seat_side)}
 
+    def seat_msg(self, seat: int) -> Msg:
+        return msg("%(name)s (%(colour)s)", name=self.names[seat], colour=colour_msg(self.colours[seat]))
+
     def seat(self, seat: int) -> str:
         """"Ann (Red)"."""
-        return f"{self.names[seat]} ({self.colours[seat]})"
+        return str(self.seat_msg(seat))
+
+    def side_msg(self, side: int) -> Msg:
+        return self.seat_msg(self.seat_of[side])
 
     def side(self, side: int) -> str:
         return self.seat(self.seat_of[side])
@@ -64,24 +118,32 @@ class Names:
     def colour(self, side: int) -> str:
         return self.colours[self.seat_of[side]]
 
+    def peg_msg(self, side: int, mover: int | None = None) -> Msg:
+        if side == mover:
+            return msg("a peg")
+        return msg("%(name)s's %(colour)s peg", name=self.short(side),
+                   colour=pmsg("peg colour", self.colour(side).lower()))
+
     def peg(self, side: int, mover: int | None = None) -> str:
         """"a peg" (the mover's own), else "Ben's blue peg"."""
-        if side == mover:
-            return "a peg"
-        return f"{self.short(side)}'s {self.colour(side).lower()} peg"
+        return str(self.peg_msg(side, mover))
+
+
+def hole_msg(geo, names: Names, side: int, loc: int) -> Msg:
+    if loc == START:
+        return msg("%(name)s's start", name=names.short(side))
+    if loc < geo.length:
+        return msg("hole %(number)s", number=loc)
+    return msg("%(name)s's home hole %(number)s", name=names.short(side), number=loc - geo.length + 1)
 
 
 def hole(geo, names: Names, side: int, loc: int) -> str:
     """A hole as a player finds it: "hole 21", "Ben's home hole 3", "Ben's start"."""
-    if loc == START:
-        return f"{names.short(side)}'s start"
-    if loc < geo.length:
-        return f"hole {loc}"
-    return f"{names.short(side)}'s home hole {loc - geo.length + 1}"
+    return str(hole_msg(geo, names, side, loc))
 
 
 def _count(pos, c, s, d, rank):
-    """(direction word, count) of one step s -> d by a card of `rank`, or None."""
+    """(direction, count) of one step s -> d by a card of `rank`, or None."""
     geo = pos.geo
     acts = card_powers(pos.rules).get(rank, ())  # the related games' Jr, Qb, ... count as any
     counts = []
@@ -96,22 +158,34 @@ def _count(pos, c, s, d, rank):
         else:
             opts = geo.backward[s][n] if s < geo.length else ()
         if any(dst == d for dst, _ in opts):
-            return ("forward" if kind == FWD else "backward"), n
+            return kind, n
     return None
 
 
-def _step(pos, names, c, s, d, rank, mover):
-    peg = names.peg(c, mover)
-    where = f"from {hole(pos.geo, names, c, s)} to {hole(pos.geo, names, c, d)}"
-    if s == START:
-        return f"{peg} out onto {hole(pos.geo, names, c, d)}"
-    if rank == "JK":
-        return f"{peg} {where}"
-    found = _count(pos, c, s, d, rank)
+def _step(pos, names, c, s, d, rank, mover, card=None):
+    """One peg's step: "a peg 7 forward, from hole 4 to hole 11" (with `card`:
+    "a peg 7 forward with a 7, from ...")."""
+    peg = names.peg_msg(c, mover)
+    src, dst = hole_msg(pos.geo, names, c, s), hole_msg(pos.geo, names, c, d)
+    found = None if rank == "JK" else _count(pos, c, s, d, rank)
     if found is None:
-        return f"{peg} {where}"
-    direction, n = found
-    return f"{peg} {n} {direction}, {where}"
+        if card is not None:
+            return msg("%(peg)s with %(card)s, from %(src)s to %(dst)s", peg=peg, card=card, src=src, dst=dst)
+        return msg("%(peg)s from %(src)s to %(dst)s", peg=peg, src=src, dst=dst)
+    kind, n = found
+    if card is not None:
+        if kind == FWD:
+            return nmsg("%(peg)s %(n)s forward with %(card)s, from %(src)s to %(dst)s",
+                        "%(peg)s %(n)s forward with %(card)s, from %(src)s to %(dst)s", n,
+                        peg=peg, card=card, src=src, dst=dst)
+        return nmsg("%(peg)s %(n)s backward with %(card)s, from %(src)s to %(dst)s",
+                    "%(peg)s %(n)s backward with %(card)s, from %(src)s to %(dst)s", n,
+                    peg=peg, card=card, src=src, dst=dst)
+    if kind == FWD:
+        return nmsg("%(peg)s %(n)s forward, from %(src)s to %(dst)s",
+                    "%(peg)s %(n)s forward, from %(src)s to %(dst)s", n, peg=peg, src=src, dst=dst)
+    return nmsg("%(peg)s %(n)s backward, from %(src)s to %(dst)s",
+                "%(peg)s %(n)s backward, from %(src)s to %(dst)s", n, peg=peg, src=src, dst=dst)
 
 
 def _hits(pos, move, names):
@@ -132,67 +206,80 @@ def _hits(pos, move, names):
         got = Counter(locs)
         lost, gained = expected[c] - got, got - expected[c]
         for (src, _), (dst, _) in zip(sorted(lost.items()), sorted(gained.items())):
-            to = "back to start" if dst == START else (
-                f"to its in-spot, {hole(geo, names, c, dst)}" if dst == geo.in_spot[c]
-                else f"to {hole(geo, names, c, dst)}")
-            out.append(f"{names.peg(c)} on {hole(geo, names, c, src)} goes {to}")
+            peg, at = names.peg_msg(c), hole_msg(geo, names, c, src)
+            if dst == START:
+                out.append(msg("%(peg)s on %(src)s goes back to start", peg=peg, src=at))
+            elif dst == geo.in_spot[c]:
+                out.append(msg("%(peg)s on %(src)s goes to its in-spot, %(dst)s", peg=peg, src=at,
+                               dst=hole_msg(geo, names, c, dst)))
+            else:
+                out.append(msg("%(peg)s on %(src)s goes to %(dst)s", peg=peg, src=at,
+                               dst=hole_msg(geo, names, c, dst)))
     return out
 
 
-def move_words(pos, move, names: Names, declared: bool = False) -> str:
-    """A move of the side to move, in words, from the position before it.
+def move_words(pos, move, names: Names, declared: bool = False) -> Msg:
+    """A move of the side to move, in words, from the position before it (a `Msg`;
+    ``str()`` of it is the English sentence).
 
     ``declared``: played face down (Bluffing Joker): the rank is what was declared.
     """
     rank, kind, steps = move
-    who = names.side(pos.to_move)
+    who = names.side_msg(pos.to_move)
     mover = pos.to_move
+    card = a_rank_msg(rank)
     if kind == DISCARD:
-        return f"{who} discarded {a_rank(rank)}: no card could move"
+        return msg("%(who)s discarded %(card)s: no card could move", who=who, card=card)
     if kind == HAND:  # TK-P3, JR-P10
-        return f"{who} discarded the whole hand and waits for the next deal"
+        return msg("%(who)s discarded the whole hand and waits for the next deal", who=who)
     if kind == GIVE:  # TK-V4: the card stays secret
-        return f"{who} passed a card face down to {names.side(steps[0])}"
+        return msg("%(who)s passed a card face down to %(target)s", who=who, target=names.side_msg(steps[0]))
     if kind == FORCE:  # JR-P5, JR-P6
-        target = names.side(steps[0])
+        target = names.side_msg(steps[0])
         if rank == "Qr":
-            return (f"{who} played a red queen: a card is taken at random from {target}, "
-                    f"who misses a turn")
-        return f"{who} played {a_rank(rank)}: {target} discards a card and misses a turn"
-    card = f"as {a_rank(rank)}" if declared else f"with {a_rank(rank)}"
-    lead = f"{who} played a card face down {card}: " if declared else f"{who} "
-    tail = "" if declared else f" {card}"
+            return msg("%(who)s played a red queen: a card is taken at random from %(target)s, "
+                       "who misses a turn", who=who, target=target)
+        return msg("%(who)s played %(card)s: %(target)s discards a card and misses a turn",
+                   who=who, card=card, target=target)
     if kind == FREE:
         c, s, d = steps[0]
-        text = f"{lead}took the free come-out (counting): {_step(pos, names, c, s, d, rank, mover)}"
-        tail = ""
+        step = _step(pos, names, c, s, d, rank, mover)
+        text = (msg("%(who)s played a card face down as %(card)s: took the free come-out (counting): %(step)s",
+                    who=who, card=card, step=step) if declared else
+                msg("%(who)s took the free come-out (counting): %(step)s", who=who, step=step))
     elif kind == SWAP:
         (c1, a, _), (c2, b, _) = steps
-        text = (f"{lead}swapped {names.peg(c1, mover)} on {hole(pos.geo, names, c1, a)} with "
-                f"{names.peg(c2, mover)} on {hole(pos.geo, names, c2, b)}")
+        p = dict(who=who, card=card, peg=names.peg_msg(c1, mover), src=hole_msg(pos.geo, names, c1, a),
+                 other=names.peg_msg(c2, mover), dst=hole_msg(pos.geo, names, c2, b))
+        text = (msg("%(who)s played a card face down as %(card)s: swapped %(peg)s on %(src)s with "
+                    "%(other)s on %(dst)s", **p) if declared else
+                msg("%(who)s swapped %(peg)s on %(src)s with %(other)s on %(dst)s with %(card)s", **p))
     elif len(steps) >= 2:
         parts = [_step(pos, names, c, s, d, rank, mover) for c, s, d in steps]
-        text = f"{lead}split {a_rank(rank)}: {', '.join(parts[:-1])}, and {parts[-1]}"
-        tail = ""
+        split = msg("%(a)s, and %(b)s", a=parts[-2], b=parts[-1])
+        for part in reversed(parts[:-2]):
+            split = msg("%(a)s, %(b)s", a=part, b=split)
+        text = (msg("%(who)s played a card face down as %(card)s: split %(card)s: %(steps)s",
+                    who=who, card=card, steps=split) if declared else
+                msg("%(who)s split %(card)s: %(steps)s", who=who, card=card, steps=split))
     else:
         c, s, d = steps[0]
-        step = _step(pos, names, c, s, d, rank, mover)
         if s == START:
-            peg, place = step.split(" out onto ", 1)
-            text = f"{lead}brought {peg} out{tail}, onto {place}"
-            tail = ""
+            p = dict(who=who, card=card, peg=names.peg_msg(c, mover), dst=hole_msg(pos.geo, names, c, d))
+            text = (msg("%(who)s played a card face down as %(card)s: brought %(peg)s out, onto %(dst)s", **p)
+                    if declared else msg("%(who)s brought %(peg)s out with %(card)s, onto %(dst)s", **p))
         elif rank == "JK":
-            text = f"{lead}moved {step}" + ("" if declared else " with the joker")
-            tail = ""
-        else:
-            text = f"{lead}moved {step}"
-            if tail:  # "moved a peg 7 forward with a 7, from hole 4 to hole 11"
-                head, sep, where = text.partition(", from ")
-                text, tail = (f"{head}{tail}{sep}{where}", "") if sep else (text, tail)
-    text += tail
+            step = _step(pos, names, c, s, d, rank, mover)
+            text = (msg("%(who)s played a card face down as %(card)s: moved %(step)s", who=who, card=card, step=step)
+                    if declared else msg("%(who)s moved %(step)s with the joker", who=who, step=step))
+        elif declared:
+            text = msg("%(who)s played a card face down as %(card)s: moved %(step)s", who=who, card=card,
+                       step=_step(pos, names, c, s, d, rank, mover))
+        else:   # "moved a peg 7 forward with a 7, from hole 4 to hole 11"
+            text = msg("%(who)s moved %(step)s", who=who, step=_step(pos, names, c, s, d, rank, mover, card))
     hits = _hits(pos, move, names)
     if hits:
-        text += "; " + "; ".join(hits)
+        text = msg("%(move)s; %(hits)s", move=text, hits=Join(hits, "semicolon"))
     return text
 
 
@@ -208,37 +295,42 @@ def before_play(game, play, names: Names) -> dict:
     if kind == PENALTY:
         c, s, _ = move[2][0]
         return {"kind": kind, "actor": game.actor,
-                "words": f"{names.seat(game.actor)} sent {names.peg(c)} on "
-                         f"{hole(game.position.geo, names, c, s)} back to start"}
+                "words": msg("%(who)s sent %(peg)s on %(src)s back to start", who=names.seat_msg(game.actor),
+                             peg=names.peg_msg(c), src=hole_msg(game.position.geo, names, c, s))}
     phase = getattr(game, "phase", None)
     if phase == "give":  # TK-V4.1: the giver is the actor, not the side to move
-        return {"kind": kind, "words": f"{names.seat(game.actor)} passed a card face down to "
-                                       f"{names.side(move[2][0])}"}
+        return {"kind": kind, "words": msg("%(who)s passed a card face down to %(target)s",
+                                           who=names.seat_msg(game.actor), target=names.side_msg(move[2][0]))}
     if phase == "forced":  # JR-P5: a discard of his choice, face up
-        return {"kind": kind, "words": f"{names.seat(game.actor)} discarded {a_rank(move[0])}, "
-                                       f"forced by {names.seat(game.forcer)}'s 10"}
+        return {"kind": kind, "words": msg("%(who)s discarded %(card)s, forced by %(forcer)s's 10",
+                                           who=names.seat_msg(game.actor), card=a_rank_msg(move[0]),
+                                           forcer=names.seat_msg(game.forcer))}
     declared = bool(game.rules.bluffing) and kind != DISCARD
     return {"kind": kind, "words": move_words(game.position, move, names, declared)}
 
 
-def after_play(game, said: dict, names: Names) -> str:
-    """The finished sentence(s) once the play is made; also kept on its history entry."""
+def after_play(game, said: dict, names: Names) -> Msg:
+    """The finished sentence(s) once the play is made; also kept on its history entry
+    (a `Msg`: each phone renders it in its own language)."""
     kind = said["kind"]
+    entry = game.history[-1]
     if kind == DOUBT:
         text = _doubt_outcome(game, said, names)
     elif kind == PASS:
-        text = f"{names.seat(said['actor'])} passed"
+        text = msg("%(who)s passed", who=names.seat_msg(said["actor"]))
         if said["last"] and game.phase != "doubt":
-            text += (f". No one doubted {names.names[said['bluffer']]}'s "
-                     f"{rank_name(said['declared'])}: the move stands")
-            text += _next(game, names)
+            entry["stands"] = True
+            text = msg("%(who)s passed. No one doubted %(bluffer)s's %(rank)s: the move stands",
+                       who=names.seat_msg(said["actor"]), bluffer=names.names[said["bluffer"]],
+                       rank=rank_msg(said["declared"]))
+            text = _next(game, names, text)
     elif kind == PENALTY:
-        text = said["words"] + _next(game, names)
+        text = _next(game, names, said["words"])
     else:
         text = said["words"]
         if game.is_over():
-            text += _next(game, names)
-    game.history[-1]["words"] = text
+            text = _next(game, names, text)
+    entry["words"] = text
     return text
 
 
@@ -247,36 +339,41 @@ def _doubt_outcome(game, said, names):
     b = names.names[bluffer]
     declared, card = said["declared"], said["card"]
     caught = card[:-1] != declared if card != "JK" else declared != "JK"
-    text = f"{names.seat(doubter)} doubted {b}'s {rank_name(declared)}: it was {card_words(card)}"
+    p = dict(doubter=names.seat_msg(doubter), bluffer=b, rank=rank_msg(declared), card=card_msg(card))
     if caught:
-        text += f", a bluff. {b}'s move is cancelled"
+        text = msg("%(doubter)s doubted %(bluffer)s's %(rank)s: it was %(card)s, a bluff. "
+                   "%(bluffer)s's move is cancelled", **p)
         winner, loser = doubter, bluffer
     else:
-        text += f", the card was true. {b}'s move stands"
+        text = msg("%(doubter)s doubted %(bluffer)s's %(rank)s: it was %(card)s, the card was true. "
+                   "%(bluffer)s's move stands", **p)
         winner, loser = bluffer, doubter
     if game.phase == "penalty":   # who plays next is said once the peg is chosen
-        return text + (f"; {names.seat(winner)} chooses one of {names.names[loser]}'s pegs on "
-                       f"the track to send back to start")
+        return msg("%(said)s; %(winner)s chooses one of %(loser)s's pegs on the track to send back to start",
+                   said=text, winner=names.seat_msg(winner), loser=names.names[loser])
     if not game.is_over():
-        text += (f"; {names.names[loser]} has no peg on the track to send back, so "
-                 f"{names.names[winner]} gets an extra turn at their next turn")
-    return text + _next(game, names)
+        text = msg("%(said)s; %(loser)s has no peg on the track to send back, so %(winner)s gets an "
+                   "extra turn at their next turn", said=text, loser=names.names[loser],
+                   winner=names.names[winner])
+    return _next(game, names, text)
 
 
-def _next(game, names):
+def _next(game, names, text):
     if game.is_over():
         if game.winner is None:  # RG-D1
             from .related_game import STILL_DEALS_TO_DRAW
-            return f". No peg has moved in {STILL_DEALS_TO_DRAW} deals in a row: the game is drawn"
-        won = [names.seat(s) for s in range(game.players)
-               if game.team_of_seat(s) == game.winner]
-        return f". {' and '.join(won)} win the game"
+            return nmsg("%(said)s. No peg has moved in %(n)s deal in a row: the game is drawn",
+                        "%(said)s. No peg has moved in %(n)s deals in a row: the game is drawn",
+                        STILL_DEALS_TO_DRAW, said=text)
+        won = [names.seat_msg(s) for s in range(game.players) if game.team_of_seat(s) == game.winner]
+        return nmsg("%(said)s. %(winners)s wins the game", "%(said)s. %(winners)s win the game", len(won),
+                    said=text, winners=Join(won))
     if game.phase == "penalty":
-        return f". {names.seat(game.actor)} is choosing the peg"
-    return f". {names.seat(game.seat)} plays next"
+        return msg("%(said)s. %(who)s is choosing the peg", said=text, who=names.seat_msg(game.actor))
+    return msg("%(said)s. %(who)s plays next", said=text, who=names.seat_msg(game.seat))
 
 
-def declared_words(game, names: Names) -> str | None:
+def declared_words(game, names: Names) -> Msg | None:
     """The face-down play waiting for doubts, in words (None outside the doubt window)."""
     if game.phase != "doubt" or not game.pending:
         return None
@@ -298,14 +395,19 @@ def cancelled(history) -> set[int]:
     return out
 
 
-def told(history) -> str | None:
+def told(history) -> Msg | None:
     """How the latest doubt ended (and the penalty peg, once chosen), while no ordinary
     move has been made since."""
     after = []
     for entry in reversed(history):
         kind = entry["move"][1]
-        if kind == DOUBT or (kind == PASS and "the move stands" in entry.get("words", "")):
-            return ". ".join([entry.get("words", ""), *after]) if entry.get("words") else None
+        if kind == DOUBT or (kind == PASS and entry.get("stands")):
+            if not entry.get("words"):
+                return None
+            text = entry["words"]
+            for more in after:
+                text = msg("%(a)s. %(b)s", a=text, b=more)
+            return text
         if kind == PENALTY and entry.get("words"):
             after.insert(0, entry["words"])
         elif kind not in (PENALTY, PASS):
