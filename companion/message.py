@@ -111,6 +111,29 @@ class Join:
         return self.msg().render(tr, isolate)
 
 
+def _trim(whole: str, head: str) -> str:
+    return whole[len(head) + 1:] if whole.startswith(head + " ") else whole
+
+
+class Trimmed(Msg):
+    """A sentence without its subject where the language puts it first: "Ann (Red) moved
+    a peg ..." offered to Ann as "moved a peg ..." (an Arabic sentence, verb first, stays whole)."""
+
+    __slots__ = ("whole", "head")
+
+    def __new__(cls, whole: Msg, head: Msg):
+        self = str.__new__(cls, _trim(str(whole), str(head)))
+        self.id, self.plural, self.n, self.ctx, self.params = whole.id, whole.plural, whole.n, whole.ctx, whole.params
+        self.whole, self.head = whole, head
+        return self
+
+    def render(self, tr=None, isolate: bool = False) -> str:
+        return _trim(self.whole.render(tr, isolate), self.head.render(tr, isolate))
+
+    def __reduce__(self):
+        return (Trimmed, (self.whole, self.head))
+
+
 def msg(id: str, **params) -> Msg:
     """A sentence: ``msg("%(who)s passed", who=...)``."""
     return Msg(id, {k: (v.msg() if isinstance(v, Join) else v) for k, v in params.items()})
@@ -127,4 +150,4 @@ def pmsg(ctx: str, id: str, **params) -> Msg:
     return Msg(id, {k: (v.msg() if isinstance(v, Join) else v) for k, v in params.items()}, ctx=ctx)
 
 
-__all__ = ["Msg", "Join", "msg", "nmsg", "pmsg"]
+__all__ = ["Msg", "Join", "Trimmed", "msg", "nmsg", "pmsg"]

@@ -82,6 +82,19 @@ def card_words(card: str) -> str:
     return str(card_msg(card))
 
 
+# The palette's colour names (web/colours.py), as the catalogs know them: a seat's colour
+# ("Ann (Red)") and a peg's ("Ben's blue peg"), which some languages inflect differently.
+COLOUR_MSGS = (
+    pmsg("colour", "Red"), pmsg("colour", "Blue"), pmsg("colour", "Green"), pmsg("colour", "Yellow"),
+    pmsg("colour", "Black"), pmsg("colour", "White"), pmsg("colour", "Orange"), pmsg("colour", "Purple"),
+    pmsg("colour", "Pink"), pmsg("colour", "Teal"), pmsg("colour", "Brown"), pmsg("colour", "Grey"),
+    pmsg("peg colour", "red"), pmsg("peg colour", "blue"), pmsg("peg colour", "green"),
+    pmsg("peg colour", "yellow"), pmsg("peg colour", "black"), pmsg("peg colour", "white"),
+    pmsg("peg colour", "orange"), pmsg("peg colour", "purple"), pmsg("peg colour", "pink"),
+    pmsg("peg colour", "teal"), pmsg("peg colour", "brown"), pmsg("peg colour", "grey"),
+)
+
+
 def colour_msg(name: str) -> Msg:
     """A peg colour's name (the palette's), as a message."""
     return pmsg("colour", name)

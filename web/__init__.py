@@ -70,6 +70,8 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
     from .camera import bp as camera_bp
     for bp in (host_bp, seat_bp, table_bp, api_bp, settings_bp, camera_bp):
         app.register_blueprint(bp)
+    from . import i18n
+    i18n.init_app(app)   # each phone's language (issue 25.1)
     declare(app, "static", who={"anyone"}, reveals="the pages' scripts, styles and pictures")
     declare(app, "camera.static", who={"anyone"}, reveals="the camera page's script and style")
 

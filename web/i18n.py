@@ -22,7 +22,8 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, g, has_request_context, request
+from flask import Blueprint, Response, has_request_context, request
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations
 
 from companion.message import Msg
@@ -84,8 +85,29 @@ def say(message) -> str:
     if isinstance(message, dict):
         message = Msg.from_json(message)
     if isinstance(message, Msg):
-        return message.render(get_translations())
+        return message.render(get_translations(), isolate=direction() == "rtl")
     return str(message)
+
+
+def localize(obj):
+    """A JSON-ready value with every `Msg` in it rendered in the request's language."""
+    if isinstance(obj, Msg):
+        return say(obj)
+    if isinstance(obj, dict):
+        return {k: localize(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [localize(v) for v in obj]
+    return obj
+
+
+class LocalizingJSON(DefaultJSONProvider):
+    """Flask's JSON, with the rules engine's sentences (`Msg`, a str that is its English)
+    rendered in the request's language: views, plays and refusals need no other change."""
+
+    def dumps(self, obj, **kwargs):
+        if has_request_context() and lang() != "en":
+            obj = localize(obj)
+        return super().dumps(obj, **kwargs)
 
 
 def _catalog_of(code: str) -> dict:
@@ -137,6 +159,9 @@ def catalog_js(code):
 
 
 def init_app(app) -> None:
+    sort_keys = app.json.sort_keys
+    app.json = LocalizingJSON(app)
+    app.json.sort_keys = sort_keys
     Babel(app, locale_selector=select_locale, default_translation_directories=str(TRANSLATIONS))
     app.register_blueprint(bp)
 

@@ -27,6 +27,7 @@ from collections import Counter
 
 from companion.board import TEAM_LAYOUTS
 from companion import words
+from companion.message import Trimmed, msg
 from companion.bots import BOT_NAMES, make_bot
 from companion.cards import draw_for_partners, is_card, make_shoe, rank_of
 from companion.game import DOUBT_PHASE, PENALTY_PHASE, Game
@@ -735,27 +736,26 @@ class TableService:
         out["options"] = True
         if g.phase == "give":
             partner = g.partner(actor)
-            out["prompt"] = (f"Choose a card to pass face down to your partner "
-                             f"{names.seat(partner)}")
+            out["prompt"] = msg("Choose a card to pass face down to your partner %(who)s",
+                                who=names.seat_msg(partner))
         elif g.phase == "forced":
-            out["prompt"] = (f"{names.seat(g.forcer)} played a 10: discard a card of your "
-                             f"choice (you then miss a turn)")
+            out["prompt"] = msg("%(who)s played a 10: discard a card of your choice (you then miss a turn)",
+                                who=names.seat_msg(g.forcer))
         for p in plays:
             move, card = p
             kind = move.kind
             if kind == "hand":
                 out["give_up"] = {"move": move.text(table.geo), "kind": kind,
-                                  "words": "Discard the whole hand and wait for the next deal"}
+                                  "words": msg("Discard the whole hand and wait for the next deal")}
                 continue
             entry = {"move": move.text(table.geo), "kind": kind, "steps": []}
             if g.phase == "give":
-                entry["words"] = f"Pass it face down to {names.seat(g.partner(actor))}"
+                entry["words"] = msg("Pass it face down to %(who)s", who=names.seat_msg(g.partner(actor)))
             elif kind == DISCARD:
-                entry["words"] = "Discard it" + ("" if g.phase == "forced" else " (no move)")
+                entry["words"] = msg("Discard it") if g.phase == "forced" else msg("Discard it (no move)")
             else:
                 said = words.move_words(g.position, move, names)
-                who = names.side(g.position.to_move) + " "
-                entry["words"] = said[len(who):] if said.startswith(who) else said
+                entry["words"] = Trimmed(said, names.side_msg(g.position.to_move))   # "moved a peg ..."
                 if kind not in ("force",):
                     try:
                         entry.update({k: v for k, v in self._move_json(table, move).items()

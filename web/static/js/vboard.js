@@ -23,8 +23,8 @@ const LED_WORDS = {
 class LedMirror {
   /* A hole id as a player finds it: "M21" hole 21, "H3-s1" home hole 3, "S-s1-5" start. */
   static holeName(hole) {
-    if (hole[0] === "M") return `hole ${hole.slice(1)}`;
-    if (hole[0] === "H") return `home hole ${hole.slice(1).split("-")[0]}`;
+    if (hole[0] === "M") return _("hole %(number)s", { number: hole.slice(1) });
+    if (hole[0] === "H") return _("home hole %(number)s", { number: hole.slice(1).split("-")[0] });
     return "start";
   }
 
