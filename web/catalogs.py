@@ -73,7 +73,7 @@ def update() -> None:
         cat.obsolete.clear()
         with open(path, "wb") as f:
             write_po(f, cat, width=100, omit_header=False, sort_output=False)
-        path.with_suffix(".mo").write_bytes(compiled(cat))
+        path.with_suffix(".mo").write_bytes(compiled(read(lang)))   # as the check reads it
 
 
 def _ids(message) -> tuple:
