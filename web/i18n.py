@@ -122,10 +122,10 @@ def _catalog_of(code: str) -> dict:
     for m in cat:
         if not m.id or not m.string:
             continue
-        key = m.id[0] if isinstance(m.id, tuple) else m.id
+        key = m.id[0] if isinstance(m.id, (tuple, list)) else m.id
         if m.context:
             key = f"{m.context}\x04{key}"
-        out[key] = list(m.string) if isinstance(m.string, tuple) else m.string
+        out[key] = list(m.string) if isinstance(m.string, (tuple, list)) else m.string
     return {"messages": out, "plural": cat.plural_expr, "nplurals": cat.num_plurals}
 
 
@@ -144,9 +144,10 @@ def catalog_script(code: str) -> tuple[str, bytes]:
     return _SCRIPTS[code]
 
 
-@route(bp, "GET", "/i18n/<code>.js", who={"anyone"},
+@route(bp, "GET", "/i18n/<language>.js", who={"anyone"},
        reveals="the pages' words in one language (the public message catalog)")
-def catalog_js(code):
+def catalog_js(language):
+    code = language
     if code not in LANGUAGES:
         return Response("/* no such language */\n", 404, mimetype="text/javascript")
     version, body = catalog_script(code)
