@@ -66,7 +66,7 @@
   function renderPlayers() {
     const p = presets[presetSel.value];
     const counts = p.layouts ? Object.keys(p.layouts).map(Number) : [2, 4, 6, 8, 10];
-    seg($("players"), counts, players, (n) => `${n} players`, (n) => {
+    seg($("players"), counts, players, (n) => ngettext("%(n)s player", "%(n)s players", n), (n) => {
       players = n;
       teams = p.layouts ? p.layouts[String(n)].teams : 2;
       if (p.layouts) sections = p.layouts[String(n)].default_sections;
@@ -94,7 +94,7 @@
     if (solo && $("draw").checked) { $("draw").checked = false; $("dealer-row").hidden = false; }
     const dealer = $("dealer");
     const prev = dealer.value;
-    dealer.replaceChildren(...Array.from({ length: players }, (_, i) => {
+    dealer.replaceChildren(...Array.from({ length: players }, (unused, i) => {
       const o = el("option", null, names[i] ? _("Seat %(number)s (%(name)s)", { number: i + 1, name: names[i] }) : _("Seat %(number)s", { number: i + 1 }));
       o.value = i;
       return o;
@@ -190,9 +190,9 @@
       preset: presetSel.value,
       players,
       teams,
-      names: Array.from({ length: players }, (_, i) => (names[i] || "").trim() || `Player ${i + 1}`),
+      names: Array.from({ length: players }, (unused, i) => (names[i] || "").trim() || _("Player %(number)s", { number: i + 1 })),
       colours: colours.slice(0, players),
-      bots: Array.from({ length: players }, (_, i) => (bots[i] ? (typeof bots[i] === "string" ? bots[i] : "medium") : null)),
+      bots: Array.from({ length: players }, (unused, i) => (bots[i] ? (typeof bots[i] === "string" ? bots[i] : "medium") : null)),
       decks: +$("decks").value,
       jokers_per_deck: +$("jokers_per_deck").value,
       extra_jokers: +$("extra_jokers").value,
