@@ -134,6 +134,25 @@ class Trimmed(Msg):
         return (Trimmed, (self.whole, self.head))
 
 
+class Said(Msg):
+    """A sentence whose English is given (the engine's long-standing wording) and whose
+    other languages come from the structure `said` (a `Msg`)."""
+
+    __slots__ = ("said",)
+
+    def __new__(cls, said: Msg, english: str):
+        self = str.__new__(cls, english)
+        self.id, self.plural, self.n, self.ctx, self.params = said.id, said.plural, said.n, said.ctx, said.params
+        self.said = said
+        return self
+
+    def render(self, tr=None, isolate: bool = False) -> str:
+        return str.__str__(self) if tr is None else self.said.render(tr, isolate)
+
+    def __reduce__(self):
+        return (Said, (self.said, str.__str__(self)))
+
+
 def msg(id: str, **params) -> Msg:
     """A sentence: ``msg("%(who)s passed", who=...)``."""
     return Msg(id, {k: (v.msg() if isinstance(v, Join) else v) for k, v in params.items()})
@@ -150,4 +169,4 @@ def pmsg(ctx: str, id: str, **params) -> Msg:
     return Msg(id, {k: (v.msg() if isinstance(v, Join) else v) for k, v in params.items()}, ctx=ctx)
 
 
-__all__ = ["Msg", "Join", "Trimmed", "msg", "nmsg", "pmsg"]
+__all__ = ["Msg", "Join", "Trimmed", "Said", "msg", "nmsg", "pmsg"]
