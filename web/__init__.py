@@ -72,6 +72,8 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
         app.register_blueprint(bp)
     from . import i18n
     i18n.init_app(app)   # each phone's language (issue 25.1)
+    from .powers import bp as powers_bp
+    app.register_blueprint(powers_bp)   # what each card does, in the phone's language
     declare(app, "static", who={"anyone"}, reveals="the pages' scripts, styles and pictures")
     declare(app, "camera.static", who={"anyone"}, reveals="the camera page's script and style")
 

@@ -99,3 +99,35 @@ def test_the_javascript_gets_the_same_catalog_cached_under_its_version(client):
     body = r.get_data(as_text=True)
     assert '"Your turn": "دورك"' in body and "window.PJ_I18N.plural" in body
     assert client.get("/i18n/xx.js").status_code == 404
+
+
+def test_a_refusal_keeps_its_rule_id_in_every_language_and_links_its_page(app):
+    c = app.test_client()
+    gid = new_table(c)
+    phones = join_all(app, gid)
+    svc = app.extensions["pegs"]
+    table = svc.get(gid)
+    g = table.game
+    other = (g.position.to_move + 1) % 4
+    rank = next(c[:-1] for c in g.hands[g.actor] if c != "JK")
+    move = f"{rank} {other}:S-M{8 + 18 * other}"   # another side's peg: P8
+    said = {}
+    for lang in ("en", "fr_CA", "ar"):
+        phone = phones[g.actor]
+        phone.set_cookie("pj_lang", lang)
+        r = phone.post(f"/api/games/{gid}/act", json={"version": table.version, "move": move}, headers=H)
+        assert r.status_code == 422
+        body = r.get_json()
+        said[lang] = (body["words"], body["rule"])
+    rules = {rule for _, rule in said.values()}
+    assert len(rules) == 1
+    rule = rules.pop()
+    for lang, (words, _) in said.items():
+        assert words.replace("\u2068", "").replace("\u2069", "").endswith(f"({rule})"), (lang, words)
+    assert said["fr_CA"][0] != said["en"][0] and said["ar"][0] != said["en"][0]
+    assert not any(w in said["fr_CA"][0] for w in ("peg", "hole", "move only"))
+    for lang, word in (("fr_CA", "Ce que fait chaque carte"), ("ar", "وش تسوي كل ورقة")):
+        c.set_cookie("pj_lang", lang)
+        page = c.get(f"/rules/{gid}").get_data(as_text=True)
+        assert word in page and f'id="rule-{rule}"' in page
+        assert ("valet" in page) if lang == "fr_CA" else ("ولد" in page)

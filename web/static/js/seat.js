@@ -213,10 +213,15 @@
     if (o) o.hidden = true;
   }
 
-  function say(text, kind = "info") {
+  function say(text, kind = "info", rule = null) {
     const m = $("msg");
     m.hidden = !text;
     m.textContent = text || "";
+    if (text && rule) {   // the rule id opens its explanation, in this phone's language (25.1)
+      const a = el("a", "rule-link", _("What rule %(rule)s says", { rule }));
+      a.href = `/rules/${gid}#rule-${encodeURIComponent(rule)}`;
+      m.append(" ", a);
+    }
     m.className = `msg ${kind}`;
   }
 
@@ -652,7 +657,7 @@
       say(_("That move needs the whole count of the card: tap a highlighted hole."), "info");
     } catch (e) {
       if (e.status === 409) return refresh();
-      say(e.body.words || (e.body.rule ? `${e.message} (rule ${e.body.rule})` : e.message), "error");
+      say(e.body.words || (e.body.rule ? _("%(said)s (rule %(rule)s)", { said: e.message, rule: e.body.rule }) : e.message), "error", e.body.rule);
     }
   }
 
@@ -683,7 +688,7 @@
       refresh();   // this phone may act again at once (a penalty to choose, its turn): load its plays
     } catch (e) {
       if (e.status === 409) { say(e.message, "info"); view = null; await refresh(); }
-      else say(e.body && e.body.words ? e.body.words : e.body && e.body.rule ? `${e.message} (rule ${e.body.rule})` : e.message, "error");
+      else say(e.body && e.body.words ? e.body.words : e.body && e.body.rule ? _("%(said)s (rule %(rule)s)", { said: e.message, rule: e.body.rule }) : e.message, "error", e.body && e.body.rule);
     } finally {
       busy = false;
       $("confirm").disabled = false;
