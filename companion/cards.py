@@ -62,6 +62,15 @@ def _check_int(name: str, value: object, low: int, high: int | None = None) -> i
     return value
 
 
+def shoe_of(rules, players: int) -> list[str]:
+    """The unshuffled shoe a game of `rules` for `players` plays with (RULES C1):
+    the rules' decks and jokers, none for two players where the rules say so (V-OPT).
+    The one place this rule is written: the game, the set-up check and the bots."""
+    no_jokers = players == 2 and rules.two_players_no_jokers
+    return make_shoe(rules.decks, 0 if no_jokers else rules.jokers_per_deck,
+                     0 if no_jokers else rules.extra_jokers)
+
+
 def _check_cards(cards: list[str]) -> None:
     for card in cards:
         if not is_card(card):

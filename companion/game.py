@@ -18,7 +18,7 @@ import secrets
 from typing import NamedTuple
 
 from .board import START, seat_sides, sides_for, team_lists
-from .cards import Shoe, make_shoe, rank_of
+from .cards import Shoe, rank_of, shoe_of
 from .moves import (DISCARD, DOUBT, PASS, PENALTY, RANKS, AmbiguousMoveError,
                     IllegalMoveError, Move, MoveSyntaxError)
 from .notation import position_to_json
@@ -146,9 +146,7 @@ class Game:
         if not 0 <= self.dealer < players:
             raise ValueError(f"dealer must be a seat 0-{players - 1}")
         r = self.rules
-        jokers = 0 if (players == 2 and r.two_players_no_jokers) else r.jokers_per_deck
-        extra = 0 if (players == 2 and r.two_players_no_jokers) else r.extra_jokers
-        self.shoe = Shoe(make_shoe(r.decks, jokers, extra), self.rng)
+        self.shoe = Shoe(shoe_of(r, players), self.rng)
         # Hand lists are replaced on every change, never edited in place, so an
         # undo record need only copy the outer list.
         self.hands = self.shoe.deal(players, r.hand_size)
@@ -412,6 +410,37 @@ class Game:
         pos.to_move = self.seat_side[nxt]
         if self.rules.draw == "first":
             self.hands[nxt] = self.hands[nxt] + [self.shoe.draw()]
+
+    def plays_for(self, seat: int, names=None, say=None) -> dict:
+        """The plays the phone of `seat` (the actor) is offered now, JSON-ready: grouped
+        by card, each with its taps, result and hits (`companion.plays`). `names` and
+        `say` word the related games' plays (a table passes `companion.words.Names` and
+        `companion.words.move_words`)."""
+        from .plays import offered_plays
+        return offered_plays(self, seat, names, say)
+
+    def undo_turn(self, bots=()) -> list[dict]:
+        """Undo the last play; when people play too (a seat not in `bots`, the computer's
+        seats), also the computer's plays before it, until a person is to act again.
+        Returns the history entries taken back, newest first."""
+        humans = any(s not in bots for s in range(self.players))
+        undone = []
+        while self.history:
+            undone.append(self.pop())
+            if not humans or self.actor not in bots:
+                break
+        return undone
+
+    def undo_span(self, bots=()) -> list[dict]:
+        """The history entries `undo_turn(bots)` would take back, newest first (for an
+        "are you sure?"), without undoing anything."""
+        humans = any(s not in bots for s in range(self.players))
+        span = []
+        for entry in reversed(self.history):
+            span.append(entry)
+            if not humans or entry["seat"] not in bots:
+                break
+        return span
 
     def pop(self) -> dict:
         """Undo the last push; returns its history entry."""

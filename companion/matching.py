@@ -20,10 +20,10 @@ back, switch bounce all settle back to "unchanged".
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from dataclasses import dataclass, field
 
 from .board import START
+from .hits import hits
 from .moves import FORCE, GIVE, MOVE, SWAP, IllegalMoveError, Move
 
 # ------------------------------------------------------------------ hole ids
@@ -332,26 +332,9 @@ def hit_returns(pos, move: Move) -> list:
 
     Step by step (M9: a split's first part hits before the second is made), so a
     chain that hits a peg of the moving colour (R9) is listed too."""
-    if move.kind == SWAP or not move.steps:
-        return []
     geo = pos.geo
-    out = []
-    q = pos.copy()
-    for c, s, d in move.steps:
-        before = q.pegs()
-        q._make(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
-        after = q.pegs()
-        for side in before:
-            expected = Counter(before[side])
-            if side == c:
-                expected[s] -= 1
-                expected[d] += 1
-            got = Counter(after[side])
-            gone = sorted((+expected - got).elements())
-            came = sorted((got - +expected).elements())
-            for g, h in zip(gone, came):
-                out.append((side, hole_id(geo, side, g), "start" if h == START else hole_id(geo, side, h)))
-    return out
+    return [(c, hole_id(geo, c, s), "start" if d == START else hole_id(geo, c, d))
+            for c, s, d in hits(pos, move, by_step=True)]
 
 
 def setup_check(pos, observed: Occupancy) -> dict:

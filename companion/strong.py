@@ -41,7 +41,7 @@ from math import comb
 
 from .board import START
 from .evaluation import Evaluator, Weights, card_keep_value
-from .cards import make_shoe, rank_of
+from .cards import rank_of, shoe_of
 from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, PENALTY, RANKS, SWAP, Move
 from .notation import position_from_json
 from .rules import rules_from_json
@@ -99,10 +99,7 @@ class _Seen:
         if r.related:  # Tock, Carbles, Jackaroo: their own ranks and deal cycle
             self.pool = unseen_pool(self)
             return
-        no_jokers = self.players == 2 and r.two_players_no_jokers
-        shoe = make_shoe(r.decks, 0 if no_jokers else r.jokers_per_deck,
-                         0 if no_jokers else r.extra_jokers)
-        pool = [rank_of(c) for c in shoe]
+        pool = [rank_of(c) for c in shoe_of(r, self.players)]
         for c in self.hand:
             try:
                 pool.remove(rank_of(c))

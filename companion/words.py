@@ -13,9 +13,9 @@ top of the engine: nothing in the engine imports it.
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from .board import START
+from .hits import hits
 from .message import Join, Msg, Said, msg, nmsg, pmsg
 from .moves import DISCARD, DOUBT, FORCE, FREE, GIVE, HAND, PASS, PENALTY, SWAP
 from .powers import BACK, FWD, SPLIT, card_powers
@@ -204,30 +204,17 @@ def _step(pos, names, c, s, d, rank, mover, card=None):
 def _hits(pos, move, names):
     """Pegs the move sends elsewhere besides its own steps (M7), in words."""
     geo = pos.geo
-    before = pos.pegs()
-    after = pos.result_of(move)
-    expected = {c: Counter(locs) for c, locs in before.items()}
-    steps = move[2]
-    if move[1] == SWAP:
-        (c1, a, b), (c2, _, _) = steps
-        steps = ((c1, a, b), (c2, b, a))
-    for c, s, d in steps:
-        expected[c][s] -= 1
-        expected[c][d] += 1
     out = []
-    for c, locs in after.items():
-        got = Counter(locs)
-        lost, gained = expected[c] - got, got - expected[c]
-        for (src, _), (dst, _) in zip(sorted(lost.items()), sorted(gained.items())):
-            peg, at = names.peg_msg(c), hole_msg(geo, names, c, src)
-            if dst == START:
-                out.append(msg("%(peg)s on %(src)s goes back to start", peg=peg, src=at))
-            elif dst == geo.in_spot[c]:
-                out.append(msg("%(peg)s on %(src)s goes to its in-spot, %(dst)s", peg=peg, src=at,
-                               dst=hole_msg(geo, names, c, dst)))
-            else:
-                out.append(msg("%(peg)s on %(src)s goes to %(dst)s", peg=peg, src=at,
-                               dst=hole_msg(geo, names, c, dst)))
+    for c, src, dst in hits(pos, move):
+        peg, at = names.peg_msg(c), hole_msg(geo, names, c, src)
+        if dst == START:
+            out.append(msg("%(peg)s on %(src)s goes back to start", peg=peg, src=at))
+        elif dst == geo.in_spot[c]:
+            out.append(msg("%(peg)s on %(src)s goes to its in-spot, %(dst)s", peg=peg, src=at,
+                           dst=hole_msg(geo, names, c, dst)))
+        else:
+            out.append(msg("%(peg)s on %(src)s goes to %(dst)s", peg=peg, src=at,
+                           dst=hole_msg(geo, names, c, dst)))
     return out
 
 

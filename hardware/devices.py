@@ -21,8 +21,10 @@ from .leds import MODEL_PATHS, LedBoard, open_strip
 
 class Hardware:
     def __init__(self, wiring, *, mock: bool | None = None, clock: Callable[[], float] = time.monotonic,
-                 pin_factory=None, smbus=None, model_paths=MODEL_PATHS, on_fault=None):
+                 pin_factory=None, smbus=None, model_paths=MODEL_PATHS, on_fault=None, sensor=None):
+        """``sensor``: one already opened that stands in for the switches (a camera)."""
         self.wiring = wiring
+        self._given_sensor = sensor
         self.mock = wiring.mock if mock is None else mock
         self.clock = clock
         self._pin_factory = pin_factory
@@ -40,6 +42,8 @@ class Hardware:
 
     @cached_property
     def sensor(self):
+        if self._given_sensor is not None:
+            return self._given_sensor
         if self.mock:
             return self.mock_board.open_sensor(clock=self.clock, on_fault=self.on_fault)
         from .sensors import open_sensor
@@ -80,6 +84,9 @@ class Hardware:
         """Close every part that was opened; a part that fails to close (a strip whose driver
         never loaded) doesn't keep the others open. The first error is raised at the end."""
         first = None
+        if self._given_sensor is not None:   # closed with the rest, read or not
+            self.__dict__.setdefault("sensor", self._given_sensor)
+            self._given_sensor = None
         for name in ("leds", "strip", "sensor", "mock_board"):
             obj = self.__dict__.pop(name, None)
             if obj is not None:

@@ -19,7 +19,7 @@ from flask.globals import request_ctx
 from werkzeug.exceptions import HTTPException
 
 from .access import Bucket, Failures, OwnNames, declare
-from .errors import ApiError
+from .errors import STATUS, ApiError, api_error
 
 log = logging.getLogger("web")
 
@@ -123,6 +123,12 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
         if _wants_json():
             return jsonify(exc.body()), exc.status
         return _page(exc.status, exc.message)
+
+    def _mapped_error(exc: Exception):   # an engine's or driver's error: its status from STATUS
+        return _api_error(api_error(exc))
+
+    for cls in STATUS:
+        app.register_error_handler(cls, _mapped_error)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

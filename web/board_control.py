@@ -72,32 +72,13 @@ class BoardControl:
     def _hardware(self):
         if self._hardware_factory is not None:
             return self._hardware_factory(self.wiring)
-        from hardware.devices import Hardware
-        return Hardware(self.wiring, clock=self.clock)
+        from .main import board_hardware
+        return board_hardware(self.mode, wiring=self.wiring, clock=self.clock)()
 
     def _camera_hardware(self):
         """Hardware whose sensor is the camera; its LEDs are the wiring's, or none (a mock strip)."""
-        from hardware.config import load_wiring
-        from hardware.devices import Hardware
-        from vision.sensor import open_camera_sensor
-        c = self.camera
-        sensor = open_camera_sensor(c.get("source") or "pi", c["calibration"], c.get("layout"),
-                                    hold_frames=c.get("hold_frames") or 5, clock=self.clock,
-                                    threaded=c.get("threaded", True), first_read=c.get("first_read", 5.0))
-        layout = sensor.layout
-        wiring, mock = self.wiring, False
-        if wiring is None:
-            wiring = load_wiring({"board": {"sides": layout.sides, "holes_per_side": layout.holes_per_side,
-                                            "start_holes": layout.start_holes, "home_holes": layout.home_holes},
-                                  "leds": {"driver": "mock"}, "sensors": {"backend": "none"}})
-            mock = True
-        elif (wiring.board.sides, wiring.board.holes_per_side) != (layout.sides, layout.holes_per_side):
-            sensor.close()
-            raise ValueError(f"the camera's board has {layout.sides} sides of {layout.holes_per_side} holes, the "
-                             f"wiring's {wiring.board.sides} of {wiring.board.holes_per_side}")
-        hw = Hardware(wiring, mock=mock, clock=self.clock)
-        hw.__dict__["sensor"] = sensor     # the camera stands in for the switches
-        return hw
+        from .main import board_hardware
+        return board_hardware("camera", wiring=self.wiring, camera=self.camera, clock=self.clock)()
 
     def _open_camera(self):
         """(hardware, problems) for camera mode."""

@@ -43,24 +43,25 @@ import json
 import logging
 import threading
 import time
-from collections import Counter, deque
+from collections import deque
 
 from companion.board import START
 from companion.cards import rank_of
 from companion.game import PLAY
 from companion.matching import hole_id
 from companion.moves import RANKS
-from companion.referee import GameView, Referee, RefereeError, canonical_holes, side_of_hole
+from companion.referee import GameView, Referee, RefereeError, canonical_holes
 from companion.referee import start_holes_of as _start_holes
 
-from .errors import ApiError
+from hardware.virtual import VirtualBoard, VirtualBoardError
+
+from .errors import ApiError, api_error
 
 log = logging.getLogger("web.board")
 
 MODES = ("simulation", "sensors", "leds", "camera", "none")
 SENSING = ("simulation", "sensors", "camera")
 RGB_HEX = "#{:02x}{:02x}{:02x}"
-_side_of = side_of_hole
 
 
 def _hex(colour) -> str:
@@ -74,132 +75,7 @@ def _rgb(hex_colour: str) -> tuple:
 
 # ============================================================================ virtual board
 
-class VirtualBoard:
-    """The pegs of the simulated board: which peg (colour) stands in which hole, and
-    the pegs in the players' hands (``tray``). Every change goes to the emulated
-    switches (`hardware.mock.MockBoard`), so the referee sees it exactly as a reed
-    board would report it: debounced switch events with their timestamps.
-
-    Two changes of one switch closer than its debounce would read as bounce, so a
-    drop onto an occupied hole takes the peg there off first and puts the new one
-    in ``GAP`` seconds later, and ``sync_to`` spaces its steps the same way.
-    """
-
-    GAP = 0.15
-
-    def __init__(self, mock_board, start_holes: int = 5):
-        self.mock = mock_board
-        self.start_holes = start_holes
-        self.pegs: dict[str, int] = {}     # hole -> side (colour) of the peg in it
-        self.tray: list[int] = []          # sides of the pegs in someone's hand
-        self.queue: deque = deque()        # (due, op, hole, side): steps still to make
-        self.changes = 0
-
-    def setup(self, holes: dict[str, int]) -> None:
-        """Put pegs in `holes` (hole -> side) at once: a board already standing there."""
-        for hole, side in holes.items():
-            self.pegs[hole] = side
-            self.mock.place(hole)
-        self.changes += 1
-
-    def state(self) -> dict:
-        return {"pegs": dict(sorted(self.pegs.items())), "tray": sorted(self.tray),
-                "busy": bool(self.queue)}
-
-    # -- what a hand does
-    def lift(self, hole: str) -> int:
-        side = self.pegs.get(hole)
-        if side is None:
-            where = f"hole {hole[1:]}" if hole.startswith("M") else "that hole"   # in words (issue 14.4)
-            raise ApiError(409, f"there is no peg in {where} to pick up (it may have just moved)")
-        del self.pegs[hole]
-        self.tray.append(side)
-        self.mock.remove(hole)
-        self.changes += 1
-        return side
-
-    def place(self, hole: str, side: int, now: float) -> str:
-        """Put a peg of colour `side` from the hand into `hole`; returns the hole used."""
-        if side not in self.tray:
-            raise ApiError(409, "no peg of that colour is in the hand: pick one up first")
-        if hole.startswith("S-s"):
-            if hole in self.pegs:   # any free hole of that start area will do
-                free = [h for h in _start_holes(_side_of(hole), self.start_holes) if h not in self.pegs]
-                if not free:
-                    raise ApiError(409, "that start area is full")
-                hole = free[0]
-        elif hole in self.pegs:     # a hit: take the peg there off, then put this one in
-            self.lift(hole)
-            self.queue.append((now + self.GAP, "place", hole, side))
-            self.changes += 1
-            return hole
-        self.tray.remove(side)
-        self._put(hole, side)
-        return hole
-
-    def _put(self, hole: str, side: int) -> None:
-        self.pegs[hole] = side
-        self.mock.place(hole)
-        self.changes += 1
-
-    def sync_to(self, target: dict[str, int], start: dict[int, int], now: float) -> int:
-        """Move pegs until the board holds `target` (track and home hole -> side) and
-        `start` (side -> pegs in its start area), one step every GAP seconds through the
-        switches. Returns the number of steps scheduled."""
-        self.queue.clear()   # a plan made before is replaced (its pegs are on the board or in the hand)
-        pegs = dict(self.pegs)
-        hand = Counter(self.tray)
-        lifts, places = [], []
-        for hole, side in sorted(pegs.items()):
-            if not hole.startswith("S-") and target.get(hole) != side:
-                lifts.append(hole)
-                hand[side] += 1
-                del pegs[hole]
-        for side in sorted({_side_of(h) for h in pegs if h.startswith("S-")} | set(start)):
-            mine = [h for h in _start_holes(side, self.start_holes) if h in pegs]
-            for h in [h for h in mine if pegs[h] != side]:   # another colour's peg in this start
-                lifts.append(h)
-                hand[pegs.pop(h)] += 1
-            mine = [h for h in mine if h in pegs]
-            want = start.get(side, 0)
-            for h in sorted(mine, reverse=True)[:max(0, len(mine) - want)]:
-                lifts.append(h)
-                hand[side] += 1
-                del pegs[h]
-            free = [h for h in _start_holes(side, self.start_holes) if h not in pegs]
-            for h in free[:max(0, want - len(mine))]:
-                places.append((h, side))
-                pegs[h] = side
-        for hole, side in sorted(target.items()):
-            if pegs.get(hole) != side:
-                places.append((hole, side))
-                pegs[hole] = side
-        t = now
-        for hole in lifts:
-            self.queue.append((t, "lift", hole, None))
-            t += self.GAP
-        for hole, side in places:
-            if hand[side] <= 0:
-                continue  # not enough pegs of that colour anywhere: leave it to the players
-            hand[side] -= 1
-            self.queue.append((t, "place", hole, side))
-            t += self.GAP
-        return len(lifts) + len(places)
-
-    def run_due(self, now: float) -> bool:
-        """Make the scheduled steps that are due; True if any was made."""
-        due = [step for step in self.queue if step[0] <= now]
-        if not due:
-            return False
-        self.queue = deque(step for step in self.queue if step[0] > now)
-        for _, op, hole, side in sorted(due, key=lambda step: step[0]):
-            if op == "lift":
-                if hole in self.pegs:
-                    self.lift(hole)
-            elif side in self.tray and hole not in self.pegs:
-                self.tray.remove(side)
-                self._put(hole, side)
-        return True
+# (VirtualBoard, the simulated board's pegs, lives in hardware.virtual)
 
 
 # ============================================================================ referee
@@ -751,7 +627,10 @@ class BoardHub:
         with self.lock:
             ref, vb = self._virtual(table)
             hole = self._hole(ref, data)
-            side = vb.lift(hole)
+            try:
+                side = vb.lift(hole)
+            except VirtualBoardError as exc:
+                raise api_error(exc) from None
             ref.touched = self.clock()
             ref.changed = True
             ref._publish()
@@ -766,7 +645,10 @@ class BoardHub:
             side = data.get("side")
             if not isinstance(side, int) or isinstance(side, bool):
                 raise ApiError(400, "\"side\": the colour (side number) of the peg to put down")
-            placed = vb.place(hole, side, self.clock())
+            try:
+                placed = vb.place(hole, side, self.clock())
+            except VirtualBoardError as exc:
+                raise api_error(exc) from None
             ref.touched = self.clock()
             ref.changed = True
             ref._publish()
@@ -857,35 +739,24 @@ class _Runner(threading.Thread):
 
 
 def make_hub(service, mode: str, *, settle: float = 0.8, wiring=None, clock=time.monotonic,
-             threaded: bool = True, hardware=None) -> BoardHub | None:
+             threaded: bool = True, hardware=None, factory=None) -> BoardHub | None:
     """The board for `pegs serve`'s config (None for mode "none"). `wiring` is a loaded
     `hardware.config.WiringConfig` (required for sensors and leds); `hardware`, a
     `Hardware` already opened for it (`web.board_control` opens it at start, to
-    fall back safely); without it, nothing is opened until a table takes the board."""
+    fall back safely); without it, nothing is opened until a table takes the board.
+    `factory` makes the hardware (default: the composition root's choice for `mode`,
+    `web.main.board_hardware`)."""
     if mode == "none":
         return None
-    if mode == "simulation":
-        def factory(sides, holes_per_side, start_holes=None, home_holes=None):
-            from hardware.config import load_wiring
-            from hardware.devices import Hardware
-            w = wiring
-            board = {"sides": sides, "holes_per_side": holes_per_side}
-            if start_holes is not None:   # not the Pegs and Jokers 5 + 5
-                board.update(start_holes=start_holes, home_holes=home_holes)
-            if w is None or any(getattr(w.board, k) != v for k, v in board.items()):
-                w = load_wiring({"mock": True, "board": board, "leds": {"driver": "mock"}})
-            return Hardware(w, mock=True, clock=clock)
-    else:
-        if wiring is None:
-            raise ValueError(f"board mode {mode!r} needs a wiring file")
-
+    if factory is None:
+        from .main import board_hardware
+        factory = board_hardware(mode, wiring=wiring, clock=clock)
+    if mode != "simulation":
         opened = [hardware] if hardware is not None else []
+        make = factory
 
         def factory(sides, holes_per_side):
-            if opened:
-                return opened.pop()
-            from hardware.devices import Hardware
-            return Hardware(wiring, clock=clock)
+            return opened.pop() if opened else make(sides, holes_per_side)
     hub = BoardHub(service, mode, factory, settle=settle, clock=clock, threaded=threaded)
     if mode != "simulation":
         hub.unclaimed = opened   # closed with the hub if no table ever took it

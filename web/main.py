@@ -1,11 +1,63 @@
 """The composition root: config -> store, secret, table service, board, app."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from . import create_app
 from .store import open_data_dir
 from .tables import TableService
+
+
+def board_hardware(mode: str, *, wiring=None, camera: dict | None = None, clock=time.monotonic):
+    """The one place that decides real or emulated hardware: for board `mode`, a factory
+    ``(sides, holes_per_side, start_holes=None, home_holes=None) -> hardware.devices.Hardware``
+    (None for "none"). "simulation": emulated switches and LEDs (`hardware.mock`) made
+    for the table's board; "sensors" and "leds": the real board of `wiring` (a loaded
+    `WiringConfig`; the sizes only name what the table needs); "camera": the camera of
+    `camera` ({source, calibration, layout, hold_frames}) reading the pegs, with the
+    wiring's LEDs, or an emulated strip without a wiring. Nothing is opened until the
+    factory is called."""
+    from hardware.config import load_wiring
+    from hardware.devices import Hardware
+    if mode == "none":
+        return None
+    if mode == "simulation":
+        def simulated(sides, holes_per_side, start_holes=None, home_holes=None):
+            w = wiring
+            board = {"sides": sides, "holes_per_side": holes_per_side}
+            if start_holes is not None:   # not the Pegs and Jokers 5 + 5
+                board.update(start_holes=start_holes, home_holes=home_holes)
+            if w is None or any(getattr(w.board, k) != v for k, v in board.items()):
+                w = load_wiring({"mock": True, "board": board, "leds": {"driver": "mock"}})
+            return Hardware(w, mock=True, clock=clock)
+        return simulated
+    if mode == "camera":
+        def with_camera(*size, **holes):
+            from vision.sensor import open_camera_sensor
+            c = camera or {}
+            sensor = open_camera_sensor(c.get("source") or "pi", c["calibration"], c.get("layout"),
+                                        hold_frames=c.get("hold_frames") or 5, clock=clock,
+                                        threaded=c.get("threaded", True), first_read=c.get("first_read", 5.0))
+            layout = sensor.layout
+            w, mock = wiring, False
+            if w is None:
+                w = load_wiring({"board": {"sides": layout.sides, "holes_per_side": layout.holes_per_side,
+                                           "start_holes": layout.start_holes, "home_holes": layout.home_holes},
+                                 "leds": {"driver": "mock"}, "sensors": {"backend": "none"}})
+                mock = True
+            elif (w.board.sides, w.board.holes_per_side) != (layout.sides, layout.holes_per_side):
+                sensor.close()
+                raise ValueError(f"the camera's board has {layout.sides} sides of {layout.holes_per_side} holes, "
+                                 f"the wiring's {w.board.sides} of {w.board.holes_per_side}")
+            return Hardware(w, mock=mock, clock=clock, sensor=sensor)   # the camera stands in for the switches
+        return with_camera
+    if wiring is None:
+        raise ValueError(f"board mode {mode!r} needs a wiring file")
+
+    def real(*size, **holes):
+        return Hardware(wiring, clock=clock)
+    return real
 
 
 def build_board(app, service, config: dict, threaded: bool = True):

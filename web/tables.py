@@ -25,22 +25,17 @@ import threading
 import time
 from collections import Counter
 
-from companion.board import TEAM_LAYOUTS
 from companion import words
-from companion.message import Trimmed, msg
 from companion.bots import BOT_NAMES, make_bot
-from companion.cards import draw_for_partners, is_card, make_shoe, rank_of
+from companion.cards import is_card
 from companion.game import DOUBT_PHASE, PENALTY_PHASE, Game
-from companion.moves import (DISCARD, RANKS, SWAP, AmbiguousMoveError, IllegalMoveError,
-                             MoveSyntaxError)
-from companion.notation import pegs_to_json
-from companion.related_game import SEATS as RELATED_SEATS
-from companion.related import seat_sections
-from companion.related_game import SECTIONS, default_sections
-from companion.rules import PRESETS, RELATED_PRESETS, SWITCHES, RulesError, rules_from_json
+from companion.moves import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
+from companion.plays import move_json, svg_hole_id
+from companion.setup import SetupError
+from companion.setup import parse_setup as _parse_setup
 
 from . import colours
-from .errors import ApiError
+from .errors import ApiError, api_error
 from .qr import qr_svg
 from .store import DamagedGame, StoreError
 
@@ -48,7 +43,6 @@ log = logging.getLogger("web.tables")
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
 CODE_LEN = 8
-MAX_NAME = 24
 
 
 SEAT_ACTIONS = ("reseat", "bot", "approve", "refuse")
@@ -144,6 +138,10 @@ class Table:
                  "hints": self.hints_on(i), "hints_used": s.hints_used}
                 for i, (base, s) in enumerate(zip(self.public_seats_base, self.seats))]
 
+    def bot_seats(self) -> set[int]:
+        """The seats the computer plays (the undo policy asks)."""
+        return {i for i, s in enumerate(self.seats) if s.bot}
+
     def hints_on(self, seat: int) -> bool:
         return self.hints_all or self.seats[seat].hints
 
@@ -166,7 +164,7 @@ class Table:
     def push(self, play) -> None:
         """Make a legal play; its history entry keeps what it says in words (issue 14.4)."""
         said = words.before_play(self.game, play, self.names)
-        self.game._push(play)
+        self.game.push(play)
         words.after_play(self.game, said, self.names)
 
     # ---------------------------------------------------------- events
@@ -257,154 +255,16 @@ def _labels(names: list[str]) -> list[str]:
     return [str(i + 1) for i in range(len(names))]
 
 
-def hole_id(side: int, token: str) -> str:
-    """Board SVG hole ids: M12; H3-s2 (home hole 3 of side 2); S-s2 (side 2's start)."""
-    if token == "S":
-        return f"S-s{side}"
-    if token[0] == "H":
-        return f"{token}-s{side}"
-    return token
+hole_id = svg_hole_id   # the board drawing's hole ids (companion.plays)
 
 
 # ======================================================================= setup
 def parse_setup(data) -> dict:
-    """Validate a new-table request into the logged set-up (ApiError 400 on any problem)."""
-    if not isinstance(data, dict):
-        raise ApiError(400, "send a JSON object describing the table")
-    preset = data.get("preset", "basic")
-    if preset in RELATED_PRESETS:
-        return _parse_related(data, preset)
-    if preset not in PRESETS:
-        raise ApiError(400, f"unknown rules preset {preset!r}; choose one of "
-                       f"{', '.join([*PRESETS, *RELATED_PRESETS])}")
-    for key in ("sections", "switches"):
-        if key in data:
-            raise ApiError(400, f"{key} is for Tock, Carbles and Jackaroo only, not {preset}")
-    players = data.get("players")
-    if players not in TEAM_LAYOUTS or isinstance(players, bool):
-        raise ApiError(400, "players must be 2, 4, 6, 8 or 10")
-    teams = data.get("teams", 2)
-    if teams not in TEAM_LAYOUTS[players] or isinstance(teams, bool):
-        raise ApiError(400, f"{players} players can play as "
-                       f"{' or '.join(str(t) for t in TEAM_LAYOUTS[players])} teams, not {teams!r}")
-    names, cols, bots = _seat_lists(data, players, False)
-    options = {}
-    for key in ("decks", "jokers_per_deck", "extra_jokers"):
-        if key in data and data[key] is not None:
-            options[key] = data[key]
+    """Validate a new-table request into the logged set-up (`companion.setup`; ApiError 400)."""
     try:
-        rules = rules_from_json({"preset": preset, "options": options})
-    except RulesError as exc:
-        raise ApiError(400, str(exc)) from None
-    jokers = 0 if (players == 2 and rules.two_players_no_jokers) else rules.jokers_per_deck
-    extra = 0 if (players == 2 and rules.two_players_no_jokers) else rules.extra_jokers
-    shoe = len(make_shoe(rules.decks, jokers, extra))
-    need = players * (rules.hand_size + 1) + 2
-    if shoe < need:
-        raise ApiError(400, f"a shoe of {shoe} cards is too small for {players} players "
-                       f"(at least {need}); add a deck")
-    return _seated(data, rules, players, teams, names, cols, bots)
-
-
-def _seated(data, rules, players: int, teams: int, names, cols, bots, may_draw: bool = True) -> dict:
-    """The set-up's seats and dealer: drawn for partners (RULES T3) when asked and
-    `may_draw`, else in the order given with the dealer asked for."""
-    dealer = data.get("dealer", players - 1)
-    seating = list(range(players))
-    draw_info = None
-    if may_draw and data.get("draw_for_partners", False):
-        result = draw_for_partners(players, teams, secrets.SystemRandom())
-        seating = result.seating
-        dealer = 0
-        draw_info = {"names": names,
-                     "rounds": [[[p, c] for p, c in sorted(r.items())] for r in result.draws],
-                     "seating": seating}
-    elif not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
-        raise ApiError(400, f"dealer must be a seat number 0-{players - 1}")
-    seats = [{"name": names[seating[s]], "colour": cols[s], "bot": bots[seating[s]]}
-             for s in range(players)]
-    return {"rules": rules.to_json(), "players": players, "teams": teams, "dealer": dealer,
-            "seats": seats, "draw": draw_info}
-
-
-def related_layouts(preset: str) -> dict:
-    """Seat counts of a related preset, each with its teams and its board sections
-    (RELATED-GAMES.md S, CB-G1): {players: {"teams": n, "sections": [...]}}."""
-    rules = RELATED_PRESETS[preset]
-    carbles = preset.startswith("carbles")
-    out = {}
-    for n in RELATED_SEATS[preset]:
-        out[n] = {"teams": n // 2 if rules.team_play == "pairs" else n,
-                  "sections": [s for s in SECTIONS if s >= n] if carbles else [4],
-                  "default_sections": default_sections(rules, n)}
-    return out
-
-
-def _seat_lists(data, players: int, palette_all: bool, defaults=None) -> tuple[list, list, list]:
-    """Names, colours and computer seats of a set-up (400 on any problem)."""
-    names = data.get("names")
-    if not isinstance(names, list) or len(names) != players or not all(isinstance(n, str) for n in names):
-        raise ApiError(400, f"names must be a list of {players} names")
-    names = [" ".join(n.split())[:MAX_NAME] for n in names]
-    for i, n in enumerate(names):
-        if not n:
-            raise ApiError(400, f"seat {i + 1} needs a name")
-    if len(set(n.casefold() for n in names)) != players:
-        raise ApiError(400, "every player needs a different name")
-    if defaults is None:
-        defaults = list(colours.BY_KEY) if palette_all else colours.DEFAULTS
-    cols = data.get("colours", defaults[:players])
-    if not isinstance(cols, list) or len(cols) != players or not all(c in colours.BY_KEY for c in cols):
-        raise ApiError(400, f"colours must be a list of {players} colours from: {', '.join(colours.BY_KEY)}")
-    if len(set(cols)) != players:
-        raise ApiError(400, "every seat needs a different peg colour")
-    bots = data.get("bots", [None] * players)
-    if not isinstance(bots, list) or len(bots) != players or \
-            not all(b is None or (isinstance(b, str) and b in BOT_NAMES) for b in bots):
-        raise ApiError(400, f"bots must be a list of {players} entries, each null or one of {', '.join(BOT_NAMES)}")
-    return names, cols, bots
-
-
-def _parse_related(data: dict, preset: str) -> dict:
-    """A Tock, Carbles or Jackaroo table: the preset's own seat counts, its teams
-    (partners sit opposite: seats i and i + n/2) and, for Carbles, the sections."""
-    layouts = related_layouts(preset)
-    players = data.get("players")
-    if isinstance(players, bool) or players not in layouts:
-        raise ApiError(400, f"{preset.replace('_', ' ')} is played by "
-                       f"{' or '.join(map(str, layouts))} players, not {players!r}")
-    lay = layouts[players]
-    teams = data.get("teams", lay["teams"])
-    if teams != lay["teams"] or isinstance(teams, bool):
-        raise ApiError(400, f"{preset.replace('_', ' ')} with {players} players has "
-                       f"{lay['teams']} teams, not {teams!r}")
-    sides = data.get("sections", lay["default_sections"])
-    if sides not in lay["sections"] or isinstance(sides, bool):
-        raise ApiError(400, f"{players} players of {preset.replace('_', ' ')} play on a board of "
-                       f"{' or '.join(map(str, lay['sections']))} sections, not {sides!r}")
-    for key in ("decks", "jokers_per_deck", "extra_jokers"):
-        if data.get(key) not in (None, getattr(RELATED_PRESETS[preset], key)):
-            raise ApiError(400, f"{preset.replace('_', ' ')} is played with its own deck: "
-                           f"{key} can't be changed")
-    known = SWITCHES.get(preset, {})
-    switches = data.get("switches") or {}
-    if not isinstance(switches, dict):
-        raise ApiError(400, "switches must be an object of option names to true or false")
-    for k, v in switches.items():
-        if k not in known or not isinstance(v, bool):
-            raise ApiError(400, f"{k!r} is no switch of {preset.replace('_', ' ')}; its switches: "
-                           f"{', '.join(known) or 'none'}")
-    on = {k: True for k, v in switches.items() if v}
-    try:
-        rules = rules_from_json({"preset": preset, "options": on} if on else preset)
-    except RulesError as exc:
-        raise ApiError(400, str(exc)) from None
-    # RG-B4: each seat's default colour is its side's
-    side_colours = [colours.SIDE_DEFAULTS[s] for s in seat_sections(sides, players)]
-    names, cols, bots = _seat_lists(data, players, True, side_colours)
-    # partners opposite: the same seats as i % teams; a game played alone draws nothing
-    return {**_seated(data, rules, players, teams, names, cols, bots, may_draw=teams < players),
-            "sides": sides}
+        return _parse_setup(data)
+    except SetupError as exc:
+        raise api_error(exc) from None
 
 
 # ===================================================================== service
@@ -688,103 +548,14 @@ class TableService:
                 cached = table.plays_cache = (table.version, self._plays(table))
             return cached[1]
 
-    def _plays(self, table: Table) -> dict:
+    @staticmethod
+    def _plays(table: Table) -> dict:
         g = table.game
-        pos = g.position
-        out = {"version": table.version, "seat": g.actor, "phase": g.phase,
-               "bluffing": g.rules.bluffing}
-        if g.phase == DOUBT_PHASE:
-            out["choices"] = ["doubt", "pass"]
-            return out
-        if g.phase == PENALTY_PHASE:
-            out["penalty"] = [self._move_json(table, p.move) for p in g.legal_plays()]
-            return out
-        if g.rules.related:
-            return self._related_plays(table, out)
-        hand = g.hands[g.actor]
-        ranks = list(dict.fromkeys(rank_of(c) for c in hand))
-        plays = g.legal_plays()
-        out["discard"] = any(p.move.kind == DISCARD for p in plays)
-        # Every order of every legal move (R4 lists one order; the player may tap either).
-        if g.rules.bluffing:
-            by_rank = {}
-            for move in pos.legal_moves(RANKS, dedupe=False):
-                by_rank.setdefault(move.rank, []).append(self._move_json(table, move))
-            out["cards"] = [{"card": c, "rank": rank_of(c)} for c in dict.fromkeys(hand)]
-            out["declare"] = by_rank
-            return out
-        legal_ranks = {p.move.rank for p in plays if p.move.kind != DISCARD}
-        moves_of = {rk: [] for rk in ranks}
-        for move in pos.legal_moves([rk for rk in ranks if rk in legal_ranks], dedupe=False):
-            moves_of[move.rank].append(self._move_json(table, move))
-        out["cards"] = [{"card": c, "rank": rank_of(c), "moves": moves_of[rank_of(c)]}
-                        for c in dict.fromkeys(hand)]
-        return out
-
-    def _related_plays(self, table: Table, out: dict) -> dict:
-        """Tock, Carbles, Jackaroo: every play in words, grouped by card (issue 18.4).
-        A pass to the partner, a forced discard and the whole hand given up are plays
-        like any other; the phone lists them, and draws a move's steps where it can."""
-        g = table.game
-        actor = g.actor
-        names = table.names
-        plays = g.legal_plays()
-        out["cards"] = [{"card": c, "rank": g.rank_of(c), "moves": []}
-                        for c in dict.fromkeys(g.hands[actor])]
-        by_card = {c["card"]: c for c in out["cards"]}
-        out["discard"] = any(p.move.kind == DISCARD for p in plays)
-        out["options"] = True
-        if g.phase == "give":
-            partner = g.partner(actor)
-            out["prompt"] = msg("Choose a card to pass face down to your partner %(who)s",
-                                who=names.seat_msg(partner))
-        elif g.phase == "forced":
-            out["prompt"] = msg("%(who)s played a 10: discard a card of your choice (you then miss a turn)",
-                                who=names.seat_msg(g.forcer))
-        for p in plays:
-            move, card = p
-            kind = move.kind
-            if kind == "hand":
-                out["give_up"] = {"move": move.text(table.geo), "kind": kind,
-                                  "words": msg("Discard the whole hand and wait for the next deal")}
-                continue
-            entry = {"move": move.text(table.geo), "kind": kind, "steps": []}
-            if g.phase == "give":
-                entry["words"] = msg("Pass it face down to %(who)s", who=names.seat_msg(g.partner(actor)))
-            elif kind == DISCARD:
-                entry["words"] = msg("Discard it") if g.phase == "forced" else msg("Discard it (no move)")
-            else:
-                said = words.move_words(g.position, move, names)
-                entry["words"] = Trimmed(said, names.side_msg(g.position.to_move))   # "moved a peg ..."
-                if kind not in ("force",):
-                    try:
-                        entry.update({k: v for k, v in self._move_json(table, move).items()
-                                      if k in ("steps", "result", "hits")})
-                    except Exception:  # a step the phone's board can't name: words only
-                        log.debug("no board steps for %s", entry["move"], exc_info=True)
-            by_card[card]["moves"].append(entry)
-        return out
+        return {"version": table.version, **g.plays_for(g.actor, table.names, words.move_words)}
 
     @staticmethod
     def _move_json(table: Table, move) -> dict:
-        geo = table.geo
-        pos = table.game.position
-        tok = geo.token
-        rank, kind, steps = move
-        if kind == SWAP:
-            (c1, a, b), (c2, _, _) = steps
-            taps = [{"side": c1, "from": tok(a), "to": tok(b), "swap_side": c2}]
-        else:
-            taps = [{"side": c, "from": tok(s), "to": tok(d)} for c, s, d in steps]
-        for t in taps:
-            t["from_id"], t["to_id"] = hole_id(t["side"], t["from"]), hole_id(t["side"], t["to"])
-        before = pegs_to_json(pos)
-        after = pegs_to_json(pos, pos.result_of(move)) if kind != "penalty" else None
-        out = {"move": move.text(geo), "kind": kind, "steps": taps}
-        if after is not None:
-            out["result"] = after
-            out["hits"] = _hits(before, after, steps, kind, tok)
-        return out
+        return move_json(table.game, move)
 
     # ------------------------------------------------------------ actions
     def act(self, table: Table, token: str | None, data, dry_run: bool = False) -> dict:
@@ -823,12 +594,12 @@ class TableService:
         try:
             play = g.parse(move, card)
         except AmbiguousMoveError as exc:
-            raise ApiError(422, str(exc), rule="P7") from None
+            raise api_error(exc, rule="P7") from None
         except IllegalMoveError as exc:
-            raise ApiError(422, f"not allowed: {exc}", rule=exc.rule,
-                           words=words.refusal(g.position, table.names, str(exc), exc.rule)) from None
+            raise api_error(exc, f"not allowed: {exc}", rule=exc.rule,
+                            words=words.refusal(g.position, table.names, str(exc), exc.rule)) from None
         except MoveSyntaxError as exc:
-            raise ApiError(400, f"not a move: {exc}") from None
+            raise api_error(exc, f"not a move: {exc}") from None
         text = play.move.text(table.geo)
         if dry_run:
             return {"ok": True, "move": text, "version": table.version}
@@ -934,14 +705,9 @@ class TableService:
                     raise ApiError(409, "the host has ended this game")
                 if not g.history:
                     raise ApiError(409, "there is nothing to undo")
-                humans = any(not s.bot for s in table.seats)
-                undone = []
-                while g.history:
-                    entry = g.history[-1]
-                    undone.append({"seat": entry["seat"], "move": entry["move"].text(table.geo)})
-                    table.apply("undo", undone[-1])
-                    if not humans or not table.seats[g.actor].bot:
-                        break
+                undone = [{"seat": e["seat"], "move": e["move"].text(table.geo)}
+                          for e in g.undo_turn(table.bot_seats())]
+                table.undos += len(undone)
                 self._commit(table, [("undo", u) for u in undone])
                 return {"ok": True, "undone": len(undone), "version": table.version}
             if action in ("pause", "resume"):
@@ -1028,12 +794,7 @@ class TableService:
     def _undo_preview(table: Table) -> dict | None:
         """What Undo would take back (for the host's \"are you sure?\"): the last move, and
         the computer's moves after it when people play too (host_action's undo)."""
-        humans = any(not s.bot for s in table.seats)
-        span = []
-        for entry in reversed(table.game.history):
-            span.append(entry)
-            if not humans or not table.seats[entry["seat"]].bot:
-                break
+        span = table.game.undo_span(table.bot_seats())
         if not span:
             return None
         return {"moves": len(span), "who": table.name_of(span[-1]["seat"])}
@@ -1251,28 +1012,6 @@ def _add_words(table: Table, v: dict) -> None:
     told = words.told(history)
     if told:
         v["told"] = told
-
-
-def _hits(before: dict, after: dict, steps, kind, tok) -> list[dict]:
-    """Pegs a move sends elsewhere besides its own steps (M7 hits), for the player's preview."""
-    expected = {side: Counter(tokens) for side, tokens in before.items()}
-    if kind == SWAP:
-        (c1, a, b), (c2, _, _) = steps
-        for c, s, d in ((c1, a, b), (c2, b, a)):
-            expected[str(c)][tok(s)] -= 1
-            expected[str(c)][tok(d)] += 1
-    else:
-        for c, s, d in steps:
-            expected[str(c)][tok(s)] -= 1
-            expected[str(c)][tok(d)] += 1
-    out = []
-    for side, tokens in after.items():
-        got = Counter(tokens)
-        lost = expected[side] - got
-        gained = got - expected[side]
-        for (src, _), (dst, _) in zip(sorted(lost.items()), sorted(gained.items())):
-            out.append({"side": int(side), "from": src, "to": dst})
-    return out
 
 
 class BotRunner(threading.Thread):

@@ -23,7 +23,9 @@ from ..access import (Body, client_key, Bool, Card, Code, Int, List, Map, Name, 
 from ..errors import ApiError
 from ..netinfo import is_loopback as host_is_loopback
 from ..qr import qr_svg
-from ..tables import REQUEST_ID, related_layouts
+from companion.setup import related_layouts
+
+from ..tables import REQUEST_ID
 from ..util import (DISPLAY_COOKIE, HOST_COOKIE, SEAT_COOKIE, base_url, display_token, host_token, seat_token,
                     service, set_secret_cookie)
 
