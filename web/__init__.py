@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask.globals import request_ctx
@@ -92,12 +93,20 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
             if request.headers.get(app.config["CSRF_HEADER"]) != "1":
                 raise ApiError(403, f"missing the {app.config['CSRF_HEADER']} header")
             origin = request.headers.get("Origin")
-            if origin is not None and not _own_origin(origin):
+            if origin is not None and not _own_origin(origin, host):
                 raise ApiError(403, "cross-site request refused")
 
-    def _own_origin(origin: str) -> bool:
-        scheme, sep, rest = origin.partition("://")
-        return bool(sep) and scheme in ("http", "https") and "/" not in rest and rest in own_names
+    public = urlsplit(app.config.get("PUBLIC_URL") or "")
+    public_origin = f"{public.scheme}://{public.netloc}".lower() if public.netloc else None
+
+    def _own_origin(origin: str, host: str | None) -> bool:
+        """Only the exact origins the companion serves: plain http on the very name and port the
+        request came to (a page of the same name on another port or scheme is another site),
+        or serve.public_url's (behind a proxy that gives it https)."""
+        origin = origin.strip().lower()
+        if public_origin is not None and origin == public_origin:
+            return True
+        return host is not None and host in own_names and origin == f"http://{host.strip().lower()}"
 
     @app.after_request
     def _headers(resp):

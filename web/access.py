@@ -46,7 +46,7 @@ ROLES = {
     "acting_seat": "the phone of the seat that must act now",
     "host": "the phone that created the table (host cookie; the admin code recovers it)",
     "display": "a table display the host paired (display cookie)",
-    "admin": "the companion itself (loopback) or a phone that gave the admin code",
+    "admin": "the companion itself (loopback, while serve.loopback_admin) or a phone that gave the admin code",
 }
 
 GID = re.compile(r"[a-z0-9]{1,32}")
@@ -73,6 +73,12 @@ def is_loopback() -> bool:
         return False
     # `--host ::` takes IPv4 too: 127.0.0.1 then arrives as ::ffff:127.0.0.1
     return ip.is_loopback or (ip.version == 6 and ip.ipv4_mapped is not None and ip.ipv4_mapped.is_loopback)
+
+
+def loopback_admin() -> bool:
+    """Is this request the companion itself acting as the admin? (loopback, and
+    serve.loopback_admin, the default: its own screen, a kiosk, any program on the Pi)"""
+    return bool(current_app.config.get("LOOPBACK_ADMIN", True)) and is_loopback()
 
 
 def client_key(addr: str | None = None) -> str:
@@ -107,7 +113,7 @@ def admin_code_matches(code) -> bool:
 
 
 def is_admin() -> bool:
-    if is_loopback():
+    if loopback_admin():
         return True
     token, cookie = admin_token(), request.cookies.get(ADMIN_COOKIE)
     return bool(token and cookie and hmac.compare_digest(token.encode(), cookie.encode("utf-8", "replace")))
@@ -144,6 +150,9 @@ def _refusal(who: frozenset) -> ApiError:
     if who == {"admin"}:
         if current_app.config.get("ADMIN_CODE"):
             return ApiError(403, "enter the admin code first (serve.admin_code in the config file)")
+        if not current_app.config.get("LOOPBACK_ADMIN", True):
+            return ApiError(403, "settings need the admin code (serve.admin_code in the config file): "
+                                 "serve.loopback_admin is off, so the companion itself is not the admin")
         return ApiError(403, "settings can be changed only on the companion itself "
                         "(http://127.0.0.1:PORT/settings) until serve.admin_code is set in the config file")
     names = {"acting_seat": "the player whose turn it is", "host": "the host's phone",
@@ -570,7 +579,7 @@ def check_admin_code(code) -> None:
                             "the companion itself (http://127.0.0.1)")
     fails: Failures = current_app.extensions["pegs_admin_failures"]
     who = client_key()
-    local = is_loopback()
+    local = loopback_admin()
     wait = 0.0 if local else fails.wait(who)
     if wait > 0:
         raise ApiError(429, f"too many wrong codes from this device: wait {math.ceil(wait)} s")
@@ -583,4 +592,4 @@ def check_admin_code(code) -> None:
 
 __all__ = ["client_key", "route", "body", "Body", "Card", "Int", "Num", "Bool", "Str", "Code", "Name", "Opt", "OneOf", "List",
            "Map", "ROLES", "REGISTRY", "OwnNames", "Bucket", "Failures", "read_json", "roles_at",
-           "is_admin", "is_loopback", "check_admin_code", "admin_token"]
+           "is_admin", "is_loopback", "loopback_admin", "check_admin_code", "admin_token"]

@@ -72,6 +72,7 @@ def resolve(argv, env=None) -> dict:
     return {"host": s["serve.host"], "port": s["serve.port"], "threads": s["serve.threads"],
             "bot_delay": s["serve.bot_delay"], "public_url": s["serve.public_url"],
             "data_dir": s["serve.data_dir"], "admin_code": s["serve.admin_code"],
+            "loopback_admin": s["serve.loopback_admin"],
             "max_tables": s["serve.max_tables"], "tables_per_minute": s["serve.tables_per_minute"],
             "board": {"mode": s["board.mode"], "settle_seconds": s["board.settle_seconds"],
                       "wiring": s["board.wiring"]},
@@ -104,9 +105,13 @@ def serve_command(argv) -> int:
         print(describe(conf))
         return 0
     if conf["restore"] is not None:
-        from .store import DataDirError, restore
+        from .store import DataDirError, DataDirLock, restore
         try:
-            done = restore(conf["data_dir"], conf["restore"] or None)
+            lock = DataDirLock(conf["data_dir"], "restore")   # never under a running companion
+            try:
+                done = restore(conf["data_dir"], conf["restore"] or None)
+            finally:
+                lock.release()
         except (DataDirError, OSError) as exc:
             print(f"pegs serve --restore: {exc}", file=sys.stderr)
             return 2

@@ -70,6 +70,15 @@ def _number(low: float, high: float, unit: str = ""):
     return check
 
 
+def _bool(v):
+    if not isinstance(v, bool):
+        raise ValueError
+    return v
+
+
+_bool.words = "true or false"
+
+
 def _text(words: str, test: Callable[[str], bool] = lambda s: True):
     def check(v):
         if not isinstance(v, str) or not v.strip() or not test(v.strip()):
@@ -120,6 +129,10 @@ SETTINGS = (
     Setting("serve.admin_code", None, _text("at least 6 characters", lambda s: len(s) >= 6),
             "the code that opens the settings page from a phone (without one, only from the companion "
             "itself: http://127.0.0.1)"),
+    Setting("serve.loopback_admin", True, _bool,
+            "a request from the companion itself (127.0.0.1, ::1: its own screen, any program on it) is the "
+            "admin: the settings, any table's board, no limit on new tables; false: it needs the admin code "
+            "like a phone"),
     Setting("board.mode", None, _choice(BOARD_MODES),
             "simulation (a virtual board on the table page), sensors (reed switches and LEDs), leds (LEDs "
             "only), camera (a camera reads the pegs; LEDs too if a wiring is configured), none (the phones "

@@ -4,7 +4,9 @@ On a shared Wi-Fi a client may open connections and never finish a request
 (a byte a second keeps waitress's inactivity timer happy). `create_guarded_server`
 keeps players served: many connections allowed (CONNECTION_LIMIT, with the
 open-file limit raised to match), at most PER_ADDRESS of them from one client
-address, a request's head and body must arrive within REQUEST_DEADLINE seconds,
+(an IPv4 address; an IPv6 /64 holds PER_ADDRESS x PREFIX_SHARE), near the limit
+the oldest connections that have not sent a whole request are closed to make
+room for new ones, a request's head and body must arrive within REQUEST_DEADLINE seconds,
 idle connections close after IDLE_TIMEOUT, request sizes are bounded, and an
 address making more than RATE requests a second (after a BURST) is read no
 faster than that: a client that floods waits on its own sockets, so its flood
@@ -16,6 +18,7 @@ thread each, so `stream_cap` leaves REQUEST_THREADS for plain requests.
 """
 from __future__ import annotations
 
+import ipaddress
 import os
 import resource
 import signal
@@ -28,11 +31,13 @@ from waitress.server import BaseWSGIServer, create_server
 
 from .main import build_app
 from .netinfo import is_loopback, lan_ip
-from .store import BackupKeeper, Backups, DataDirError
+from .store import BackupKeeper, Backups, DataDirError, DataDirLock
 
 
 CONNECTION_LIMIT = 1000   # waitress's default 100 is 100 half-open connections from a stranger
-PER_ADDRESS = 64          # connections one client address may hold (a phone's browser uses about 6)
+PER_ADDRESS = 16          # connections one client may hold: a phone's browser uses at most 6 a site
+PREFIX_SHARE = 4          # an IPv6 /64 (a household's phones may share one) holds PER_ADDRESS x 4
+HEADROOM = 50             # from CONNECTION_LIMIT - HEADROOM on, the oldest half-open connections close
 REQUEST_DEADLINE = 10.0   # seconds a request may take to arrive, however it trickles in
 IDLE_TIMEOUT = 30         # seconds an idle keep-alive connection stays open
 CLEANUP_INTERVAL = 2      # seconds between the checks of the two above
@@ -40,7 +45,24 @@ MAX_HEADER_BYTES = 32 * 1024
 MAX_BODY_BYTES = 1024 * 1024   # the app refuses more than 64 KB; waitress need not buffer a gigabyte
 REQUEST_THREADS = 8       # worker threads always left for plain requests (event streams take the rest)
 RATE, BURST = 20.0, 100   # requests a second one address may make, sustained, after a burst (a page load ~10)
-UNMETERED = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})   # the companion's own browser and tools
+UNMETERED = frozenset({"127.0.0.1", "::1"})   # the companion's own browser and tools (serve.loopback_admin)
+
+
+def connection_key(addr) -> str | None:
+    """Who a connection comes from, for counting: its IPv4 address (an IPv4 client seen as
+    ::ffff:a.b.c.d too), the IPv6 loopback as itself, any other IPv6 address as its /64
+    (a device picks any address in its /64 at will: privacy addresses), as web.access does."""
+    try:
+        ip = ipaddress.ip_address(addr)
+    except (TypeError, ValueError):
+        return addr or None
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        if ip.is_loopback:
+            return str(ip)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 class Budget:
@@ -80,27 +102,54 @@ def stream_cap(threads: int) -> int:
 
 class GuardedChannel(HTTPChannel):
     """An HTTP connection that notes when its current request began, is closed at once
-    when its client address already holds PER_ADDRESS connections, and is not read while
-    its address has spent its request budget (RATE, BURST)."""
+    when its client (an IPv4 address, an IPv6 /64) already holds its share of connections,
+    and is not read while its client has spent its request budget (RATE, BURST). When the
+    connections near the server's limit, the oldest that have not yet sent one whole
+    request are closed to make room: a flood of half-open connections then costs its
+    senders their sockets, never the players a place (waitress stops accepting at the limit)."""
 
     per_address = PER_ADDRESS
     rate, burst = RATE, BURST
+    headroom = HEADROOM
+    unmetered = UNMETERED
     request_started = None
-    counted = None   # the client address this connection is counted under
+    counted = None   # the client key this connection is counted under
     budget = None
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map)
         host = addr[0] if isinstance(addr, tuple) and addr else None
-        if host and self._fileno in server.active_channels:
+        key = connection_key(host) if host else None
+        if key and self._fileno in server.active_channels:
             held = server.__dict__.setdefault("connections_by_address", Counter())
-            held[host] += 1
-            self.counted = host
-            if host not in UNMETERED:
+            held[key] += 1
+            self.counted = key
+            waiting = server.__dict__.setdefault("half_open", {})   # fileno -> channel, oldest first
+            waiting[self._fileno] = self
+            local = key in self.unmetered
+            if not local:
+                share = 1 if "/" not in key else PREFIX_SHARE
                 budgets = server.__dict__.setdefault("budgets", {})
-                self.budget = budgets.get(host) or budgets.setdefault(host, Budget(self.rate, self.burst))
-            if held[host] > self.per_address:
-                self.close()
+                self.budget = budgets.get(key) or budgets.setdefault(
+                    key, Budget(self.rate * share, self.burst * share))
+                if held[key] > self.per_address * share:
+                    self.close()
+                    return
+            self._make_room(server, waiting)
+
+    def _make_room(self, server, waiting) -> None:
+        """Near the connection limit: close the oldest connections that have not sent a
+        whole request (never this new one, never one with a request in hand)."""
+        limit = server.adj.connection_limit
+        if len(server._map) < limit - self.headroom:
+            return
+        target = limit - 2 * self.headroom
+        for fileno, channel in list(waiting.items()):
+            if len(server._map) <= target:
+                break
+            if channel is self or channel.requests:
+                continue
+            channel.close()   # its del_channel forgets it
 
     def readable(self):
         return super().readable() and (self.budget is None or self.budget.ready())
@@ -111,6 +160,7 @@ class GuardedChannel(HTTPChannel):
             held[self.counted] -= 1
             if held[self.counted] <= 0:
                 del held[self.counted]
+            self.server.__dict__.get("half_open", {}).pop(self._fileno, None)
             self.counted = None
         super().del_channel(map)
 
@@ -120,8 +170,11 @@ class GuardedChannel(HTTPChannel):
             self.request_started = time.monotonic()
         result = super().received(data)
         completed = (self.request is not before) if before is not None else (self.request is None)
-        if self.budget is not None and data and completed:
-            self.budget.spend()   # a request arrived whole (one charge a read, however many it held)
+        if data and completed:
+            if self.counted is not None:
+                self.server.__dict__.get("half_open", {}).pop(self._fileno, None)   # a whole request: a client
+            if self.budget is not None:
+                self.budget.spend()   # a request arrived whole (one charge a read, however many it held)
         return result
 
 
@@ -156,16 +209,20 @@ def _raise_open_file_limit(want: int) -> int:
 
 def create_guarded_server(app, host: str, port: int, threads: int, request_deadline: float = REQUEST_DEADLINE,
                           idle_timeout: int = IDLE_TIMEOUT, cleanup_interval: float = CLEANUP_INTERVAL,
-                          per_address: int = PER_ADDRESS, rate: float = RATE, burst: int = BURST):
-    """A waitress server with the limits above (OSError if it can't listen)."""
-    files = _raise_open_file_limit(CONNECTION_LIMIT + threads + 128)
+                          per_address: int = PER_ADDRESS, rate: float = RATE, burst: int = BURST,
+                          connection_limit: int = CONNECTION_LIMIT, headroom: int = HEADROOM,
+                          unmetered=UNMETERED):
+    """A waitress server with the limits above (OSError if it can't listen). `unmetered`:
+    client keys neither metered nor capped (the companion itself, while serve.loopback_admin)."""
+    files = _raise_open_file_limit(connection_limit + threads + 128)
     server = create_server(app, host=host, port=port, threads=threads, ident="pegs-companion",
-                           connection_limit=max(100, min(CONNECTION_LIMIT, files - threads - 128)),
+                           connection_limit=max(100, min(connection_limit, files - threads - 128)),
                            channel_timeout=idle_timeout, cleanup_interval=cleanup_interval,
                            max_request_header_size=MAX_HEADER_BYTES, max_request_body_size=MAX_BODY_BYTES)
     if isinstance(server, BaseWSGIServer):
         server.channel_class = type("Channel", (GuardedChannel,),
-                                    {"per_address": per_address, "rate": rate, "burst": burst})
+                                    {"per_address": per_address, "rate": rate, "burst": burst,
+                                     "headroom": headroom, "unmetered": frozenset(unmetered)})
         server.maintenance = _guarded_maintenance(server, request_deadline)
     return server
 
@@ -184,6 +241,7 @@ def run(conf: dict) -> int:
     board = conf.get("board") or {"mode": "none"}
     os.umask(0o077)   # the data folder holds every shuffle: nothing the server makes is readable by others
     try:
+        lock = DataDirLock(conf["data_dir"])   # held until this process ends: one companion per folder
         app = _build(conf, board)
     except DataDirError as exc:
         print(f"pegs serve: {exc}", file=sys.stderr)
@@ -196,6 +254,7 @@ def run(conf: dict) -> int:
         return _serve(conf, board, app)
     finally:
         keeper.stop()
+        lock.release()
 
 
 def finished_games(service) -> list[str]:
@@ -210,14 +269,16 @@ def _build(conf: dict, board: dict):
                      "WIRING": conf.get("wiring") or board.get("wiring"), "CONFIG_PATH": conf.get("config_path"),
                      "WIRING_FILE": board.get("wiring"), "ADMIN_CODE": conf.get("admin_code"),
                      "CAMERA": conf.get("camera"), "NEW_KEY": conf.get("new_key"),
-                     "MAX_TABLES": conf.get("max_tables", 20), "TABLES_PER_MINUTE": conf.get("tables_per_minute", 6)})
+                     "MAX_TABLES": conf.get("max_tables", 20), "TABLES_PER_MINUTE": conf.get("tables_per_minute", 6),
+                     "LOOPBACK_ADMIN": conf.get("loopback_admin", True)})
 
 
 def _serve(conf: dict, board: dict, app) -> int:
     service = app.extensions["pegs"]
     control = app.extensions.get("pegs_board_control")
     try:
-        server = create_guarded_server(app, conf["host"], conf["port"], conf["threads"])
+        server = create_guarded_server(app, conf["host"], conf["port"], conf["threads"],
+                                       unmetered=UNMETERED if conf.get("loopback_admin", True) else frozenset())
     except OSError as exc:
         print(f"pegs serve: can't listen on {conf['host']}:{conf['port']}: {exc.strerror}", file=sys.stderr)
         service.close()

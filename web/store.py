@@ -307,6 +307,43 @@ class Store:
 
 # --------------------------------------------------------------------------- the data folder
 
+LOCK_NAME = "companion.lock"
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class DataDirLock:
+    """An exclusive lock (fcntl.flock) on the data folder, held while a companion uses it:
+    `pegs serve` for its life, `pegs serve --restore` while it restores. The kernel lets
+    it go when the process ends, however it ends (kill -9, a power cut), so it never
+    needs clearing by hand. DataDirError (one line) if another process holds it."""
+
+    def __init__(self, data_dir: str | os.PathLike, doing: str = "serve"):
+        import fcntl
+        data_dir = Path(data_dir)
+        make_private(data_dir)
+        self.path = data_dir / LOCK_NAME
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            try:
+                held = os.pread(fd, 200, 0).decode("ascii", "replace").split()
+            except OSError:
+                held = []
+            os.close(fd)
+            who = f" (pid {held[0]}: {' '.join(held[1:])})" if held else ""
+            raise DataDirError(f"a companion is running on {data_dir}{who}; stop it first "
+                               f"(sudo systemctl stop pegs-companion)") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()} pegs serve{' --restore' if doing == 'restore' else ''}\n".encode(), 0)
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)   # closing the descriptor drops the flock
+            self.fd = None
+
+
 def _stamp() -> str:
     return time.strftime("%Y%m%d-%H%M%S")
 
@@ -545,6 +582,7 @@ def _restore_database(data_dir: Path, backup, stamp: str) -> list[str]:
                                f"to start with no games")
     else:
         problem, candidates = None, [Path(backup)]
+        _check_database_file(Path(backup))
     skipped = []
     for candidate in candidates:
         tmp = data_dir / f".restore-{stamp}.sqlite3"
@@ -574,6 +612,22 @@ def _restore_database(data_dir: Path, backup, stamp: str) -> list[str]:
             done.append("passed over (failed their checks): " + ", ".join(skipped))
         return done
     raise DataDirError(f"no backup could be put back: {', '.join(skipped)}")
+
+
+def _check_database_file(path: Path) -> None:
+    """A file named to restore is a regular file that starts as an SQLite database does,
+    else DataDirError at once (/dev/zero, a folder, a FIFO would be copied for ever)."""
+    import stat
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise DataDirError(f"{path} is not a games database (not a regular file); nothing was changed")
+        with open(path, "rb") as fh:
+            head = fh.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise DataDirError(f"{path} can't be read ({exc.strerror}); nothing was changed") from None
+    if head != SQLITE_HEADER:
+        raise DataDirError(f"{path} is not a games database (not an SQLite file); nothing was changed")
 
 
 def _restore_key(data_dir: Path, stamp: str) -> list[str]:

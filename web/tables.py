@@ -37,6 +37,7 @@ from companion.setup import parse_setup as _parse_setup
 from . import colours
 from .errors import ApiError, api_error
 from .qr import qr_svg
+from .seat_requests import SeatRequests, is_former
 from .store import DamagedGame, StoreError
 
 log = logging.getLogger("web.tables")
@@ -62,7 +63,8 @@ def token_hash(token: str) -> str:
 
 
 class Seat:
-    __slots__ = ("name", "colour", "bot", "gen", "token_hash", "bot_obj", "request_hash", "hints", "hints_used")
+    __slots__ = ("name", "colour", "bot", "gen", "token_hash", "bot_obj", "request_hash", "request_own",
+                 "hints", "hints_used")
 
     def __init__(self, name, colour, bot=None):
         self.name, self.colour, self.bot = name, colour, bot
@@ -70,6 +72,7 @@ class Seat:
         self.token_hash = None  # sha256 of the phone's seat token, once claimed
         self.bot_obj = None
         self.request_hash = None  # a phone asking the host for this seat (its token's hash)
+        self.request_own = False  # ... and it is the phone that held the seat (web.seat_requests)
         self.hints = False      # the host turned hints on for this seat
         self.hints_used = 0
 
@@ -200,6 +203,7 @@ class Table:
             seat = self.seats[data["seat"]]
             if seat.request_hash not in (None, data["hash"]):   # the host answers the latest
                 self.former[seat.request_hash] = (data["seat"], "superseded")
+            seat.request_own = is_former(self, data["seat"], data["hash"])
             self.former.pop(data["hash"], None)
             seat.request_hash = data["hash"]
         elif kind == "refuse":
@@ -292,6 +296,7 @@ class TableService:
         self._create_lock = threading.Lock()
         self.closing = threading.Event()
         self._streams: dict[str, tuple] = {}  # key -> (table, stop event, address, holder), oldest first
+        self.seat_requests = SeatRequests()   # their bounds (issue 22 point 2)
         # The physical (or simulated) board's referee, set by the composition root
         # (web.board_referee.BoardHub): told of every commit, asked before a bot acts.
         self.board = None
@@ -461,11 +466,13 @@ class TableService:
                            "seat's QR code, or ask the host for a new one", code="no_seat")
         return seat
 
-    def request_seat(self, table: Table, token: str | None, code) -> tuple[int, str | None]:
+    def request_seat(self, table: Table, token: str | None, code,
+                     device: str | None = None) -> tuple[int, str | None]:
         """A phone asks the host for a seat: one it held (its token says which) or the one
         whose join code it scanned while another phone (or the computer) has it. Logged,
         so the host's page shows it after a restart too; the host approves with a tap
-        ("approve"), never silently, since anyone may have seen the QR code.
+        ("approve"), never silently, since anyone may have seen the QR code. `device`: the
+        client asking (its address or /64), for `web.seat_requests`' bounds.
         Returns (seat, the new token for this phone's cookie or None to keep its own)."""
         with table.cond:
             if table.status in ("ended", "over"):   # a paused game is a good time to sort seats out
@@ -496,10 +503,11 @@ class TableService:
             else:
                 new_token = secrets.token_urlsafe(32)
                 h = token_hash(new_token)
-            if s.request_hash != h:
+            if self.seat_requests.admit(table, seat, h, device):
                 event = ("request", {"seat": seat, "hash": h, "at": time.time()})
                 table.apply(*event)
                 self._commit(table, [event])
+                self.seat_requests.logged(table, seat, device)
             return seat, new_token
 
     def require_host(self, table: Table, token: str | None) -> None:

@@ -158,7 +158,9 @@ def test_seat_requests_that_make_no_sense_are_refused(app, client):
     first = app.test_client()
     assert first.post(f"/api/games/{gid}/seat-request", json={"code": code0}, headers=H).status_code == 200
     seen = client.get(f"/api/games/{gid}/host").get_json()["seats"][0]["request"]
-    assert app.test_client().post(f"/api/games/{gid}/seat-request", json={"code": code0}, headers=H).status_code == 200
+    later = app.test_client()   # another phone: another address (one device asks once per seat)
+    later.environ_base["REMOTE_ADDR"] = "192.168.1.77"
+    assert later.post(f"/api/games/{gid}/seat-request", json={"code": code0}, headers=H).status_code == 200
     r = host_post(client, gid, "approve", seat=0, request=seen)
     assert r.status_code == 409 and "since" in r.get_json()["error"]
     assert first.get(f"/api/games/{gid}/me").get_json()["code"] == "seat_superseded"

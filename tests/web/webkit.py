@@ -66,17 +66,19 @@ def live(app):
 class Phone:
     """A minimal HTTP client with its own cookies (http.client, one connection per call)."""
 
-    def __init__(self, port):
+    def __init__(self, port, source=None):
         self.port = port
         self.cookies = {}
+        self.source = source   # e.g. "127.0.0.12": a phone on the LAN (see lankit.LanPhones)
 
     conn = None
 
-    def request(self, method, path, body=None, timeout=10):
+    def request(self, method, path, body=None, timeout=10, headers=None):
         if self.conn is None:  # one kept-alive connection per phone
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
+                                                   source_address=(self.source, 0) if self.source else None)
         conn = self.conn
-        headers = {}
+        headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         data = None
@@ -101,8 +103,8 @@ class Phone:
         status, raw = self.request("GET", path)
         return status, json.loads(raw) if raw else None, raw
 
-    def post(self, path, body):
-        status, raw = self.request("POST", path, body)
+    def post(self, path, body, headers=None):
+        status, raw = self.request("POST", path, body, headers=headers)
         return status, json.loads(raw) if raw else None, raw
 
 

@@ -19,7 +19,7 @@ from companion.rules import (DESCRIPTIONS, OPTION_DOCS, PRESETS, RELATED_PRESETS
                              differences)
 
 from ..access import (Body, client_key, Bool, Card, Code, Int, List, Map, Name, Opt, Str, body, check_admin_code,
-                      is_loopback, route)
+                      loopback_admin, route)
 from ..errors import ApiError
 from ..netinfo import is_loopback as host_is_loopback
 from ..qr import qr_svg
@@ -95,7 +95,7 @@ def games():
 @route(bp, "POST", "/games", who={"anyone"}, body=NEW_TABLE,
        reveals="the new table's id; sets its host cookie (rate-limited per address, live tables capped)")
 def create_game():
-    if not is_loopback():
+    if not loopback_admin():
         wait = current_app.extensions["pegs_create_bucket"].take(client_key())
         if wait > 0:
             raise ApiError(429, f"this device made several tables just now: wait {wait:.0f} s")
@@ -168,13 +168,17 @@ def join():
 
 
 @route(bp, "POST", "/games/<gid>/seat-request", who={"anyone"}, body=SEAT_REQUEST,
-       reveals="nothing until the host approves; then a seat cookie for the seat asked for")
+       reveals="nothing until the host approves; then a seat cookie for the seat asked for "
+               "(rate-limited per device and table)")
 def seat_request(gid):
     """A phone asks the host for a seat: `{"code"}` (the seat's join code, scanned again
     on a fresh phone) or `{}` (the seat this phone held until the host gave it away)."""
     svc = service()
     table = svc.get(gid)
-    seat, token = svc.request_seat(table, seat_token(gid), body().get("code"))
+    device = client_key()
+    if not loopback_admin():   # bounded per device and table (web.seat_requests)
+        svc.seat_requests.take(gid, device)
+    seat, token = svc.request_seat(table, seat_token(gid), body().get("code"), device)
     resp = jsonify({"ok": True, "seat": seat, "url": f"/seat/{gid}"})
     if token:
         set_secret_cookie(resp, SEAT_COOKIE.format(gid), token)
