@@ -59,6 +59,15 @@ def assert_lang(page, lang):
     assert page.evaluate("document.documentElement.dir") == direction
 
 
+def wait_js(page, expr, timeout=10.0):
+    """Poll `expr` with page.evaluate (wait_for_function evals, which the pages' CSP forbids)."""
+    import time
+    end = time.monotonic() + timeout
+    while not page.evaluate(expr):
+        assert time.monotonic() < end, f"timed out waiting for {expr}"
+        page.wait_for_timeout(50)
+
+
 def play_turn(page):
     """Tap a card, then the first choice until Confirm shows, and confirm."""
     cards = page.locator("#hand button.pcard:not([disabled])")
@@ -117,8 +126,8 @@ def test_a_mixed_table_plays_each_phone_in_its_own_language(live):
             expect(page).to_have_title(f"● {TURN[lang]}", timeout=10000)
             assert_lang(page, lang)
             expect(page.locator("#banner")).to_have_text(TURN[lang])
-            page.wait_for_function("window.__tones > 0 || window.__vibrations.length > 0", timeout=5000) \
-                if lang != "en" else None
+            if lang != "en":
+                wait_js(page, "window.__tones > 0 && window.__vibrations.length > 0")
             if lang != "en":
                 assert page.evaluate("window.__vibrations.length") == 1
                 assert page.evaluate("window.__tones") >= 2   # the chime's two notes
@@ -162,5 +171,67 @@ def test_a_mixed_table_plays_each_phone_in_its_own_language(live):
                 page.screenshot(path=str(ARTIFACTS / f"i18n-{path.strip('/').split('/')[0] or 'home'}-{lang}.png"),
                                 full_page=True)
             ctx.close()
+        browser.close()
+    assert not errors, errors
+
+
+SPEECH_SPY = """
+window.__spoken = [];
+Object.defineProperty(window, "speechSynthesis", { value: { speak: (u) => window.__spoken.push([u.text, u.lang]) } });
+"""
+
+
+def test_the_host_hears_a_seat_request_and_the_table_speaks_each_move(live):
+    """25.2: the host page's title, vibration and chime when a phone asks for a seat; the
+    table display says each move aloud in its own language when its switch is on, and puts
+    the newest log line (only that) in its polite live region."""
+    from playwright.sync_api import sync_playwright
+    svc = live.app.extensions["pegs"]
+    table, host_token = svc.create({"preset": "basic", "players": 4, "teams": 2,
+                                    "names": ["Ann", "Ben", "Cat", "Dan"]})
+    svc.join(svc.join_code(table, 0), None)   # seat 0 is taken: another phone will ask for it
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox", "--disable-gpu", "--no-first-run",
+                                          "--autoplay-policy=no-user-gesture-required"])
+        errors = []
+        host = live.url.split("//")[1].split(":")[0]
+        hctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        hctx.add_cookies([{"name": "pj_lang", "value": "fr_CA", "domain": host, "path": "/"},
+                          {"name": f"pj_h_{table.gid}", "value": host_token, "domain": host, "path": "/"}])
+        hctx.add_init_script(SPY)
+        hp = hctx.new_page()
+        hp.on("pageerror", lambda e: errors.append(str(e)))
+        hp.goto(f"{live.url}/host/{table.gid}")
+        hp.wait_for_selector("#seat-list .seat-card")
+        assert hp.evaluate("window.__vibrations.length") == 0 and "●" not in hp.title()
+        svc.request_seat(table, None, svc.join_code(table, 0), "192.168.1.77")
+        expect(hp).to_have_title("● Un cellulaire demande une place", timeout=10000)
+        assert hp.evaluate("window.__vibrations.length") == 1
+        assert hp.evaluate("window.__tones") >= 2
+
+        tctx = browser.new_context(viewport={"width": 1280, "height": 800})
+        tctx.add_cookies([{"name": "pj_table_lang", "value": "ar", "domain": host, "path": "/"}])
+        tctx.add_init_script(SPEECH_SPY + "localStorage.setItem('pj-speak', 'on');")
+        tv = tctx.new_page()
+        tv.on("pageerror", lambda e: errors.append(str(e)))
+        tv.goto(f"{live.url}/table/{table.gid}")
+        tv.wait_for_selector("#pegs .peg")
+        assert tv.evaluate("document.documentElement.dir") == "rtl"
+        assert tv.locator("#speak").is_checked()
+        assert tv.evaluate("window.__spoken") == []   # nothing said on load
+        assert tv.locator("[aria-live]").count() == 1   # one polite live region, not the banner or badge
+        g = table.game
+        play = g.legal_plays()[0]
+        svc.act_as(table, g.actor, {"version": table.version, "move": play.move.text(table.geo), "card": play.card})
+        wait_js(tv, "window.__spoken.length === 1")
+        text, lang = tv.evaluate("window.__spoken[0]")
+        assert lang == "ar" and re.search(r"حرق|طلّع|حرّك", text)
+        expect(tv.locator("#said")).to_have_text(text)
+        tv.locator("#speak").uncheck()
+        play = g.legal_plays()[0]
+        svc.act_as(table, g.actor, {"version": table.version, "move": play.move.text(table.geo), "card": play.card})
+        expect(tv.locator("#said")).not_to_have_text(text, timeout=10000)   # the new line, silently
+        assert tv.evaluate("window.__spoken.length") == 1
         browser.close()
     assert not errors, errors
