@@ -48,7 +48,7 @@ def test_a_sentence_renders_in_each_language_with_its_plural_forms():
                card=pmsg("a card", "a jack"), dst=msg("hole %(number)s", number=8))
     assert str(said) == "Ann (Red) brought a peg out with a jack, onto hole 8"
     assert said.render(_tr("fr_CA")) == "Ann (Rouge) a sorti un pion avec un valet, sur le trou 8"
-    assert said.render(_tr("ar")) == "Ann (أحمر) طلّع حجر بـولد إلى الخانة 8"
+    assert said.render(_tr("ar")) == "Ann (أحمر) طلّع حجر بولد إلى الخانة 8"
     forms = [nmsg("Undone (%(n)s move).", "Undone (%(n)s moves).", n).render(_tr("ar")) for n in (0, 1, 2, 3, 11, 100)]
     assert forms == ["تم التراجع (ولا حركة).", "تم التراجع (حركة وحدة).", "تم التراجع (حركتين).",
                      "تم التراجع (3 حركات).", "تم التراجع (11 حركة).", "تم التراجع (100 حركة)."]
