@@ -11,6 +11,7 @@ import random
 
 from .board import START
 from .cards import rank_of
+from .message import Join, msg, nmsg, pmsg
 from .moves import DISCARD, DOUBT, FORCE, FREE, GIVE, HAND, MOVE, PASS, PENALTY, SWAP
 from .related import card_rank
 from .strong import DEFAULT_THINK_MS, StrongBot, _Seen
@@ -25,8 +26,17 @@ def card_word(rank: str) -> str:
 
 def _name(names, side):
     if names and side in names:
-        return names[side]
-    return f"side {side}"
+        return pmsg("colour", names[side])   # the colour's name, in the reader's language
+    return msg("side %(number)s", number=side)
+
+
+# The card's name after "the", "a", "your" in a hint: each its own message.
+_RANK_IN_HINT = {"A": pmsg("rank", "ace"), "J": pmsg("rank", "jack"), "Q": pmsg("rank", "queen"),
+                 "K": pmsg("rank", "king"), "JK": pmsg("rank", "joker")}
+
+
+def _card(rank: str):
+    return _RANK_IN_HINT.get(rank) or pmsg("rank", rank)
 
 
 def _to_home(geo, side, hole):
@@ -48,20 +58,22 @@ def reason(view: dict, move, card, p_real=None, names=None) -> str:
         rank = d["move"].split()[0]
         pct = round(100 * (p_real or 0))
         if kind == DOUBT:
-            return (f"doubt: {who} really has a {card_word(rank)} only about {pct}% of the time, "
-                    f"and catching a bluff gains more than a wrong doubt costs")
-        return f"pass: {who} most likely really has the {card_word(rank)} (about {pct}%)"
+            return msg("doubt: %(who)s really has a %(card)s only about %(pct)s%% of the time, "
+                       "and catching a bluff gains more than a wrong doubt costs", who=who, card=_card(rank), pct=pct)
+        return msg("pass: %(who)s most likely really has the %(card)s (about %(pct)s%%)", who=who, card=_card(rank),
+                   pct=pct)
     if kind == PENALTY:
         victim, hole, _ = move[2][0]
-        return (f"send back {_name(names, victim)}'s peg {_to_home(geo, victim, hole)} "
-                f"holes from home: it hurts them most")
+        return nmsg("send back %(who)s's peg %(n)s hole from home: it hurts them most",
+                    "send back %(who)s's peg %(n)s holes from home: it hurts them most",
+                    _to_home(geo, victim, hole), who=_name(names, victim))
     if seen.rules.related:
         text = _related_reason(view, seen, move, card, names)
         if text is not None:
             return text
     rank = rank_of(card) if card else move[0]
     if kind == DISCARD:
-        return f"no card can move: let go of the {card_word(rank)}, the least useful to keep"
+        return msg("no card can move: let go of the %(card)s, the least useful to keep", card=_card(rank))
     bluff = seen.rules.bluffing and rank != move[0]
     before_start = list(pos.start)
     before_occ = list(pos.occ)
@@ -73,35 +85,39 @@ def reason(view: dict, move, card, p_real=None, names=None) -> str:
                 # which hole it was hit on
                 lost = before_occ[c] & ~pos.occ[c] & geo.main_mask
                 hole = lost.bit_length() - 1 if lost else None
-                far = f" {_to_home(geo, c, hole)} holes from home" if hole is not None else ""
-                parts.append(f"hits {_name(names, c)}'s peg{far}")
+                parts.append(nmsg("hits %(who)s's peg %(n)s hole from home", "hits %(who)s's peg %(n)s holes from home",
+                                  _to_home(geo, c, hole), who=_name(names, c)) if hole is not None
+                             else msg("hits %(who)s's peg", who=_name(names, c)))
         out = [c for c in pos.colours if pos.start[c] < before_start[c] and pos.team_of[c] == team]
         if out:
             blocked = [p for p in partners if pos.start[p] and
                        any(pos.occ[x] >> geo.come_out[p] & 1 for x in pos.colours)]
-            who = "a peg" if out == [me] else f"a peg of {_name(names, out[0])}"
-            text = f"brings {who} out"
-            if blocked:
-                text += " while your partner's start is blocked"
+            if out == [me]:
+                text = (msg("brings a peg out while your partner's start is blocked") if blocked
+                        else msg("brings a peg out"))
+            else:
+                text = (msg("brings a peg of %(who)s out while your partner's start is blocked", who=_name(names, out[0]))
+                        if blocked else msg("brings a peg of %(who)s out", who=_name(names, out[0])))
             parts.append(text)
         home_gain = [c for c in pos.colours if pos.team_of[c] == team and
                      bin(pos.occ[c] >> L).count("1") > bin(before_occ[c] >> L).count("1")]
         if home_gain:
-            parts.append("takes a peg into home" if home_gain == [me]
-                         else f"takes {_name(names, home_gain[0])}'s peg into home")
+            parts.append(msg("takes a peg into home") if home_gain == [me]
+                         else msg("takes %(who)s's peg into home", who=_name(names, home_gain[0])))
         if not parts and kind == SWAP:
-            parts.append("swaps places to gain ground")
+            parts.append(msg("swaps places to gain ground"))
         if not parts:
             moved = [s for s in move[2] if s[0] in partners]
             if moved:
-                parts.append(f"moves your partner {_name(names, moved[0][0])} on")
+                parts.append(msg("moves your partner %(who)s on", who=_name(names, moved[0][0])))
         if not parts:
-            parts.append("makes the most progress while keeping your pegs safe")
+            parts.append(msg("makes the most progress while keeping your pegs safe"))
     finally:
         pos.pop()
-    text = " and ".join(parts[:2])
+    text = Join(parts[:2]).msg()
     if bluff:
-        text = f"bluff: declare a {card_word(move[0])} and play the {card_word(rank)}; " + text
+        text = msg("bluff: declare a %(declared)s and play the %(card)s; %(why)s", declared=_card(move[0]),
+                   card=_card(rank), why=text)
     if seen.rules.related:  # the cards that bring pegs out in this game (TK-M4, CB-M4, JR-M6)
         come_out = worth_for(seen.rules).out
         hand_ranks = {card_rank(seen.rules, c) for c in seen.hand}
@@ -111,7 +127,7 @@ def reason(view: dict, move, card, p_real=None, names=None) -> str:
         hand_ranks = {rank_of(c) for c in seen.hand}
     kept = [r for r in ("JK", "A", "K", "Q", "J") if r in hand_ranks and r != rank and r in come_out]
     if kept and not out and any(pos.start[c] for c in pos.controlled(me)) and kind == MOVE:
-        text += f", and keeps your {card_word(kept[0])} for bringing a peg out"
+        text = msg("%(why)s, and keeps your %(card)s for bringing a peg out", why=text, card=_card(kept[0]))
     return text
 
 
@@ -119,21 +135,21 @@ def _related_reason(view, seen, move, card, names):
     """Tock, Carbles, Jackaroo: the reasons of their own plays (None: a move on the board)."""
     kind = move[1]
     rank = card_rank(seen.rules, card) if card else move[0]
-    word = card_word(rank[:1] if rank[:1] in "JQ" else rank)
+    word = _card(rank[:1] if rank[:1] in "JQ" else rank)
     if kind == GIVE:
-        return (f"pass the {word} to your partner {_name(names, move[2][0])}: it is worth more "
-                f"to their pegs than to yours")
+        return msg("pass the %(card)s to your partner %(who)s: it is worth more to their pegs than to yours",
+                   card=word, who=_name(names, move[2][0]))
     if kind == DISCARD and view.get("phase") == "forced":
-        return f"a 10 makes you discard: let go of the {word}, the least useful to your pegs"
+        return msg("a 10 makes you discard: let go of the %(card)s, the least useful to your pegs", card=word)
     if kind == DISCARD:
-        return f"no card can move: let go of the {word}, the least useful to keep"
+        return msg("no card can move: let go of the %(card)s, the least useful to keep", card=word)
     if kind == HAND:
-        return "give up the whole hand and wait for the next deal: no play helps more"
+        return msg("give up the whole hand and wait for the next deal: no play helps more")
     if kind == FORCE:
         who = _name(names, move[2][0])
         if move[0] == "10":
-            return f"make {who} discard a card and miss a turn"
-        return f"take a card at random from {who}, who also misses a turn"
+            return msg("make %(who)s discard a card and miss a turn", who=who)
+        return msg("take a card at random from %(who)s, who also misses a turn", who=who)
     return None
 
 

@@ -100,6 +100,7 @@ class Join:
         if len(items) == 1:
             return items[0] if isinstance(items[0], Msg) else msg("%(item)s", item=items[0])
         tail = (msg("%(a)s and %(b)s", a=items[-2], b=items[-1]) if self.last == "and"
+                else msg("%(a)s, %(b)s", a=items[-2], b=items[-1]) if self.last == "comma"
                 else msg("%(a)s or %(b)s", a=items[-2], b=items[-1]) if self.last == "or"
                 else msg("%(a)s, then %(b)s", a=items[-2], b=items[-1]) if self.last == "then"
                 else msg("%(a)s; %(b)s", a=items[-2], b=items[-1]))

@@ -45,6 +45,7 @@ import threading
 import time
 from collections import deque
 
+from companion.message import msg
 from companion.board import START
 from companion.cards import rank_of
 from companion.game import PLAY
@@ -536,8 +537,8 @@ class BoardHub:
                 return ref.public()
             other = ref.table.gid if ref is not None else None
             return {"mode": self.mode, "attached": False, "state": "elsewhere" if other else "unavailable",
-                    "message": self.error or ("The board is following another table." if other else
-                                              "The board is not in use."),
+                    "message": self.error or (msg("The board is following another table.") if other else
+                                              msg("The board is not in use.")),
                     "leds": {}, "candidates": [], "fix": [], "hits": []}
 
     def chosen(self, table, seat: int, version: int) -> dict | None:

@@ -26,6 +26,7 @@ import time
 from collections import Counter
 
 from companion import words
+from companion.message import Msg
 from companion.bots import BOT_NAMES, make_bot
 from companion.cards import is_card
 from companion.game import DOUBT_PHASE, PENALTY_PHASE, Game
@@ -227,7 +228,7 @@ class Table:
             else:
                 self.seats[data["seat"]].hints = data["on"]
         elif kind == "hint":
-            self.hint = data
+            self.hint = {**data, "reason": Msg.from_json(data["said"])} if data.get("said") else data
             self.seats[data["seat"]].hints_used += 1
         elif kind != "shuffle":
             raise ValueError(f"unknown event kind {kind!r}")
@@ -919,6 +920,8 @@ class TableService:
             play = table.game.parse(hint["move"], hint["card"])
             event = {"seat": seat, "at": at, "move": hint["move"], "card": hint["card"],
                      "reason": hint["reason"], "steps": self._move_json(table, play.move)["steps"]}
+            if isinstance(hint["reason"], Msg):   # kept structured: each phone reads it in its language
+                event["said"] = hint["reason"].to_json()
             table.apply("hint", event)
             self._commit(table, [("hint", event)])
 
