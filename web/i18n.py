@@ -163,13 +163,16 @@ def init_app(app) -> None:
     sort_keys = app.json.sort_keys
     app.json = LocalizingJSON(app)
     app.json.sort_keys = sort_keys
+    app.jinja_env.policies["json.dumps_function"] = app.json.dumps   # the pages' |tojson boot data too
     Babel(app, locale_selector=select_locale, default_translation_directories=str(TRANSLATIONS))
     app.register_blueprint(bp)
 
     @app.context_processor
     def _i18n_globals():
         code = lang()
-        return {"lang": code, "lang_html": code.replace("_", "-"), "dir": direction(code),
+        from .preset_words import title
+        return {"preset_title": lambda preset: say(title(preset)),
+                "lang": code, "lang_html": code.replace("_", "-"), "dir": direction(code),
                 "languages": LANGUAGES, "catalog_version": catalog_script(code)[0]}
 
 

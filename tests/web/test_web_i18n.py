@@ -131,3 +131,17 @@ def test_a_refusal_keeps_its_rule_id_in_every_language_and_links_its_page(app):
         page = c.get(f"/rules/{gid}").get_data(as_text=True)
         assert word in page and f'id="rule-{rule}"' in page
         assert ("valet" in page) if lang == "fr_CA" else ("ولد" in page)
+
+
+def test_the_presets_names_and_descriptions_are_catalogued_word_for_word(client):
+    from companion.rules import DESCRIPTIONS, PRESETS, RELATED_PRESETS
+    from web.preset_words import DESCRIPTIONS as SAID, TITLES
+    assert set(SAID) == set(DESCRIPTIONS) == set(TITLES) == set(PRESETS) | set(RELATED_PRESETS)
+    for name, english in DESCRIPTIONS.items():
+        assert str(SAID[name]) == english, f"{name}: web/preset_words.py is not companion's description"
+    client.set_cookie("pj_lang", "fr_CA")
+    presets = {p["name"]: p for p in client.get("/api/presets").get_json()}
+    assert presets["north_carolina"]["title"] == "Caroline du Nord"
+    assert presets["basic"]["description"].startswith("Le jeu de base")
+    client.set_cookie("pj_lang", "ar")
+    assert client.get("/api/presets").get_json()[0]["title"] in {"توك", "اللعبة الأساسية"}

@@ -21,6 +21,7 @@ from companion.rules import (DESCRIPTIONS, OPTION_DOCS, PRESETS, RELATED_PRESETS
 from ..access import (Body, client_key, Bool, Card, Code, Int, List, Map, Name, Opt, Str, body, check_admin_code,
                       loopback_admin, route)
 from ..errors import ApiError
+from ..preset_words import description, title
 from ..netinfo import is_loopback as host_is_loopback
 from ..qr import qr_svg
 from companion.setup import related_layouts
@@ -64,14 +65,15 @@ SWITCH_WORDS = {  # the new-table page's words for each preset switch (RELATED-G
 def presets_json() -> list[dict]:
     out = []
     for name, rules in PRESETS.items():
-        out.append({"name": name, "description": DESCRIPTIONS[name], "differences": differences(name),
+        out.append({"name": name, "title": title(name), "description": description(name, DESCRIPTIONS[name]),
+                    "differences": differences(name),
                     "rulings": RULINGS.get(name, []), "decks": rules.decks,
                     "jokers_per_deck": rules.jokers_per_deck, "extra_jokers": rules.extra_jokers,
                     "hand_size": rules.hand_size, "counting": rules.counting,
                     "bluffing": rules.bluffing})
     for name, rules in RELATED_PRESETS.items():  # Tock, Carbles, Jackaroo (issue 18.4)
-        out.append({"name": name, "family": name.split("_")[0].rstrip("3"),
-                    "description": DESCRIPTIONS[name], "differences": differences(name),
+        out.append({"name": name, "family": name.split("_")[0].rstrip("3"), "title": title(name),
+                    "description": description(name, DESCRIPTIONS[name]), "differences": differences(name),
                     "rulings": RULINGS.get(name, []), "decks": rules.decks,
                     "jokers_per_deck": rules.jokers_per_deck, "extra_jokers": rules.extra_jokers,
                     "hand_size": max(rules.deal), "counting": 0, "bluffing": False,

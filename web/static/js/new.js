@@ -16,7 +16,7 @@
 
   const presetSel = $("preset");
   for (const p of boot.presets) {
-    const o = el("option", null, p.name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()));
+    const o = el("option", null, p.title || p.name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()));
     o.value = p.name;
     presetSel.append(o);
   }
