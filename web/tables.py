@@ -26,7 +26,7 @@ import time
 from collections import Counter
 
 from companion import words
-from companion.message import Msg
+from companion.message import Msg, msg
 from companion.bots import BOT_NAMES, make_bot
 from companion.cards import is_card
 from companion.game import DOUBT_PHASE, PENALTY_PHASE, Game
@@ -49,13 +49,13 @@ CODE_LEN = 8
 
 SEAT_ACTIONS = ("reseat", "bot", "approve", "refuse")
 REQUEST_ID = 12   # hex digits of a request's token hash that name it to the host's page
-LOST_WORDS = {
-    "requested": "you asked the host for {name}'s seat: waiting for the host to give it to this "
-                 "phone (on the host's page)",
-    "computer": "the host gave your seat to the computer",
-    "moved": "the host moved {name}'s seat to another phone",
-    "refused": "the host did not give this phone {name}'s seat",
-    "superseded": "another phone asked for {name}'s seat after this one did",
+LOST_WORDS = {   # each phone reads these in its own language (companion.message)
+    "requested": lambda name: msg("you asked the host for %(name)s's seat: waiting for the host to give it "
+                                  "to this phone (on the host's page)", name=name),
+    "computer": lambda name: msg("the host gave your seat to the computer"),
+    "moved": lambda name: msg("the host moved %(name)s's seat to another phone", name=name),
+    "refused": lambda name: msg("the host did not give this phone %(name)s's seat", name=name),
+    "superseded": lambda name: msg("another phone asked for %(name)s's seat after this one did", name=name),
 }
 
 
@@ -340,9 +340,9 @@ class TableService:
         table = self.tables.get(gid)
         if table is None:
             if gid in self.broken:
-                raise ApiError(503, "this game's saved log is damaged, so the companion set it aside "
-                               "(its start message and log say why); the other games go on")
-            raise ApiError(404, "there is no table with that id on this companion")
+                raise ApiError(503, msg("this game's saved log is damaged, so the companion set it aside "
+                                        "(its start message and log say why); the other games go on"))
+            raise ApiError(404, msg("there is no table with that id on this companion"))
         return table
 
     def is_live(self, table: Table, now: float | None = None) -> bool:
@@ -439,18 +439,18 @@ class TableService:
         if not isinstance(version, int) or isinstance(version, bool):
             raise ApiError(400, "send the state version your page shows (\"version\": a number)")
         if version != table.version:
-            raise ApiError(409, "the game has moved on since your page was drawn; "
-                           "it has been brought up to date, look again", version=table.version)
+            raise ApiError(409, msg("the game has moved on since your page was drawn; "
+                                    "it has been brought up to date, look again"), version=table.version)
 
     @staticmethod
     def _check_open(table: Table) -> None:
         status = table.status
         if status == "ended":
-            raise ApiError(409, "the host has ended this game")
+            raise ApiError(409, msg("the host has ended this game"))
         if status == "over":
-            raise ApiError(409, "the game is over", rule="M10")
+            raise ApiError(409, msg("the game is over"), rule="M10")
         if status == "paused":
-            raise ApiError(409, "the host has paused the game")
+            raise ApiError(409, msg("the host has paused the game"))
 
     def seat_for(self, table: Table, token: str | None) -> int:
         seat = table.seat_of_token(token)
@@ -461,10 +461,10 @@ class TableService:
                 name = table.seats[i].name
                 if why == "computer" and not table.seats[i].bot:
                     why = "moved"
-                raise ApiError(403, LOST_WORDS[why].format(name=name), code=f"seat_{why}", seat=i,
+                raise ApiError(403, LOST_WORDS[why](name), code=f"seat_{why}", seat=i,
                                name=table.name_of(i))
-            raise ApiError(403, "this phone does not hold a seat at this table: scan your "
-                           "seat's QR code, or ask the host for a new one", code="no_seat")
+            raise ApiError(403, msg("this phone does not hold a seat at this table: scan your "
+                                    "seat's QR code, or ask the host for a new one"), code="no_seat")
         return seat
 
     def request_seat(self, table: Table, token: str | None, code,
@@ -477,10 +477,10 @@ class TableService:
         Returns (seat, the new token for this phone's cookie or None to keep its own)."""
         with table.cond:
             if table.status in ("ended", "over"):   # a paused game is a good time to sort seats out
-                raise ApiError(409, "the game is over")
+                raise ApiError(409, msg("the game is over"))
             held = table.seat_of_token(token)
             if held is not None:
-                raise ApiError(409, f"this phone already holds {table.name_of(held)}'s seat")
+                raise ApiError(409, msg("this phone already holds %(who)s's seat", who=table.names.seat_msg(held)))
             lost = table.lost_seat(token)
             new_token = None
             if code is not None:
@@ -488,17 +488,17 @@ class TableService:
                     raise ApiError(400, "\"code\": the seat's join code, as in its link")
                 found = self.find_code(code.strip().upper())
                 if found is None or found[0] is not table:
-                    raise ApiError(404, "this join code is not (or no longer) valid: ask the host for "
-                                   "the seat's current QR code")
+                    raise ApiError(404, msg("this join code is not (or no longer) valid: ask the host for "
+                                            "the seat's current QR code"))
                 seat = found[1]
             elif lost is not None:
                 seat = lost[0]
             else:
-                raise ApiError(403, "this phone held no seat here: scan your seat's QR code",
+                raise ApiError(403, msg("this phone held no seat here: scan your seat's QR code"),
                                code="no_seat")
             s = table.seats[seat]
             if not s.bot and s.token_hash is None:
-                raise ApiError(409, "this seat is free: take it with its join link")
+                raise ApiError(409, msg("this seat is free: take it with its join link"))
             if lost is not None and lost[0] == seat:
                 h = token_hash(token)
             else:
@@ -513,16 +513,16 @@ class TableService:
 
     def require_host(self, table: Table, token: str | None) -> None:
         if not table.is_host(token):
-            raise ApiError(403, "only the host's phone (the one that created the table) can do that")
+            raise ApiError(403, msg("only the host's phone (the one that created the table) can do that"))
 
     def _waiting_for(self, table: Table) -> str:
         g = table.game
-        who = table.name_of(g.actor)
+        who = table.names.seat_msg(g.actor)
         if g.phase == DOUBT_PHASE:
-            return f"it is {who}'s decision: doubt or pass"
+            return msg("it is %(who)s's decision: doubt or pass", who=who)
         if g.phase == PENALTY_PHASE:
-            return f"{who} is choosing the penalty peg"
-        return f"it is {who}'s turn"
+            return msg("%(who)s is choosing the penalty peg", who=who)
+        return msg("it is %(who)s's turn", who=who)
 
     # ------------------------------------------------------------ views
     def view(self, table: Table, seat: int | None) -> dict:
@@ -551,7 +551,7 @@ class TableService:
             seat = self.seat_for(table, token)
             self._check_open(table)
             if table.game.actor != seat:
-                raise ApiError(403, f"not your turn: {self._waiting_for(table)}")
+                raise ApiError(403, msg("not your turn: %(why)s", why=self._waiting_for(table)))
             cached = table.plays_cache
             if cached is None or cached[0] != table.version:
                 cached = table.plays_cache = (table.version, self._plays(table))
@@ -599,7 +599,7 @@ class TableService:
         self._check_version(table, version)
         g = table.game
         if g.actor != seat:
-            raise ApiError(403, f"not your turn: {self._waiting_for(table)}")
+            raise ApiError(403, msg("not your turn: %(why)s", why=self._waiting_for(table)))
         try:
             play = g.parse(move, card)
         except AmbiguousMoveError as exc:
@@ -627,20 +627,20 @@ class TableService:
         code = code.strip().upper()
         found = self.find_code(code)
         if found is None:
-            raise ApiError(404, "this join code is not (or no longer) valid: ask the host for the "
-                           "seat's current QR code")
+            raise ApiError(404, msg("this join code is not (or no longer) valid: ask the host for the "
+                                    "seat's current QR code"))
         table, seat = found
         with table.cond:
             s = table.seats[seat]
             if self.join_code(table, seat) != code:
-                raise ApiError(404, "this join code is no longer valid: ask the host for a new one")
+                raise ApiError(404, msg("this join code is no longer valid: ask the host for a new one"))
             if table.seat_of_token(current_token) == seat:
                 return table, seat, None
             if s.bot:
-                raise ApiError(409, "the computer plays this seat now; the host can give it back")
+                raise ApiError(409, msg("the computer plays this seat now; the host can give it back"))
             if s.token_hash is not None:
-                raise ApiError(409, "another phone already took this seat; the host can move it "
-                               "to this phone (a new QR code)")
+                raise ApiError(409, msg("another phone already took this seat; the host can move it "
+                                        "to this phone (a new QR code)"))
             token = secrets.token_urlsafe(32)
             s.token_hash = token_hash(token)
             self._commit(table, [("claim", {"seat": seat, "hash": s.token_hash, "gen": s.gen})])
@@ -711,9 +711,9 @@ class TableService:
             g = table.game
             if action == "undo":
                 if table.ended:
-                    raise ApiError(409, "the host has ended this game")
+                    raise ApiError(409, msg("the host has ended this game"))
                 if not g.history:
-                    raise ApiError(409, "there is nothing to undo")
+                    raise ApiError(409, msg("there is nothing to undo"))
                 undone = [{"seat": e["seat"], "move": e["move"].text(table.geo)}
                           for e in g.undo_turn(table.bot_seats())]
                 table.undos += len(undone)
@@ -721,7 +721,7 @@ class TableService:
                 return {"ok": True, "undone": len(undone), "version": table.version}
             if action in ("pause", "resume"):
                 if table.ended or g.is_over():
-                    raise ApiError(409, "the game is over")
+                    raise ApiError(409, msg("the game is over"))
                 if table.paused == (action == "pause"):
                     raise ApiError(409, f"the game is already {'paused' if table.paused else 'running'}")
                 table.paused = action == "pause"
@@ -729,7 +729,7 @@ class TableService:
                 return {"ok": True, "version": table.version}
             if action == "end":
                 if table.ended:
-                    raise ApiError(409, "the game has already been ended")
+                    raise ApiError(409, msg("the game has already been ended"))
                 table.ended = True
                 self._commit(table, [("end", {})])
                 return {"ok": True, "version": table.version}
@@ -741,9 +741,9 @@ class TableService:
             s = table.seats[seat]
             if action in ("approve", "refuse"):
                 if s.request_hash is None:
-                    raise ApiError(409, f"no phone is asking for {s.name}'s seat now")
+                    raise ApiError(409, msg("no phone is asking for %(name)s's seat now", name=s.name))
                 if data.get("request") != s.request_hash[:REQUEST_ID]:
-                    raise ApiError(409, f"another phone has asked for {s.name}'s seat since: look again")
+                    raise ApiError(409, msg("another phone has asked for %(name)s's seat since: look again", name=s.name))
                 if action == "refuse":
                     events = [("refuse", {"seat": seat})]
                 else:
@@ -763,7 +763,7 @@ class TableService:
                 return {"ok": True, "version": table.version}
             if action == "reseat":
                 if s.bot:
-                    raise ApiError(409, "the computer plays this seat; give it back to a person first")
+                    raise ApiError(409, msg("the computer plays this seat; give it back to a person first"))
                 s.gen += 1
                 s.token_hash = None
                 self._commit(table, [("invite", {"seat": seat, "gen": s.gen})])
@@ -773,7 +773,7 @@ class TableService:
                 if bot is not None and not (isinstance(bot, str) and bot in BOT_NAMES):
                     raise ApiError(400, f"\"bot\" must be null or one of {', '.join(BOT_NAMES)}")
                 if bot == s.bot:
-                    raise ApiError(409, "that seat is already played that way")
+                    raise ApiError(409, msg("that seat is already played that way"))
                 events = [("bot", {"seat": seat, "bot": bot})]
                 table.apply(*events[0])
                 if bot is None:
@@ -813,8 +813,8 @@ class TableService:
         with table.cond:
             self.require_host(table, token)
             if table.status not in ("over", "ended"):
-                raise ApiError(409, "the record (which shows every card) is available once the "
-                               "game is over or ended")
+                raise ApiError(409, msg("the record (which shows every card) is available once the "
+                                        "game is over or ended"))
             rec = table.game.record()  # no seed: the shuffles in effect
             rec["names"] = [s.name for s in table.seats]
             rec["colours"] = [s.colour for s in table.seats]
@@ -892,9 +892,9 @@ class TableService:
             seat = self.seat_for(table, token)
             self._check_open(table)
             if table.game.actor != seat:
-                raise ApiError(403, f"a hint is for your own turn: {self._waiting_for(table)}")
+                raise ApiError(403, msg("a hint is for your own turn: %(why)s", why=self._waiting_for(table)))
             if not table.hints_on(seat):
-                raise ApiError(403, "the host has not turned hints on for this seat")
+                raise ApiError(403, msg("the host has not turned hints on for this seat"))
             if table.current_hint(seat) is not None:
                 return {"ok": True, "ready": True, "version": table.version}
             self._bots.schedule(table.gid, 0.0, ("hint", seat))
@@ -950,8 +950,8 @@ class TableService:
             if holder is None:
                 if sum(1 for e in self._streams.values()
                        if e[3] is None and e[2] == address) >= self.streams_per_address:
-                    refused = ApiError(429, "this device has as many live pages open as it may; close some "
-                                       "(this page will try again)", code="streams_full")
+                    refused = ApiError(429, msg("this device has as many live pages open as it may; close some "
+                                                "(this page will try again)"), code="streams_full")
             else:
                 mine = [k for k, e in self._streams.items() if e[3] == holder and e[0] is table]
                 if len(mine) >= self.STREAMS_PER_HOLDER:
@@ -963,8 +963,8 @@ class TableService:
                     most = max(held.values())
                     evicted.append(self._streams.pop(next(k for k, a in anonymous if held[a] == most)))
                 elif holder is None:
-                    refused = ApiError(503, "the companion has as many live pages open as it can serve; "
-                                       "this page will try again", code="streams_full")
+                    refused = ApiError(503, msg("the companion has as many live pages open as it can serve; "
+                                                "this page will try again"), code="streams_full")
                 else:
                     # holders' streams alone fill the cap: the oldest of the address holding the
                     # most ends, since anyone may make a table and hold its seats' streams
