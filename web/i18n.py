@@ -25,6 +25,7 @@ from pathlib import Path
 from flask import Blueprint, Response, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations
+from markupsafe import Markup
 
 from companion.message import Msg
 
@@ -171,7 +172,7 @@ def init_app(app) -> None:
     def _i18n_globals():
         code = lang()
         from .preset_words import title
-        return {"preset_title": lambda preset: say(title(preset)),
+        return {"preset_title": lambda preset: say(title(preset)), "Markup": Markup,   # <code> in a sentence
                 "lang": code, "lang_html": code.replace("_", "-"), "dir": direction(code),
                 "languages": LANGUAGES, "catalog_version": catalog_script(code)[0]}
 

@@ -145,3 +145,24 @@ def test_the_presets_names_and_descriptions_are_catalogued_word_for_word(client)
     assert presets["basic"]["description"].startswith("Le jeu de base")
     client.set_cookie("pj_lang", "ar")
     assert client.get("/api/presets").get_json()[0]["title"] in {"توك", "اللعبة الأساسية"}
+
+
+def test_every_message_the_scripts_ask_for_is_extracted():
+    """Babel's JavaScript extractor doesn't see calls inside template literals (`${_("...")}`):
+    a message asked for there would stay English on every phone. Every literal the scripts
+    pass to _, ngettext or pgettext must be in the catalog."""
+    import re
+    from pathlib import Path
+    root = Path(catalogs.__file__).resolve().parent
+    known = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in catalogs.template() if m.id}
+    calls = re.compile(r'(?<![\w.])(_|ngettext|pgettext)\(\s*"((?:[^"\\]|\\.)*)"(?:\s*,\s*"((?:[^"\\]|\\.)*)")?')
+    missing = []
+    for path in root.rglob("*.js"):
+        for fn, first, second in calls.findall(path.read_text()):
+            if fn == "pgettext" and not second:
+                continue   # a variable message of a known context (a colour, a rank)
+            key = (first, second) if fn == "pgettext" else (None, first)
+            key = (key[0], key[1].encode().decode("unicode_escape").encode("latin-1").decode())
+            if key not in known:
+                missing.append(f"{path.name}: {fn}({first!r})")
+    assert not missing, missing

@@ -434,7 +434,7 @@
       board.highlight(done.steps.map((s) => s.to_id), "chosen");
       prompt.textContent = _("Check the board, then confirm.");
       const hits = done.hits.map((h) => _("%(who)s's peg on %(src)s goes to %(dst)s", { who: seatName(view, sideSeat()[h.side]), src: holeWords(h.from), dst: holeWords(h.to) }));
-      const desc = hits.length ? _("%(move)s. %(hits)s.", { move: describe(done), hits: hits.join(_("; ")) }) : describe(done);
+      const desc = hits.length ? _("%(move)s. %(hits)s.", { move: describe(done), hits: hits.reduce((a, b) => _("%(a)s; %(b)s", { a, b })) }) : describe(done);
       showConfirm(desc, () => send(done.move, sel.card));
       const more = cands.filter((m) => m.steps.length > sel.steps.length);
       if (!more.length) return;

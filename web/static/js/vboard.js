@@ -56,8 +56,8 @@ class LedMirror {
       if (led.period) c.style.animationDuration = `${led.period}s`;
       const t = document.createElementNS(Board.NS, "title");
       // a hole that wants a particular peg glows in that peg's colour, and says so
-      t.textContent = `${LedMirror.holeName(hole)}: ${led.want ? _("%(who)s's peg goes here", { who: led.want })
-        : LED_WORDS[led.role] || led.pattern}`;
+      const what = led.want ? _("%(who)s's peg goes here", { who: led.want }) : LED_WORDS[led.role] || led.pattern;
+      t.textContent = `${LedMirror.holeName(hole)}: ${what}`;
       if (led.want) c.dataset.want = led.want;
       c.append(t);
       layer.append(c);
