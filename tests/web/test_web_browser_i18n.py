@@ -235,3 +235,38 @@ def test_the_host_hears_a_seat_request_and_the_table_speaks_each_move(live):
         assert tv.evaluate("window.__spoken.length") == 1
         browser.close()
     assert not errors, errors
+
+
+def test_a_seat_that_may_doubt_is_alerted_and_the_badge_is_not_announced(live):
+    """25.2: when a seat may doubt (Bluffing Joker), its phone's title says so, it vibrates
+    and chimes; the seat page has one polite live region (the newest log line), not the
+    banner, the prompt or the connection badge."""
+    from playwright.sync_api import sync_playwright
+    from companion.cards import rank_of
+    svc = live.app.extensions["pegs"]
+    table, _ = svc.create({"preset": "bluffing_joker", "players": 4, "teams": 2,
+                           "names": ["Ann", "Ben", "Cat", "Dan"]})
+    g = table.game
+    bluffer = g.actor
+    doubter = (bluffer + 1) % 4
+    play = next(p for p in g.legal_plays() if p.move.kind == "move" and rank_of(p.card) != p.move.rank)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox", "--disable-gpu", "--no-first-run",
+                                          "--autoplay-policy=no-user-gesture-required"])
+        errors = []
+        ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+        ctx.add_init_script(SPY)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{live.url}/j/{svc.join_code(table, doubter)}")
+        page.locator("#take-seat").tap()
+        page.wait_for_selector("#hand button.pcard")
+        assert "●" not in page.title() and page.evaluate("window.__vibrations.length") == 0
+        assert page.locator("[aria-live]").count() == 1 and page.locator("#said[aria-live=polite]").count() == 1
+        svc.act_as(table, bluffer, {"version": table.version, "move": play.move.text(table.geo), "card": play.card})
+        expect(page).to_have_title("● Your call: doubt or pass?", timeout=10000)
+        wait_js(page, "window.__vibrations.length === 1 && window.__tones >= 2")
+        expect(page.locator("#said")).to_contain_text("played a card face down as")
+        browser.close()
+    assert not errors, errors

@@ -266,7 +266,6 @@
       b.addEventListener("click", askHint);
       const p = el("p", "hint-text");
       p.id = "hint-text";
-      p.setAttribute("aria-live", "polite");
       box.append(b, p);
       $("action").insertBefore(box, $("choices"));
     }
@@ -286,7 +285,9 @@
     p.hidden = !h && hintAsked !== view.version;
     if (!h) { p.textContent = hintAsked === view.version ? _("Thinking…") : ""; return; }
     const what = h.card ? _("Play the %(card)s", { card: cardText(h.card) }) : (h.move === "doubt" ? _("Doubt") : h.move === "pass" ? _("Pass") : _("Send back the highlighted peg"));
-    p.textContent = _("Hint: %(what)s: %(reason)s.", { what, reason: h.reason });
+    const said = _("Hint: %(what)s: %(reason)s.", { what, reason: h.reason });
+    if (p.textContent !== said) $("said").textContent = said;   // told once, in the page's one live region
+    p.textContent = said;
     if (!sel && h.steps && h.steps.length) {
       board.highlight(h.steps.map((st) => st.from_id), "hint");
       board.highlight(h.steps.map((st) => st.to_id), "hint");
