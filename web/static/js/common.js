@@ -225,8 +225,11 @@ const PJ = (() => {
     2: pgettext("a card", "a 2"), 3: pgettext("a card", "a 3"), 4: pgettext("a card", "a 4"), 5: pgettext("a card", "a 5"),
     6: pgettext("a card", "a 6"), 7: pgettext("a card", "a 7"), 8: pgettext("a card", "an 8"), 9: pgettext("a card", "a 9"),
     10: pgettext("a card", "a 10") };
-  const IN_SUIT = { S: (rank) => _("the %(rank)s of spades", { rank }), H: (rank) => _("the %(rank)s of hearts", { rank }),
-    D: (rank) => _("the %(rank)s of diamonds", { rank }), C: (rank) => _("the %(rank)s of clubs", { rank }) };
+  // a card's own name, as its button says it to a screen reader ("Ace of spades")
+  const CARD_NAME = { A: pgettext("card name", "Ace"), J: pgettext("card name", "Jack"), Q: pgettext("card name", "Queen"),
+    K: pgettext("card name", "King") };
+  const OF_SUIT = { S: (rank) => _("%(rank)s of spades", { rank }), H: (rank) => _("%(rank)s of hearts", { rank }),
+    D: (rank) => _("%(rank)s of diamonds", { rank }), C: (rank) => _("%(rank)s of clubs", { rank }) };
 
   /* A rank with its article, as the server's words say it: "a jack", "an 8", "an ace". */
   function aRank(rank) {
@@ -243,9 +246,9 @@ const PJ = (() => {
   }
 
   function cardWords(card) {
-    if (card === "JK") return A_RANK.JK;
-    const r = rankOf(card), s = IN_SUIT[card.slice(-1)];
-    const rank = RANK_WORDS[r] || pgettext("rank", r);
+    if (card === "JK") return pgettext("card name", "Joker");
+    const r = rankOf(card), s = OF_SUIT[card.slice(-1)];
+    const rank = CARD_NAME[r] || r;
     return s ? s(rank) : rank;
   }
 
@@ -448,6 +451,9 @@ const PJ = (() => {
         document.title = _("● %(what)s", { what: words });
         if (waiting === words) return;   // already told
         waiting = words;
+        // browsers refuse both until the page has been tapped once (and log the refusal):
+        // a phone that has not been touched since it loaded gets the title only
+        if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
         if (enabled(VIBRATE) && navigator.vibrate) navigator.vibrate([180, 90, 180]);
         chime();
       },
