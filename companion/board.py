@@ -11,6 +11,8 @@ then its private home), so "no own peg on the path" (M2) is one AND.
 """
 from __future__ import annotations
 
+from .errors import PositionError, SetupError
+
 from functools import lru_cache
 
 START = -1
@@ -25,7 +27,7 @@ class Geometry:
     def __init__(self, sides: int, holes_per_side: int = 18, in_spot_offset: int = 3,
                  come_out_offset: int = 8, must_turn_in: bool = False, home_size: int = HOME_SIZE):
         if sides not in (4, 6, 8, 10, 12):
-            raise ValueError(f"a board has 4, 6, 8, 10 or 12 sides, not {sides}")
+            raise SetupError(f"a board has 4, 6, 8, 10 or 12 sides, not {sides}")
         self.home_size = home_size  # 5 (G4), 4 on the related games' boards (TK-G4)
         self.sides = sides
         self.holes_per_side = h = holes_per_side
@@ -92,14 +94,14 @@ class Geometry:
             return START
         kind, digits = token[:1], token[1:]
         if kind not in ("M", "H") or not digits.isdigit() or (len(digits) > 1 and digits[0] == "0"):
-            raise ValueError(f"bad hole token {token!r}: expected S, M<n> or H<k>")
+            raise PositionError(f"bad hole token {token!r}: expected S, M<n> or H<k>")
         n = int(digits)
         if kind == "M":
             if n >= self.length:
-                raise ValueError(f"hole {token} is off the board: the main track is M0-M{self.length - 1}")
+                raise PositionError(f"hole {token} is off the board: the main track is M0-M{self.length - 1}")
             return n
         if not 1 <= n <= self.home_size:
-            raise ValueError(f"hole {token} is off the board: home holes are H1-H{self.home_size}")
+            raise PositionError(f"hole {token} is off the board: home holes are H1-H{self.home_size}")
         return self.length + n - 1
 
 
@@ -114,7 +116,7 @@ def geometry(sides: int, holes_per_side: int = 18, in_spot_offset: int = 3,
 def sides_for(players: int) -> int:
     """G1: one side per seat; two players use a 4-sided board."""
     if players not in SEAT_COUNTS:
-        raise ValueError(f"{players} players is not supported; choose 2, 4, 6, 8 or 10")
+        raise SetupError(f"{players} players is not supported; choose 2, 4, 6, 8 or 10")
     return 4 if players == 2 else players
 
 
@@ -130,7 +132,7 @@ def team_lists(players: int, teams: int | None = None) -> list[list[int]]:
     if teams is None:
         teams = 2
     if teams not in TEAM_LAYOUTS[sides_for(players) if players != 2 else 2]:
-        raise ValueError(f"{players} players can't play as {teams} teams; "
+        raise SetupError(f"{players} players can't play as {teams} teams; "
                          f"choose {' or '.join(map(str, TEAM_LAYOUTS[players]))}")
     sides = seat_sides(players)
     if players == 2:

@@ -15,11 +15,13 @@ was to keep. Ties are broken with the rng.
 from __future__ import annotations
 
 import random
+from typing import Any
 
+from .errors import MoveError, SetupError
 from .cards import rank_of
 from .moves import DISCARD, DOUBT, FREE, HAND, MOVE, PASS, SWAP
 from .game import DOUBT_PHASE, PENALTY_PHASE
-from .evaluation import card_keep_value, main_track_by_team
+from .evaluation import Evaluator, Weights, card_keep_value
 
 # -------------------------------------------------------------------- weights
 OUT_BONUS = 12.0      # a peg out of start, before any distance travelled
@@ -44,79 +46,21 @@ class RandomBot:
 
     def choose(self, game, plays):
         if not plays:
-            raise ValueError("no legal plays to choose from")
+            raise MoveError("no legal plays to choose from")
         return self.rng.choice(plays)
 
 
-class _Tables:
-    """Per-geometry lookup tables for the evaluation (built once per board)."""
-
-    def __init__(self, geo):
-        L = self.L = geo.length
-        self.main_mask = geo.main_mask
-        # peg value on each main hole, per colour: out bonus + holes travelled
-        self.main_value = []
-        for c in range(geo.sides):
-            spot = geo.in_spot[c]
-            self.main_value.append(tuple(
-                OUT_BONUS + STEP * (L - (spot - x) % L) for x in range(L)))
-        top = OUT_BONUS + STEP * L + HOME_BONUS
-        # by the 5-bit mask of a colour's home holes (H1 = bit 0)
-        self.home_value = tuple(sum(top + HOME_DEPTH * k for k in range(5) if m >> k & 1)
-                                for m in range(32))
-        # behind[x]: the holes 1..DANGER_REACH behind x on the main track
-        reach = min(DANGER_REACH, L - 1)
-        self.behind = tuple(sum(1 << ((x - d) % L) for d in range(1, reach + 1))
-                            for x in range(L))
-
-
-_TABLES: dict = {}  # keyed by the Geometry object itself (kept alive, so never reused)
-
-
-def _tables(geo) -> _Tables:
-    t = _TABLES.get(geo)
-    if t is None:
-        t = _TABLES[geo] = _Tables(geo)
-    return t
-
-
-def evaluate(pos, team: int) -> float:
-    """Score of `pos` for `team`: its progress minus the others' (mean per team).
-
-    Progress is summed over the team's colours: each peg in home is worth the
-    most (more when deeper), a peg on the main track its out-of-start bonus
-    plus the holes travelled toward its in-spot, a peg in start nothing. Pegs
-    on the main track with an opponent's peg 1-13 holes behind them lose a
-    share of their value (they may be hit back to start).
-    """
-    tb = _tables(pos.geo)
-    L, mm, behind = tb.L, tb.main_mask, tb.behind
-    occ, team_of, teams = pos.occ, pos.team_of, pos.teams
-    home_value = tb.home_value
-    totals = [0.0] * len(teams)
-    # main-track pegs of each team's opponents, for the danger check
-    main_by_team, all_main = main_track_by_team(pos, mm)
-    for c in pos.colours:
-        o = occ[c]
-        t = team_of[c]
-        value = home_value[o >> L]
-        main = o & mm
-        if main:
-            opp = all_main & ~main_by_team[t]
-            mv = tb.main_value[c]
-            while main:
-                low = main & -main
-                x = low.bit_length() - 1
-                main ^= low
-                v = mv[x]
-                if opp & behind[x]:
-                    v -= DANGER * v
-                value += v
-        totals[t] += value
-    mine = totals[team]
-    if len(totals) == 1:
-        return mine
-    return mine - (sum(totals) - mine) / (len(totals) - 1)
+# The greedy bot's evaluation: the one loop (`companion.evaluation.Evaluator`) with these
+# weights, one threat from 1-13 holes behind costing DANGER of a peg's value.
+GREEDY_WEIGHTS = Weights(out_bonus=OUT_BONUS, step=STEP, home_bonus=HOME_BONUS,
+                         home_depth=HOME_DEPTH, danger_each=DANGER, danger_max=DANGER,
+                         reach_forward=DANGER_REACH)
+# evaluate(pos, team): the score of `pos` for `team`, its progress minus the others' (mean
+# per team). Progress is summed over the team's colours: each peg in home is worth the most
+# (more when deeper), a peg on the main track its out-of-start bonus plus the holes travelled
+# toward its in-spot, a peg in start nothing. Pegs on the main track with an opponent's peg
+# 1-13 holes behind them lose a share of their value (they may be hit back to start).
+evaluate = Evaluator(GREEDY_WEIGHTS)
 
 
 class GreedyBot:
@@ -135,7 +79,7 @@ class GreedyBot:
     # -------------------------------------------------------------- choose
     def choose(self, game, plays):
         if not plays:
-            raise ValueError("no legal plays to choose from")
+            raise MoveError("no legal plays to choose from")
         if len(plays) == 1:
             return plays[0]
         if game.phase == DOUBT_PHASE:
@@ -218,7 +162,7 @@ class EasyBot(GreedyBot):
 
     def choose(self, game, plays):
         if not plays:
-            raise ValueError("no legal plays to choose from")
+            raise MoveError("no legal plays to choose from")
         if self.rng.random() < self.SLIP:
             return self.rng.choice(plays)
         return super().choose(game, plays)
@@ -229,7 +173,7 @@ def _strong(rng, **options):
     return StrongBot(rng, **options)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "easy": EasyBot, "strong": _strong}
+BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "easy": EasyBot, "strong": _strong}
 # The levels a host chooses per computer seat (issue 17), as bot names.
 LEVELS = {"easy": "easy", "medium": "greedy", "hard": "strong"}
 BOT_NAMES = tuple(BOTS) + ("medium", "hard")
@@ -244,7 +188,7 @@ def make_bot(name: str, rng: random.Random | None = None, **options):
     """
     cls = BOTS.get(LEVELS.get(name, name)) if isinstance(name, str) else None
     if cls is None:
-        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)}")
+        raise SetupError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)}")
     if cls is _strong:
         return cls(rng, **options)
     return cls(rng)

@@ -17,6 +17,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable, NamedTuple
 
+from .errors import CompanionError, RulesError, SetupError
+
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
 SUITS = "SHDC"
 JOKER = "JK"
@@ -50,15 +52,15 @@ def parse_rank(text: str) -> str:
         rank = text.strip().upper()
         if rank in RANKS:
             return rank
-    raise ValueError(f"unknown card rank {text!r}: expected one of {' '.join(RANKS)}")
+    raise RulesError(f"unknown card rank {text!r}: expected one of {' '.join(RANKS)}")
 
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
+        raise SetupError(f"{name} must be an integer, got {value!r}")
     if value < low or (high is not None and value > high):
         span = f"at least {low}" if high is None else f"between {low} and {high}"
-        raise ValueError(f"{name} must be {span}, got {value}")
+        raise SetupError(f"{name} must be {span}, got {value}")
     return value
 
 
@@ -74,7 +76,7 @@ def shoe_of(rules, players: int) -> list[str]:
 def _check_cards(cards: list[str]) -> None:
     for card in cards:
         if not is_card(card):
-            raise ValueError(f"not a card: {card!r} (cards look like 'AS', '10H', 'JK')")
+            raise RulesError(f"not a card: {card!r} (cards look like 'AS', '10H', 'JK')")
 
 
 def make_shoe(decks: int = 4, jokers_per_deck: int = 2, extra_jokers: int = 0) -> list[str]:
@@ -101,7 +103,7 @@ class ShoeSnapshot(NamedTuple):
     rng_state: Any  # rng.getstate(), or None when the rng has no state to save
 
 
-class ShoeEmpty(RuntimeError):
+class ShoeEmpty(CompanionError, RuntimeError):
     """A card must be drawn but both the stock and the discard pile are empty."""
 
 
@@ -113,7 +115,7 @@ class Shoe:
     ``shoe.discard.append(card)``. The lists are only ever changed in place.
     """
 
-    def __init__(self, cards: Iterable[str], rng: random.Random | None = None):
+    def __init__(self, cards: Iterable[str], rng: Any = None):  # a random.Random or game's shuffle log
         """Shuffle a copy of ``cards`` with ``rng`` to form the stock.
 
         ``rng`` defaults to ``random.SystemRandom()`` (RULES C5).
@@ -158,7 +160,7 @@ class Shoe:
         _check_int("n_players", n_players, 1)
         _check_int("hand_size", hand_size, 0)
         if n_players * hand_size > len(self):
-            raise ValueError(
+            raise SetupError(
                 f"cannot deal {hand_size} cards to {n_players} players: "
                 f"the shoe holds only {len(self)} cards"
             )
@@ -249,7 +251,7 @@ def draw_for_partners(
     _check_int("n_players", n_players, 2)
     _check_int("n_teams", n_teams, 1, n_players)
     if n_players % n_teams:
-        raise ValueError(f"{n_players} players can't form {n_teams} teams of equal size")
+        raise SetupError(f"{n_players} players can't form {n_teams} teams of equal size")
     pile = make_shoe() if cards is None else list(cards)
     _check_cards(pile)
     rng.shuffle(pile)
@@ -263,7 +265,7 @@ def draw_for_partners(
     redraw = list(range(n_players))
     while True:
         if len(redraw) > len(pile):
-            raise ValueError("ran out of cards while drawing for partners; use a larger shoe")
+            raise SetupError("ran out of cards while drawing for partners; use a larger shoe")
         round_cards = {p: pile.pop() for p in redraw}
         draws.append(round_cards)
         for p, card in round_cards.items():

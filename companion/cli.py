@@ -11,6 +11,7 @@ import json
 import sys
 from importlib.metadata import entry_points
 
+from .errors import PositionError, SetupError
 from .moves import RANK_SET, RANKS
 
 EXIT_BAD_INPUT = 2
@@ -34,17 +35,17 @@ def _read_json(path: str):
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
     except OSError as exc:
-        raise ValueError(f"can't read {path}: {exc.strerror}") from None
+        raise SetupError(f"can't read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
-        raise ValueError(f"{path} is not UTF-8 text") from None
+        raise SetupError(f"{path} is not UTF-8 text") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise SetupError(f"{path} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
-        raise ValueError(f"{path} is nested too deeply to be a position or a record") from None
+        raise SetupError(f"{path} is nested too deeply to be a position or a record") from None
     except ValueError as exc:   # e.g. a number of more than 4300 digits
-        raise ValueError(f"{path} is not usable JSON: {str(exc).split(';')[0]}") from None
+        raise SetupError(f"{path} is not usable JSON: {str(exc).split(';')[0]}") from None
 
 
 # What a malformed input can still raise deep in the engine once the edge checks pass;
@@ -75,24 +76,24 @@ def _words(exc: Exception, what: str) -> str:
 def _parse_hand(text: str) -> list[str]:
     ranks = [w.strip().upper() for w in text.split(",") if w.strip()]
     if not ranks:
-        raise ValueError("--hand is empty; give ranks like A,7,JK")
+        raise SetupError("--hand is empty; give ranks like A,7,JK")
     bad = [r for r in ranks if r not in RANK_SET]
     if bad:
-        raise ValueError(f"--hand has {', '.join(map(repr, bad))}, not a rank ({' '.join(RANKS)})")
+        raise SetupError(f"--hand has {', '.join(map(repr, bad))}, not a rank ({' '.join(RANKS)})")
     return ranks
 
 
 def cmd_moves(args) -> int:
+    from .families import PEGS, find_family
     from .notation import moves_report, position_from_json
-    from .position import PositionError
     try:
         pos = position_from_json(_read_json(args.position))
-        if pos.rules.related:  # RG-N2: the game's own deck
-            from .related import parse_rank
+        family = find_family(pos.rules)
+        if family is not PEGS:  # RG-N2: the game's own deck
             words = [w for w in (args.hand or "").split(",") if w.strip()]
             if args.hand is not None and not words:
-                raise ValueError("--hand is empty; give ranks like A,7,K")
-            ranks = [parse_rank(pos.rules, w) for w in words] if args.hand is not None else None
+                raise SetupError("--hand is empty; give ranks like A,7,K")
+            ranks = [family.parse_rank(pos.rules, w) for w in words] if args.hand is not None else None
         else:
             ranks = _parse_hand(args.hand) if args.hand is not None else None
         report = moves_report(pos, ranks)
@@ -191,11 +192,11 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .game import Game
+    from .families import game_from_record
     from .notation import position_to_json
     try:
         record = _read_json(args.record)
-        game = Game.from_record(record, upto=args.upto)
+        game = game_from_record(record, upto=args.upto)
         out = {"moves_replayed": len(game.history), "turns": game.turn, "phase": game.phase,
                "winner_seats": game.player_view(None)["winner"],
                "position": position_to_json(game.position)}

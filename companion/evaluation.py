@@ -1,14 +1,17 @@
-"""The strong bot's evaluation of a position for a team (tunable weights).
+"""The bots' one evaluation of a position for a team (tunable weights).
 
-The same idea as the greedy bot's `companion.bots.evaluate` (team progress,
-partner included, minus the other teams' mean), with more of what matters:
-every opponent peg that could hit a peg counts (1-13 holes behind it for a
-forward card, up to 8 ahead for the 8 backward), and a peg parked on its own
-come-out hole, blocking the pegs still in start, costs a little.
+Team progress, partner included, minus the other teams' mean. Every bot uses this loop,
+with its own weights and terms: the greedy bot the default weights (one threat from 1-13
+holes behind costs 35% of a peg's value), the strong bot more of what matters (every
+opponent peg that could hit a peg counts, up to 8 holes ahead for the 8 backward, a peg
+parked on its own come-out hole blocking the pegs still in start costs a little), the
+Tock family's search its start holes that can't be hit (`safe`, TK-M3; its tables in
+`companion.families.tock.search`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 # How much a card is worth keeping (before the come-out bonus); greedy and the strong bot share it.
 _CARD_KEEP = {"JK": 9.0, "A": 4.0, "J": 3.5, "Q": 3.5, "K": 3.5, "7": 3.0, "8": 3.0,
@@ -70,6 +73,9 @@ class _Tables:
         self.behind = tuple(sum(1 << ((x - d) % L) for d in range(1, rf + 1)) for x in range(L))
         self.ahead = tuple(sum(1 << ((x + d) % L) for d in range(1, rb + 1)) for x in range(L))
         self.come_out_bit = tuple(1 << geo.come_out[c] for c in range(geo.sides))
+        # per colour, the hole where its peg can't be hit (None: no such hole; the Tock
+        # family's start holes when they block, TK-M3)
+        self.safe: tuple[int, ...] | None = None
 
 
 class Evaluator:
@@ -77,8 +83,9 @@ class Evaluator:
 
     def __init__(self, weights: Weights | None = None):
         self.w = weights or Weights()
-        self._tables = {}
-        self._last_geo = self._last = None
+        self._tables: dict[int, tuple[Any, _Tables]] = {}
+        self._last_geo: Any = None
+        self._last: _Tables = None  # type: ignore[assignment]  # set before first use
 
     def tables(self, geo) -> _Tables:
         if geo is self._last_geo:  # the hot path: the same board again
@@ -101,6 +108,7 @@ class Evaluator:
         back_each = each * bw
         block = w.block_come_out
         co_danger = w.come_out_danger
+        safe = tb.safe
         hot = [0] * len(teams)  # come-out holes of each team's colours with pegs in start
         if co_danger:
             for c in pos.colours:
@@ -121,6 +129,7 @@ class Evaluator:
                         if i != t:
                             hot_opp |= h
                 mv = tb.main_value[c]
+                guard = safe[c] if safe is not None else 0
                 if block and start[c] and main & tb.come_out_bit[c]:
                     value -= block
                 while main:
@@ -128,7 +137,7 @@ class Evaluator:
                     x = low.bit_length() - 1
                     main ^= low
                     v = mv[x]
-                    if opp:
+                    if opp and not low & guard:
                         if one_threat:  # the first threat already reaches the cap
                             if opp & behind[x]:
                                 v -= v * each

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from .errors import SetupError
 from .board import START, seat_sides, sides_for, team_lists
 from .cards import Shoe, rank_of, shoe_of
 from .moves import (DISCARD, DOUBT, PASS, PENALTY, RANKS, AmbiguousMoveError,
                     IllegalMoveError, Move, MoveSyntaxError)
-from .notation import position_to_json
-from .position import Position, _bits
-from .rules import Rules, rules_from_json
+from .families.pegs.position import Position
+from .rules import Rules, family_name, rules_from_json
+from .state import PegState, Saved, bits as _bits
 
 GAME_FORMAT = "pegs-and-jokers/game/1"
 PLAY, DOUBT_PHASE, PENALTY_PHASE, OVER = "play", "doubt", "penalty", "over"
@@ -33,6 +34,20 @@ class Play(NamedTuple):
     """A legal action: the move and the real card it spends (None if no card)."""
     move: Move
     card: str | None
+
+
+class _Undo(NamedTuple):
+    """What `Game.pop` puts back: the state before one push."""
+    shoe: Any              # shoe.snapshot(), or (stock size, its top 3, discard size) if not `full`
+    full: bool
+    hands: list[list[str]]
+    position: Saved
+    phase: str
+    pending: dict[str, Any] | None
+    grants: tuple[tuple[int, int], ...]
+    winner: int | None
+    turn: int
+    top_hidden: bool
 
 
 class _ShuffleLog:
@@ -61,7 +76,7 @@ class _ShuffleLog:
         if self.used < len(self.replay):
             nxt = self.replay[self.used]
             if sorted(nxt) != sorted(cards):
-                raise ValueError(f"recorded shuffle {self.used} does not hold the cards being shuffled")
+                raise SetupError(f"recorded shuffle {self.used} does not hold the cards being shuffled")
             cards[:] = nxt
             self.used += 1
         else:
@@ -87,6 +102,15 @@ class _ShuffleLog:
             self.rng.setstate(inner)
 
 
+def _check_family(game: "Game") -> None:
+    """A game class plays its own family's rules: the others' need their game (new_game)."""
+    name = family_name(game.rules)
+    if name != game.FAMILY:
+        raise SetupError(f"these {game.rules.preset} rules are played by the {name!r} family's "
+                         f"game, not {type(game).__name__}: make it with "
+                         f"companion.families.new_game")
+
+
 def _whole(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -95,21 +119,22 @@ def _check_record_types(record: dict) -> None:
     """ValueError naming the first field of a record that has the wrong type (before any use)."""
     for key in ("players", "teams", "dealer"):
         if record.get(key) is not None and not _whole(record[key]):
-            raise ValueError(f"the record's {key!r} must be a whole number, not {record[key]!r}")
+            raise SetupError(f"the record's {key!r} must be a whole number, not {record[key]!r}")
     seed = record.get("seed")
     if seed is not None and not (_whole(seed) or isinstance(seed, str)):
-        raise ValueError(f"the record's 'seed' must be a whole number or text, not {seed!r}")
+        raise SetupError(f"the record's 'seed' must be a whole number or text, not {seed!r}")
     if "shuffles" in record:
         shuffles = record["shuffles"]
         if not isinstance(shuffles, list) or not all(
                 isinstance(s, list) and all(isinstance(c, str) for c in s) for s in shuffles):
-            raise ValueError("the record's 'shuffles' must be a list of lists of cards")
+            raise SetupError("the record's 'shuffles' must be a list of lists of cards")
     moves = record.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
-        raise ValueError("the record's 'moves' must be a list of objects {\"move\", \"card\"}")
+        raise SetupError("the record's 'moves' must be a list of objects {\"move\", \"card\"}")
 
 
 class Game:
+    position: PegState  # the family's position (Pegs and Jokers': `families.pegs.position.Position`)
     """A game of Pegs and Jokers from the deal to the win.
 
     ``seed`` seeds a `random.Random` (tests, simulations); without a seed or
@@ -119,18 +144,13 @@ class Game:
     fresh shuffle; `take_new_shuffles` gives the fresh ones to be stored.
     """
 
-    _related = None  # registered by `companion.related_game`, which the package imports
-
-    def __new__(cls, rules: Rules | str | dict = "basic", *args, **kwargs):
-        # Tock, Carbles and Jackaroo (RELATED-GAMES.md) have their own turn flow.
-        if cls is Game and rules_from_json(rules).related:
-            cls = Game._related
-        return object.__new__(cls)
+    FAMILY = "pegs"  # the rule family this class plays (`companion.families`)
 
     def __init__(self, rules: Rules | str | dict = "basic", players: int = 4,
                  teams: int | None = None, seed=None, rng=None, dealer: int | None = None,
                  shuffles=None):
         self.rules = rules_from_json(rules)
+        _check_family(self)
         self.players = players
         self.sides = sides_for(players)
         self.seat_side = seat_sides(players)
@@ -144,7 +164,7 @@ class Game:
         self.rng = _ShuffleLog(rng, shuffles or ())
         self.dealer = players - 1 if dealer is None else dealer
         if not 0 <= self.dealer < players:
-            raise ValueError(f"dealer must be a seat 0-{players - 1}")
+            raise SetupError(f"dealer must be a seat 0-{players - 1}")
         r = self.rules
         self.shoe = Shoe(shoe_of(r, players), self.rng)
         # Hand lists are replaced on every change, never edited in place, so an
@@ -154,13 +174,13 @@ class Game:
         pegs = {side: [START] * r.pegs_per_side for side in self.seat_side}
         self.position = Position.from_pegs(r, self.sides, team_sides, pegs, self.seat_side[first])
         self.phase = PLAY
-        self.pending = None        # V-BJ: the declared play awaiting doubts / penalty
-        self._grants = ()          # V-BJ extra turns: (seat, turn index when granted)
-        self.winner = None         # team index (M10)
+        self.pending: Any = None   # V-BJ: the declared play awaiting doubts / penalty
+        self._grants: tuple[tuple[int, int], ...] = ()  # V-BJ extra turns: (seat, turn when granted)
+        self.winner: int | None = None  # team index (M10)
         self.turn = 0              # completed turns
         self.top_hidden = False    # the top discard was played face down (V-BJ)
-        self.history = []          # [{"seat", "move", "card", "public"}]
-        self._undo = []
+        self.history: list[dict[str, Any]] = []  # [{"seat", "move", "card", "public"}]
+        self._undo: list[Any] = []
         if r.draw == "first":
             self.hands[first].append(self.shoe.draw())
 
@@ -194,6 +214,16 @@ class Game:
 
     # ------------------------------------------------------------- generation
     def legal_plays(self) -> list[Play]:
+        """The legal plays of the seat that must act (`actor`), each a move and the real
+        card it spends; one per distinct end position and card rank (R4).
+
+        >>> from companion.families import new_game
+        >>> game = new_game("basic", players=4, seed=7)
+        >>> game.actor, game.hands[game.actor]
+        (0, ['3D', 'KS', 'AC', 'AS', 'JK', '8D'])
+        >>> [(play.move.text(game.position.geo), play.card) for play in game.legal_plays()]
+        [('K 0:S-M8', 'KS'), ('A 0:S-M8', 'AC')]
+        """
         if self.phase == PLAY and not self.rules.bluffing:  # the bots' hot path
             hand = self.hands[self.seat]
             first_card = {}
@@ -302,7 +332,18 @@ class Game:
 
     # ------------------------------------------------------------- push / pop
     def push(self, move: Move | Play, card: str | None = None) -> None:
-        """Check and make a move for the actor."""
+        """Check and make a move for the actor (a `Play`, or a `Move` and the card).
+
+        >>> from companion.families import new_game
+        >>> game = new_game("basic", players=4, seed=7)
+        >>> game.push(game.legal_plays()[0])
+        >>> game.turn, game.history[-1]["move"].text(game.position.geo), game.actor
+        (1, 'K 0:S-M8', 1)
+        >>> game.pop()["card"]                      # undone exactly: the turn, hand and pegs
+        'KS'
+        >>> game.turn, game.position.pegs()[0]
+        (0, [-1, -1, -1, -1, -1])
+        """
         if isinstance(move, Play):
             move, card = move
         self._push(self.check(move, card))
@@ -318,11 +359,10 @@ class Game:
         pos, shoe = self.position, self.shoe
         stock = shoe.stock
         full = len(stock) < 3  # a reshuffle may happen: save everything
-        self._undo.append((
+        self._undo.append(_Undo(
             shoe.snapshot() if full else (len(stock), stock[-3:], len(shoe.discard)),
-            full, self.hands[:], pos.occ, pos.start, pos.to_move, pos.counting,
-            self.phase, self.pending, self._grants, self.winner, self.turn,
-            self.top_hidden))
+            full, self.hands[:], pos.save(), self.phase, self.pending, self._grants,
+            self.winner, self.turn, self.top_hidden))
         # The move's text is made when a record or view asks for it.
         self.history.append({"seat": self.actor, "move": move, "card": card,
                              "public": not self.rules.bluffing or move[1] == DISCARD})
@@ -330,7 +370,7 @@ class Game:
         if self.phase == PLAY:
             seat = self.seat
             hand = self.hands[seat][:]  # hands are replaced, never edited: cheap undo
-            hand.remove(card)
+            hand.remove(card)  # type: ignore[arg-type]  # a play phase card is a card
             self.hands[seat] = hand
             if self.rules.bluffing and kind != DISCARD:
                 opponents = [(seat + k) % self.players for k in range(1, self.players)]
@@ -338,8 +378,8 @@ class Game:
                 self.pending = {"seat": seat, "card": card, "move": move, "queue": queue}
                 self.phase = DOUBT_PHASE
                 return
-            pos._make(move, pos.to_move)
-            shoe.discard.append(card)
+            pos.apply(move, pos.to_move)
+            shoe.discard.append(card)  # type: ignore[arg-type]
             self.top_hidden = False
             self._end_turn(seat)
         elif self.phase == DOUBT_PHASE:
@@ -347,7 +387,7 @@ class Game:
             if kind == PASS:
                 p = self.pending = {**p, "queue": p["queue"][1:]}
                 if not p["queue"]:  # no doubt: the move stands, the card stays unseen
-                    pos._make(p["move"], pos.to_move)
+                    pos.apply(p["move"], pos.to_move)
                     shoe.discard.append(p["card"])
                     self.top_hidden = True
                     self.pending = None
@@ -361,7 +401,7 @@ class Game:
             if rank_of(p["card"]) != p["move"].rank:  # a caught bluff: no move
                 self._penalty(chooser=doubter, victim_seat=bluffer, turn_seat=bluffer)
             else:  # a wrong doubt: the move stands, then the doubter pays
-                pos._make(p["move"], pos.to_move)
+                pos.apply(p["move"], pos.to_move)
                 if pos.winner() is not None:
                     self.pending = None
                     self.phase = PLAY
@@ -369,7 +409,7 @@ class Game:
                     return
                 self._penalty(chooser=bluffer, victim_seat=doubter, turn_seat=bluffer)
         elif self.phase == PENALTY_PHASE:
-            pos._make(move, pos.to_move)
+            pos.apply(move, pos.to_move)
             turn_seat = self.pending["turn_seat"]
             self.pending = None
             self.phase = PLAY
@@ -443,8 +483,8 @@ class Game:
         return span
 
     def pop(self) -> dict:
-        """Undo the last push; returns its history entry."""
-        (shoe_state, full, hands, occ, start, to_move, counting, self.phase, self.pending,
+        """Undo the last push; returns its history entry (see `push`)."""
+        (shoe_state, full, hands, saved, self.phase, self.pending,
          self._grants, self.winner, self.turn, self.top_hidden) = self._undo.pop()
         shoe = self.shoe
         if full:
@@ -455,14 +495,13 @@ class Game:
             shoe.stock.extend(tail)
             del shoe.discard[n_discard:]
         self.hands = hands
-        pos = self.position
-        pos.occ, pos.start, pos.to_move, pos.counting = occ, start, to_move, counting
+        self.position.restore(saved)
         return self.history.pop()
 
     # ---------------------------------------------------------------- records
     def record(self) -> dict:
         """The game record: set-up, randomness and moves (NOTATION.md move text)."""
-        rec = {"format": GAME_FORMAT, "rules": self.rules.to_json(), "players": self.players,
+        rec: dict[str, Any] = {"format": GAME_FORMAT, "rules": self.rules.to_json(), "players": self.players,
                "teams": self.team_count, "dealer": self.dealer,
                "moves": [{"move": h["move"].text(self.position.geo), "card": h["card"]}
                          for h in self.history]}
@@ -483,11 +522,18 @@ class Game:
         """
         return self.rng.take_fresh()
 
+    @staticmethod
+    def from_record(record: dict, upto: int | None = None) -> "Game":
+        """Replay a record (all moves, or the first `upto`): a game of the record's
+        family, whichever game class this is called on (`families.game_from_record`)."""
+        from .families import game_from_record
+        return game_from_record(record, upto)
+
     @classmethod
-    def from_record(cls, record: dict, upto: int | None = None) -> "Game":
-        """Replay a record (all moves, or the first `upto`)."""
+    def replay(cls, record: dict, upto: int | None = None) -> "Game":
+        """Replay a record of this class's family (all moves, or the first `upto`)."""
         if not isinstance(record, dict) or record.get("format") != GAME_FORMAT:
-            raise ValueError(f"not a game record: expected format {GAME_FORMAT!r}")
+            raise SetupError(f"not a game record: expected format {GAME_FORMAT!r}")
         _check_record_types(record)
         kwargs = dict(rules=record.get("rules", "basic"), players=record.get("players", 4),
                       teams=record.get("teams"), dealer=record.get("dealer"))
@@ -498,14 +544,14 @@ class Game:
         elif record.get("seed") is not None:
             game = cls(**kwargs, seed=record["seed"])
         else:
-            raise ValueError("the record has neither a seed nor recorded shuffles")
+            raise SetupError("the record has neither a seed nor recorded shuffles")
         moves = record.get("moves", [])
         for i, entry in enumerate(moves[:upto]):
             try:
                 game.push_text(entry["move"], entry.get("card"))
             except (MoveSyntaxError, IllegalMoveError, KeyError, TypeError) as exc:
                 shown = repr(entry) if len(repr(entry)) <= 80 else repr(entry)[:77] + "..."
-                raise ValueError(f"move {i + 1} ({shown}) does not replay: {exc}") from None
+                raise SetupError(f"move {i + 1} ({shown}) does not replay: {exc}") from None
         return game
 
     # ------------------------------------------------------------------ views
@@ -522,7 +568,7 @@ class Game:
             "players": self.players,
             "seat_sides": list(self.seat_side),
             "teams": [[self.side_seat[c] for c in t] for t in pos.teams],
-            "position": position_to_json(pos),
+            "position": pos.to_json(),
             "phase": self.phase,
             "turn_seat": self.seat,
             "actor": self.actor,

@@ -10,12 +10,9 @@ from __future__ import annotations
 import random
 
 from .board import START
-from .cards import rank_of
 from .message import Join, msg, nmsg, pmsg
-from .moves import DISCARD, DOUBT, FORCE, FREE, GIVE, HAND, MOVE, PASS, PENALTY, SWAP
-from .related import card_rank
+from .moves import DISCARD, DOUBT, MOVE, PASS, PENALTY, SWAP
 from .strong import DEFAULT_THINK_MS, StrongBot, _Seen
-from .strong_related import worth_for
 
 _CARD_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king", "JK": "joker"}
 
@@ -35,7 +32,8 @@ _RANK_IN_HINT = {"A": pmsg("rank", "ace"), "J": pmsg("rank", "jack"), "Q": pmsg(
                  "K": pmsg("rank", "king"), "JK": pmsg("rank", "joker")}
 
 
-def _card(rank: str):
+def card_msg(rank: str):
+    """A rank's name in a hint ("jack", "8"), as a message."""
     return _RANK_IN_HINT.get(rank) or pmsg("rank", rank)
 
 
@@ -59,21 +57,22 @@ def reason(view: dict, move, card, p_real=None, names=None) -> str:
         pct = round(100 * (p_real or 0))
         if kind == DOUBT:
             return msg("doubt: %(who)s really has a %(card)s only about %(pct)s%% of the time, "
-                       "and catching a bluff gains more than a wrong doubt costs", who=who, card=_card(rank), pct=pct)
-        return msg("pass: %(who)s most likely really has the %(card)s (about %(pct)s%%)", who=who, card=_card(rank),
-                   pct=pct)
+                       "and catching a bluff gains more than a wrong doubt costs", who=who, card=card_msg(rank),
+                       pct=pct)
+        return msg("pass: %(who)s most likely really has the %(card)s (about %(pct)s%%)", who=who,
+                   card=card_msg(rank), pct=pct)
     if kind == PENALTY:
         victim, hole, _ = move[2][0]
         return nmsg("send back %(who)s's peg %(n)s hole from home: it hurts them most",
                     "send back %(who)s's peg %(n)s holes from home: it hurts them most",
                     _to_home(geo, victim, hole), who=_name(names, victim))
-    if seen.rules.related:
-        text = _related_reason(view, seen, move, card, names)
-        if text is not None:
-            return text
-    rank = rank_of(card) if card else move[0]
+    family = seen.family
+    text = family.hint_reason(view, seen, move, card, names)  # the plays off the board
+    if text is not None:
+        return text
+    rank = family.card_rank(seen.rules, card) if card else move[0]
     if kind == DISCARD:
-        return msg("no card can move: let go of the %(card)s, the least useful to keep", card=_card(rank))
+        return msg("no card can move: let go of the %(card)s, the least useful to keep", card=card_msg(rank))
     bluff = seen.rules.bluffing and rank != move[0]
     before_start = list(pos.start)
     before_occ = list(pos.occ)
@@ -116,41 +115,14 @@ def reason(view: dict, move, card, p_real=None, names=None) -> str:
         pos.pop()
     text = Join(parts[:2]).msg()
     if bluff:
-        text = msg("bluff: declare a %(declared)s and play the %(card)s; %(why)s", declared=_card(move[0]),
-                   card=_card(rank), why=text)
-    if seen.rules.related:  # the cards that bring pegs out in this game (TK-M4, CB-M4, JR-M6)
-        come_out = worth_for(seen.rules).out
-        hand_ranks = {card_rank(seen.rules, c) for c in seen.hand}
-        rank = card_rank(seen.rules, card) if card else move[0]
-    else:
-        come_out = ("JK", "A", "K", "Q", "J")
-        hand_ranks = {rank_of(c) for c in seen.hand}
+        text = msg("bluff: declare a %(declared)s and play the %(card)s; %(why)s", declared=card_msg(move[0]),
+                   card=card_msg(rank), why=text)
+    come_out = family.come_out_ranks(seen.rules)  # the cards that bring pegs out in this game
+    hand_ranks = {family.card_rank(seen.rules, c) for c in seen.hand}
     kept = [r for r in ("JK", "A", "K", "Q", "J") if r in hand_ranks and r != rank and r in come_out]
     if kept and not out and any(pos.start[c] for c in pos.controlled(me)) and kind == MOVE:
-        text = msg("%(why)s, and keeps your %(card)s for bringing a peg out", why=text, card=_card(kept[0]))
+        text = msg("%(why)s, and keeps your %(card)s for bringing a peg out", why=text, card=card_msg(kept[0]))
     return text
-
-
-def _related_reason(view, seen, move, card, names):
-    """Tock, Carbles, Jackaroo: the reasons of their own plays (None: a move on the board)."""
-    kind = move[1]
-    rank = card_rank(seen.rules, card) if card else move[0]
-    word = _card(rank[:1] if rank[:1] in "JQ" else rank)
-    if kind == GIVE:
-        return msg("pass the %(card)s to your partner %(who)s: it is worth more to their pegs than to yours",
-                   card=word, who=_name(names, move[2][0]))
-    if kind == DISCARD and view.get("phase") == "forced":
-        return msg("a 10 makes you discard: let go of the %(card)s, the least useful to your pegs", card=word)
-    if kind == DISCARD:
-        return msg("no card can move: let go of the %(card)s, the least useful to keep", card=word)
-    if kind == HAND:
-        return msg("give up the whole hand and wait for the next deal: no play helps more")
-    if kind == FORCE:
-        who = _name(names, move[2][0])
-        if move[0] == "10":
-            return msg("make %(who)s discard a card and miss a turn", who=who)
-        return msg("take a card at random from %(who)s, who also misses a turn", who=who)
-    return None
 
 
 def suggest(view: dict, rng: random.Random | None = None, names: dict | None = None,

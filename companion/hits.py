@@ -23,7 +23,7 @@ def _diff(before: dict, after: dict, steps) -> list[tuple[int, int, int]]:
     for c, s, d in steps:
         expected[c][s] -= 1
         expected[c][d] += 1
-    out = []
+    out: list[tuple[int, int, int]] = []
     for c, locs in after.items():
         got = Counter(locs)
         gone = sorted((+expected[c] - got).elements())
@@ -45,7 +45,7 @@ def hits(pos, move: Move, by_step: bool = False) -> list[tuple[int, int, int]]:
     q = pos.copy()
     for step in steps:
         before = q.pegs()
-        q._make(Move(rank, kind, (step,)), pos.to_move)
+        q.apply(Move(rank, kind, (step,)), pos.to_move)
         out.extend(_diff(before, q.pegs(), (step,)))
     return out
 

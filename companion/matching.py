@@ -22,9 +22,10 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
+from .errors import PositionError
 from .board import START
 from .hits import hits
-from .moves import FORCE, GIVE, MOVE, SWAP, IllegalMoveError, Move
+from .moves import FORCE, GIVE, MOVE, SWAP, Move
 
 # ------------------------------------------------------------------ hole ids
 
@@ -57,7 +58,7 @@ def parse_hole_id(geo, hole: str):
                 return "S", s, i
     except ValueError:
         pass
-    raise ValueError(f"unknown hole id {hole!r}")
+    raise PositionError(f"unknown hole id {hole!r}")
 
 
 def all_holes(geo, sides, pegs_per_side: int = 5) -> list[str]:
@@ -398,18 +399,13 @@ def _orders(pos, move):
         return _related_orders(pos, move) if len(steps) >= 2 else out
     if len(steps) == 2:
         rev = steps[::-1]
-        if pos.rules.related:  # the related games judge the other order by their rules (JR-P4)
-            try:
-                pos.check_move(Move(move.rank, move.kind, tuple(rev)))
-            except IllegalMoveError:
-                return out
         q = pos.copy()
         for c, s, d in rev:
             if s == START and not q.start[c] or s != START and not q.occ[c] >> s & 1:
                 return out
-            q._make(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
+            q.apply(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
         r = pos.copy()
-        r._make(move, pos.to_move)
+        r.apply(move, pos.to_move)
         if q.occ == r.occ and q.start == r.start:
             out.append(rev)
     return out
@@ -556,7 +552,7 @@ def _move_stages(pos, move, before: Occupancy, names, add) -> None:
             returns = hit_returns(q, step) if related or _hits_something(q, c, d) else []
             _step_stages(add, geo, base, _start_ref(geo, c, s), hole_id(geo, c, d),
                          returns, k == len(steps) - 1, related)
-            q._make(step, pos.to_move)
+            q.apply(step, pos.to_move)
             if k == len(steps) - 1:
                 add(_occupancy_fast(q, names), destination={hole_id(geo, c, d)}, done=True)
 

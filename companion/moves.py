@@ -15,33 +15,11 @@ from __future__ import annotations
 import re
 
 from .board import START, Geometry
+from .errors import (AmbiguousMoveError, IllegalMoveError, MoveError,  # noqa: F401 (re-exported)
+                     MoveSyntaxError)
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
 RANK_SET = frozenset(RANKS)
-
-
-class MoveError(ValueError):
-    """Base class of the move errors."""
-
-
-class MoveSyntaxError(MoveError):
-    """The text is not a move in NOTATION.md form."""
-
-
-class IllegalMoveError(MoveError):
-    """The move is well formed but not legal here; `rule` names the RULES id."""
-
-    def __init__(self, message: str, rule: str | None = None):
-        super().__init__(message)
-        self.rule = rule
-
-
-class AmbiguousMoveError(MoveError):
-    """The input fits more than one legal move (e.g. no card named)."""
-
-    def __init__(self, message: str, candidates=()):
-        super().__init__(message)
-        self.candidates = list(candidates)
 
 
 MOVE, SWAP, DISCARD, FREE = "move", "swap", "discard", "free"
@@ -99,6 +77,18 @@ class Move(tuple):
 
         ``ranks`` (a related game's deck, RG-N2) also admits its forms of
         RG-N3: any number of parts, force, `discard hand` and passing a card.
+
+        >>> from companion.board import geometry
+        >>> geo = geometry(4)                       # the 4-sided board of 18 holes a side
+        >>> move = Move.from_text("7 0:M10-M13 0:M40-M44", geo)
+        >>> move
+        Move('7', 'move', ((0, 10, 13), (0, 40, 44)))
+        >>> move.text(geo)
+        '7 0:M10-M13 0:M40-M44'
+        >>> Move.from_text("7 0:M10", geo)
+        Traceback (most recent call last):
+        ...
+        companion.errors.MoveSyntaxError: bad step '0:M10' in '7 0:M10': expected <side>:<from>-<to>, e.g. 0:M10-M13
         """
         if not isinstance(text, str):
             raise MoveSyntaxError("a move must be text")
@@ -111,6 +101,7 @@ class Move(tuple):
             if len(words) != 2 or not _STEP.match(words[1]):
                 raise MoveSyntaxError(f"bad penalty {text!r}: expected penalty <side>:M<n>-S")
             m = _STEP.match(words[1])
+            assert m is not None  # matched just above
             c = int(m[1])
             _check_side(c, sides, text)
             return cls("", PENALTY, ((c, _loc(geo, m[2], text), _loc(geo, m[3], text)),))

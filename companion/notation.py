@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import json
 
-from .board import geometry
-from .moves import FORCE
-from .position import Position, PositionError
-from .related import RelatedPosition
-from .rules import RulesError, rules_from_json
+from typing import Any
 
-FORMAT = "pegs-and-jokers/position/1"
+from .board import geometry
+from .errors import PositionError, RulesError
+from .families import find_family
+from .moves import FORCE
+from .rules import rules_from_json
+from .state import FORMAT, PegState
+
 _KEYS = {"format", "rules", "sides", "teams", "pegs", "to_move", "counting"}
-_RELATED_KEYS = {"skips", "hand_sizes", "waiting"}  # RG-N4, RG-N5
 
 
 def _int(value, what):
@@ -26,8 +27,16 @@ def _side_key(key, what):
     return int(key)
 
 
-def position_from_json(data) -> Position:
-    """A Position from NOTATION.md JSON (text or parsed); PositionError on any problem."""
+def position_from_json(data: Any) -> PegState:
+    """A position of the rules' family from NOTATION.md JSON (text or parsed); PositionError
+    on any problem.
+
+    >>> pos = position_from_json({"format": "pegs-and-jokers/position/1", "rules": "basic",
+    ...     "sides": 4, "teams": [[0, 2], [1, 3]], "pegs": {str(s): ["S"] * 5 for s in range(4)},
+    ...     "to_move": 0})
+    >>> type(pos).__name__, sorted(m.text(pos.geo) for m in pos.legal_moves(["A"]))
+    ('Position', ['A 0:S-M8'])
+    """
     if isinstance(data, (str, bytes)):
         try:
             data = json.loads(data)
@@ -38,7 +47,7 @@ def position_from_json(data) -> Position:
     keys = _KEYS
     if isinstance(data.get("rules"), (str, dict)):
         try:
-            keys = _KEYS | _RELATED_KEYS if rules_from_json(data["rules"]).related else _KEYS
+            keys = _KEYS | find_family(data["rules"]).position_keys
         except RulesError:
             pass
     unknown = sorted(set(data) - keys)
@@ -53,11 +62,10 @@ def position_from_json(data) -> Position:
         rules = rules_from_json(data["rules"])
     except RulesError as exc:
         raise PositionError(str(exc)) from None
+    family = find_family(rules)
     sides = _int(data["sides"], "sides")
-    if sides not in ((4, 6, 8, 10, 12) if rules.related else (4, 6, 8, 10)):
-        raise PositionError(f"sides is {sides}; a board has 4, 6, 8 or 10 sides (G1)"
-                            if not rules.related else
-                            f"sides is {sides}; a board has 4, 6, 8 or 12 sections (CB-G1)")
+    if sides not in family.board_sides:
+        raise PositionError(family.sides_error.format(sides=sides))
     teams = data["teams"]
     if not isinstance(teams, list) or not teams or not all(isinstance(t, list) and t for t in teams):
         raise PositionError("teams must be a list of non-empty lists of sides")
@@ -86,8 +94,9 @@ def position_from_json(data) -> Position:
         if not isinstance(data["counting"], dict):
             raise PositionError("counting must be an object {side: turns}")
         counting = {_side_key(k, "counting"): v for k, v in data["counting"].items()}
-    if rules.related:
-        extra = {}
+    cls = family.position_cls
+    if family.position_keys:  # RG-N4, RG-N5: the Tock family's skips, hand sizes, waiting
+        extra: dict[str, Any] = {}
         for key in ("skips", "hand_sizes"):
             if key in data:
                 if not isinstance(data[key], dict):
@@ -98,41 +107,23 @@ def position_from_json(data) -> Position:
             if not isinstance(w, list):
                 raise PositionError("waiting must be a list of sides")
             extra["waiting"] = [_int(c, "a side in waiting") for c in w]
-        return RelatedPosition.from_pegs(rules, sides, teams, pegs, to_move, counting, **extra)
-    return Position.from_pegs(rules, sides, teams, pegs, to_move, counting)
+        return cls.from_pegs(rules, sides, teams, pegs, to_move, counting, **extra)  # type: ignore[no-any-return]
+    return cls.from_pegs(rules, sides, teams, pegs, to_move, counting)  # type: ignore[no-any-return]
 
 
-def pegs_to_json(pos: Position, pegs: dict | None = None) -> dict:
+def pegs_to_json(pos: PegState, pegs: dict[int, list[int]] | None = None) -> dict[str, list[str]]:
     """{"side": [tokens]} in canonical order."""
     token = pos.geo.token
     pegs = pos.pegs() if pegs is None else pegs
     return {str(c): [token(loc) for loc in locs] for c, locs in pegs.items()}
 
 
-def position_to_json(pos: Position) -> dict:
-    out = {
-        "format": FORMAT,
-        "rules": pos.rules.to_json(),
-        "sides": pos.sides,
-        "teams": [list(t) for t in pos.teams],
-        "pegs": pegs_to_json(pos),
-        "to_move": pos.to_move,
-    }
-    counting = {str(c): pos.counting[c] for c in pos.colours if pos.counting[c]}
-    if counting or pos.rules.counting:
-        out["counting"] = counting
-    if pos.rules.related:  # RG-N4, RG-N5: only what is set
-        skips = {str(c): pos.skips[c] for c in pos.colours if pos.skips[c]}
-        if skips:
-            out["skips"] = skips
-        if pos.hand_sizes:
-            out["hand_sizes"] = {str(c): n for c, n in sorted(pos.hand_sizes.items())}
-        if pos.waiting:
-            out["waiting"] = sorted(pos.waiting)
-    return out
+def position_to_json(pos: PegState) -> dict[str, Any]:
+    """NOTATION.md JSON of a position of either family (`PegState.to_json`)."""
+    return pos.to_json()
 
 
-def moves_report(pos: Position, ranks=None) -> dict:
+def moves_report(pos: Any, ranks: Any = None) -> dict[str, Any]:
     """The `pegs moves` output object (NOTATION.md)."""
     geo = pos.geo
     moves = []

@@ -8,6 +8,8 @@ side 2); S-s2 (side 2's start area).
 from __future__ import annotations
 
 from .cards import rank_of
+from .errors import MoveError
+from .families import PEGS, find_family
 from .hits import hits
 from .message import Msg, Trimmed, msg
 from .moves import DISCARD, RANKS, SWAP
@@ -71,7 +73,7 @@ def offered_plays(game, seat: int, names=None, say=None) -> dict:
     and `names` (`companion.words.Names`; default `SeatNames`)."""
     g = game
     if seat != g.actor:
-        raise ValueError(f"seat {seat} does not act now (seat {g.actor} does)")
+        raise MoveError(f"seat {seat} does not act now (seat {g.actor} does)")
     names = names if names is not None else SeatNames(g.seat_side)
     say = say if say is not None else _notation
     pos = g.position
@@ -82,7 +84,7 @@ def offered_plays(game, seat: int, names=None, say=None) -> dict:
     if g.phase == PENALTY_PHASE:
         out["penalty"] = [move_json(g, p.move) for p in g.legal_plays()]
         return out
-    if g.rules.related:
+    if find_family(g.rules) is not PEGS:  # the Tock family's plays off the board too
         return _related_plays(g, out, names, say)
     hand = g.hands[g.actor]
     ranks = list(dict.fromkeys(rank_of(c) for c in hand))

@@ -5,6 +5,8 @@ both use these names, and `position` uses `explain` (never the reverse).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from functools import lru_cache
 
 from .moves import RANKS
@@ -20,7 +22,7 @@ def card_powers(rules: Rules) -> dict:
     """rank -> tuple of actions; an action is (kind, count, extra)."""
     powers = {}
     for rank in RANKS:
-        acts = []
+        acts: list[tuple[str, int, Any]] = []
         if rank == "A":
             acts += [(OUT, 0, None), (FWD, 1, None)]
             if rules.ace == "north_carolina":

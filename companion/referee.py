@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import START
+from .errors import CompanionError
 from .game import DOUBT_PHASE, PLAY
 from .matching import (BoardFollower, Occupancy, StageIndex, board_of_pegs, colours_of_pegs, hit_returns,
                        hole_id, occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
@@ -44,7 +45,7 @@ from .readings import DEFAULT_MARGIN, contradictions, decide, doubtful
 BOARD_KINDS = (MOVE, SWAP, FREE)   # plays made by moving pegs (the rest are the phone's)
 
 
-class RefereeError(ValueError):
+class RefereeError(CompanionError, ValueError):
     """A request the referee can't take now (the game moved on since the phone looked)."""
 
     def __init__(self, message: str, version=None):
@@ -155,6 +156,7 @@ class Referee:
         self.candidates: list[dict] = []
         self.plan: dict[str, str] = {}      # hole -> LED role wanted now
         self.plan_colours: dict[str, int] = {}   # hole -> the side whose peg it wants (its LED's colour)
+        self.hint_under: dict[str, tuple] = {}   # hinted hole -> (role, side) it shows without the hint
         self.seen: dict[str, int] | None = None  # track hole -> side, on a board that sees colours
         self.seen_start: dict[str, int] = {}     # start hole -> side of another side's peg standing there
         self.readings: dict | None = None        # camera: hole -> (p_peg, side, p_side), latest stable frame
@@ -428,6 +430,8 @@ class Referee:
     def _plan_hint(self) -> None:
         """Over the ready (or waiting) board's plan: the hint's holes in the hint look."""
         holes = self.hint_holes()
+        # what those holes show without the hint: the public board's view (issue 22 point 3)
+        self.hint_under = {hole: (self.plan.get(hole), self.plan_colours.get(hole)) for hole in holes}
         for hole in holes:
             self.plan[hole] = "hint"
             self.plan_colours.pop(hole, None)

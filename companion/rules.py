@@ -7,6 +7,9 @@ options, and options can be combined by hand (NOTATION.md `rules` field:
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .errors import RulesError  # noqa: F401 (re-exported: companion.rules.RulesError)
 
 # Option name -> (allowed values or type, one-line documentation). The
 # documentation is shown by `pegs rules` and the web page.
@@ -35,7 +38,7 @@ OPTION_DOCS: dict[str, tuple[object, str]] = {
     "forfeit": (bool, "a player may discard instead of moving even when able (V-OPT forfeit)"),
     "bluffing": (bool, "cards are played face down with a declared card; opponents may doubt (V-BJ)"),
     # Options of the related games (RELATED-GAMES.md); each is usable by any
-    # preset of the related-games engine (see `Rules.related`).
+    # rule set of the Tock family (see `family_name`).
     "home_size": ((4, 5), "holes in each home (G4): 5, Tock/Carbles/Jackaroo 4 (TK-G4)"),
     "deal": (tuple, "hands dealt in rounds without drawing, e.g. [5, 4, 4] (TK-C2); [] = draw each turn (C2, C3)"),
     "deal_reshuffle": (("cycle", "empty"), "with deal rounds: shuffle all cards after the last round (TK-C2), or refill the stock from the discards when it runs out (CB-C2)"),
@@ -110,16 +113,9 @@ class Rules:
     open_hand: bool = False
     team_play: str = "any"
 
-    def __post_init__(self):
-        # Worked out once: Position(...) and Game(...) read it at construction.
-        object.__setattr__(self, "_related", _related(self))
-
-    @property
-    def related(self) -> bool:
-        """True when an option of the related games is in use: such rules run
-        on the related-games engine (`companion.related`), so the Pegs and
-        Jokers move generator never tests these options."""
-        return self._related
+    def __post_init__(self) -> None:
+        # Worked out once: `companion.families.find_family` reads it.
+        object.__setattr__(self, "_family", _family_name(self))
 
     def options(self) -> dict:
         """The options that differ from the preset they were built from."""
@@ -127,7 +123,7 @@ class Rules:
         return {f.name: getattr(self, f.name) for f in fields(self)
                 if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)}
 
-    def to_json(self):
+    def to_json(self) -> str | dict[str, Any]:
         if self.preset in RELATED_PRESETS:  # RG-N5: only the preset's switches
             on = {name: True for name, change in SWITCHES.get(self.preset, {}).items()
                   if all(getattr(self, k) == v for k, v in change.items())}
@@ -141,23 +137,33 @@ class Rules:
         return rules_from_json({"preset": self.preset, "options": {**self.options(), **options}})
 
 
-# Options only the related-games engine plays. `home_size`, `four`,
-# `court_out` and `open_hand` the Pegs and Jokers engine plays too.
+# Options only the Tock family plays (their values here are Pegs and Jokers'). `home_size`,
+# `four`, `court_out` and `open_hand` the Pegs and Jokers family plays too.
 _NEW_DEFAULTS = {
     "deal": (), "deal_reshuffle": "cycle", "stuck": "card", "joker_exempt": True,
     "give_up_hand": False, "pass_card": False, "five": "forward",
     "jack": "plain", "queen": "plain", "king": "plain", "own_pegs": "block",
     "hits": "in_spot", "start_block": False, "pair_block": False, "partner_joker": False,
     "direction": "clockwise", "team_play": "any"}
-def _related(rules: Rules) -> bool:
-    return (rules.in_spot_offset == rules.come_out_offset
+
+
+def _family_name(rules: Rules) -> str:
+    """The rule family whose engine plays these rules: "tock" when an option only the
+    related games have is in use (their start hole is the come-out hole, their 7, 10
+    and joker, or any of `_NEW_DEFAULTS`), else "pegs". Option values, never preset names."""
+    tock = (rules.in_spot_offset == rules.come_out_offset
             or rules.seven not in ("split",) or rules.ten in ("swap", "force")
             or rules.joker == "come_out"
             or any(getattr(rules, k) != v for k, v in _NEW_DEFAULTS.items()))
+    return "tock" if tock else "pegs"
 
 
-class RulesError(ValueError):
-    """An unknown preset or a bad option value."""
+def family_name(rules: Rules) -> str:
+    """The name of the rule family that plays `rules` ("pegs" or "tock"); the family
+    itself is `companion.families.find_family(rules)`."""
+    return rules._family  # type: ignore[attr-defined, no-any-return]
+
+
 
 
 _BASIC = Rules()
@@ -230,10 +236,10 @@ _PEGS_ONLY = {"draw": "first", "team_pegs": False, "nine": "forward", "ace": "ba
               "forfeit": False, "bluffing": False, "start_jokers": False}
 
 
-def _check_related(rules: Rules) -> None:
-    """The related engine plays the options it shares with Pegs and Jokers
+def _check_tock_family(rules: Rules) -> None:
+    """The Tock family plays the options it shares with Pegs and Jokers
     (counts, come-out, home, P8 helping) but not Pegs and Jokers' own powers."""
-    if not rules.related:
+    if family_name(rules) != "tock":
         return
     bad = [k for k, v in _PEGS_ONLY.items() if getattr(rules, k) != v]
     if rules.seven == "split":
@@ -465,10 +471,8 @@ def rules_from_json(value) -> Rules:
     rules = replace(PRESETS[preset], **options)
     if rules.in_spot_offset >= rules.holes_per_side or rules.come_out_offset >= rules.holes_per_side:
         raise RulesError("in_spot_offset and come_out_offset must be less than holes_per_side")
-    if rules.in_spot_offset == rules.come_out_offset and not rules.related:
-        raise RulesError("in_spot_offset and come_out_offset must differ")
     if rules.pegs_per_side > rules.home_size:
         raise RulesError(f"{rules.pegs_per_side} pegs per player can't all fit a home of "
                          f"{rules.home_size}")
-    _check_related(rules)
+    _check_tock_family(rules)
     return rules

@@ -15,20 +15,19 @@ plus ``"sides"`` for Tock, Carbles and Jackaroo. The web layer answers a
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from . import colours
 from .board import TEAM_LAYOUTS
 from .bots import BOT_NAMES
 from .cards import draw_for_partners, shoe_of
-from .related import SEATS, SECTIONS, seat_sections
-from .related_game import default_sections
+from .errors import SetupError
+from .families import TOCK
+from .families.tock.game import default_sections
+from .families.tock.position import SECTIONS, seat_sections
 from .rules import PRESETS, RELATED_PRESETS, SWITCHES, RulesError, rules_from_json
 
 MAX_NAME = 24   # characters of a player's name
-
-
-class SetupError(ValueError):
-    """A set-up that can't be played, with what to change (the web answers 400)."""
 
 
 def parse_setup(data, rng=None) -> dict:
@@ -38,7 +37,7 @@ def parse_setup(data, rng=None) -> dict:
     if not isinstance(data, dict):
         raise SetupError("send a JSON object describing the table")
     preset = data.get("preset", "basic")
-    if preset in RELATED_PRESETS:
+    if preset in TOCK.presets:  # the Tock family's own seats, teams and boards
         return _parse_related(data, preset, rng)
     if preset not in PRESETS:
         raise SetupError(f"unknown rules preset {preset!r}; choose one of "
@@ -96,9 +95,9 @@ def related_layouts(preset: str) -> dict:
     """Seat counts of a related preset, each with its teams and its board sections
     (RELATED-GAMES.md S, CB-G1): {players: {"teams": n, "sections": [...]}}."""
     rules = RELATED_PRESETS[preset]
-    carbles = preset.startswith("carbles")
+    carbles = TOCK.board_sizes(rules) != (4,)  # the family says its boards
     out = {}
-    for n in SEATS[preset]:
+    for n in TOCK.seats[preset]:
         out[n] = {"teams": n // 2 if rules.team_play == "pairs" else n,
                   "sections": [s for s in SECTIONS if s >= n] if carbles else [4],
                   "default_sections": default_sections(rules, n)}
@@ -135,7 +134,7 @@ def _parse_related(data: dict, preset: str, rng) -> dict:
     """A Tock, Carbles or Jackaroo table: the preset's own seat counts, its teams
     (partners sit opposite: seats i and i + n/2) and, for Carbles, the sections."""
     layouts = related_layouts(preset)
-    players = data.get("players")
+    players: Any = data.get("players")
     if isinstance(players, bool) or players not in layouts:
         raise SetupError(f"{preset.replace('_', ' ')} is played by "
                          f"{' or '.join(map(str, layouts))} players, not {players!r}")

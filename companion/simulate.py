@@ -15,24 +15,28 @@ import hashlib
 import math
 import random
 import time
-from typing import Callable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
 from .bots import make_bot
-from .game import Game
-from .related_game import STILL_DEALS_TO_DRAW
+from .errors import CompanionError, SetupError
+from .families import new_game
+from .families.tock.game import STILL_DEALS_TO_DRAW
 from .rules import rules_from_json
+
+if TYPE_CHECKING:
+    from .game import Game
 
 # Random bots in Bluffing Joker doubt half the time and take ~10^4-10^5 turns;
 # everything else ends in a few thousand at most.
 DEFAULT_MAX_TURNS = 200_000
 
 
-class SimulationError(RuntimeError):
+class SimulationError(CompanionError, RuntimeError):
     """A simulated game did not end within the turn cap."""
 
 
 class GameResult(NamedTuple):
-    index: int        # game number in the run, from 0
+    index: int  # type: ignore[assignment]  # game number in the run, from 0 (shadows tuple.index)
     seed: int         # the shoe seed (Game(..., seed=seed) replays the deal)
     turns: int        # completed turns
     actions: int      # plays made (more than turns with Bluffing Joker doubts)
@@ -65,7 +69,7 @@ def _check_bots(bots) -> tuple:
         bots = (bots,)
     bots = tuple(bots)
     if not bots:
-        raise ValueError("bots must name at least one bot")
+        raise SetupError("bots must name at least one bot")
     for name in bots:
         make_bot(name, random.Random(0))  # ValueError for an unknown name
     return bots
@@ -101,10 +105,10 @@ def iter_games(preset="basic", players: int = 4, teams: int | None = None, games
     bots = _check_bots(bots)
     rules = rules_from_json(preset)
     if not isinstance(games, int) or games < 0:
-        raise ValueError(f"games must be a whole number >= 0, not {games!r}")
+        raise SetupError(f"games must be a whole number >= 0, not {games!r}")
     for i in range(games):
         gs = game_seed(seed, i)
-        game = Game(rules, players=players, teams=teams, seed=gs, **_board(sides))
+        game = new_game(rules, players=players, teams=teams, seed=gs, **_board(sides))
         seat_bots = [make_bot(bots[s % len(bots)], random.Random(bot_seed(seed, i, s)),
                               **bot_options) for s in range(players)]
         try:
@@ -133,7 +137,7 @@ def simulate(preset="basic", players: int = 4, teams: int | None = None, games: 
     """
     bots = _check_bots(bots)
     rules = rules_from_json(preset)
-    probe = Game(rules, players=players, teams=teams, seed=0, **_board(sides))  # checks players/teams
+    probe = new_game(rules, players=players, teams=teams, seed=0, **_board(sides))  # checks players/teams
     n_teams = len(probe.position.teams)
     team_seats = [[probe.side_seat[c] for c in team] for team in probe.position.teams]
     wins = [0] * n_teams

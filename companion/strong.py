@@ -22,7 +22,7 @@ How it plays (the play phase):
    slower machine makes fewer deals: it plays a little weaker, not slower.
 
 Tock, Carbles and Jackaroo: the same method on their own deal, phases and
-evaluation, in `companion.strong_related` (this module's Pegs and Jokers
+evaluation, in `companion.families.tock.search` (this module's Pegs and Jokers
 code path is left as it was).
 
 Bluffing Joker (V-BJ): doubts and bluffs use an estimate of the chance that a
@@ -39,14 +39,14 @@ import random
 import time
 from math import comb
 
+from .errors import MoveError
 from .board import START
 from .evaluation import Evaluator, Weights, card_keep_value
 from .cards import rank_of, shoe_of
 from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, PENALTY, RANKS, SWAP, Move
+from .families import find_family
 from .notation import position_from_json
 from .rules import rules_from_json
-from . import strong_related
-from .strong_related import unseen_pool
 
 DEFAULT_THINK_MS = 140    # budget per decision, CPU time of the thinking thread (median target 150 ms)
 WALL_CAP = 3              # and never more than this many budgets of wall-clock time
@@ -77,6 +77,19 @@ class Decision:
 
 
 # ------------------------------------------------------------------ the view
+def pegs_unseen_pool(seen: "_Seen") -> list[str]:
+    """The ranks of the cards a Pegs and Jokers seat can't see: the whole shoe less its
+    own hand. (The discards are few against a 4-deck shoe and are reshuffled back into
+    the stock; the log shows only the last ones.)"""
+    pool = [rank_of(c) for c in shoe_of(seen.rules, seen.players)]
+    for c in seen.hand:
+        try:
+            pool.remove(rank_of(c))
+        except ValueError:
+            pass
+    return pool
+
+
 class _Seen:
     """What a view tells: rules, the position, seats, this seat's hand, the unseen cards."""
 
@@ -95,17 +108,8 @@ class _Seen:
         # Cards this seat can't see: the whole shoe less its own hand. (The
         # discards are few against a 4-deck shoe and are reshuffled back into
         # the stock; the log shows only the last ones.)
-        r = self.rules
-        if r.related:  # Tock, Carbles, Jackaroo: their own ranks and deal cycle
-            self.pool = unseen_pool(self)
-            return
-        pool = [rank_of(c) for c in shoe_of(r, self.players)]
-        for c in self.hand:
-            try:
-                pool.remove(rank_of(c))
-            except ValueError:
-                pass
-        self.pool = pool
+        self.family = find_family(self.rules)
+        self.pool = self.family.unseen_pool(self)  # each family's ranks and deal cycle
 
     def rank_count(self, rank: str) -> int:
         return sum(1 for r in self.pool if r == rank)
@@ -144,8 +148,9 @@ def _most_advanced(pos, side):
 
 
 def _send_back(pos, side, hole):
-    """The position with `side`'s peg on `hole` sent to start (in place; returns undo)."""
-    saved = (pos.occ, pos.start)
+    """The position with `side`'s peg on `hole` sent to start (in place; returns the
+    snapshot to `restore`)."""
+    saved = pos.save()
     occ, start = pos.occ[:], pos.start[:]
     occ[side] &= ~(1 << hole)
     start[side] += 1
@@ -174,15 +179,15 @@ class _Sim:
         moves, discard = pos.hand_moves(ranks)
         in_start = _pegs_in_start(pos, side)
         best, best_score = None, None
-        saved = (pos.occ, pos.start, pos.to_move, pos.counting)
+        saved = pos.save()
         seen_moves = {}
         for m in moves:
             key = (m[1], m[2])
             sc = seen_moves.get(key)
             if sc is None:
-                pos._make(m, side)
+                pos.apply(m, side)
                 sc = seen_moves[key] = evaluate(pos, team)
-                pos.occ, pos.start, pos.to_move, pos.counting = saved
+                pos.restore(saved)
             sc -= _keep(m[0], in_start)
             if best_score is None or sc > best_score:
                 best, best_score = (m, m[0]), sc
@@ -213,7 +218,7 @@ class _Sim:
             hand = hand[:]
             hand.remove(rank)
             hands[seat] = hand
-            pos._make(move, self.seat_side[(seat + 1) % self.players])
+            pos.apply(move, self.seat_side[(seat + 1) % self.players])
             if not self.draw_first and stock:
                 hands[seat] = hand + [stock.pop()]
 
@@ -257,7 +262,7 @@ class StrongBot:
     # ----------------------------------------------------------- interface
     def choose(self, game, plays):
         if not plays:
-            raise ValueError("no legal plays to choose from")
+            raise MoveError("no legal plays to choose from")
         if len(plays) == 1:
             self.last = Decision(plays[0].move, plays[0].card)
             return plays[0]
@@ -270,19 +275,11 @@ class StrongBot:
     def decide(self, view: dict) -> Decision:
         """The choice for the seat of `view` (which must be the seat to act)."""
         if view.get("seat") is None or view.get("actor") != view["seat"]:
-            raise ValueError("decide needs the view of the seat that must act")
+            raise MoveError("decide needs the view of the seat that must act")
         seen = _Seen(view)
         phase = view["phase"]
-        if seen.rules.related:  # their own phases, deal and evaluation (strong_related)
-            d = strong_related.decide(self, seen, phase, Decision, _over(self.think_ms))
-        elif phase == "doubt":
-            d = self._doubt(seen)
-        elif phase == "penalty":
-            d = self._penalty(seen)
-        elif phase == "play":
-            d = self._play(seen)
-        else:
-            raise ValueError(f"nothing to decide in phase {phase!r}")
+        # each family's phases, deal and evaluation (Pegs and Jokers': `decide_pegs`)
+        d = seen.family.search(self, seen, phase, Decision, _over(self.think_ms))
         self.last = d
         return d
 
@@ -322,7 +319,7 @@ class StrongBot:
     def _play(self, seen):
         screened = self._screen(seen)
         if not screened:
-            raise ValueError("no legal plays in this view")
+            raise MoveError("no legal plays in this view")
         honest = [t for t in screened if not t[3]]
         bluffs = [t for t in screened if t[3]]
         # the same end position from two cards: keep the better card only
@@ -375,7 +372,7 @@ class StrongBot:
         diff = [0.0] * n_out   # sums of the paired differences to candidate 0, and squares
         diff2 = [0.0] * n_out
         vals = [0.0] * n_out
-        root = (pos.occ, pos.start, pos.to_move, pos.counting)
+        root = pos.save()
         nxt = seen.seat_side[(me + 1) % players]
         over = _over(self.think_ms)
         draw_first = seen.rules.draw == "first"
@@ -400,7 +397,7 @@ class StrongBot:
                 mine = hand_ranks[:]
                 if i < len(moves):
                     mine.remove(rank_of(cards[i]))
-                    pos._make(moves[i], nxt)
+                    pos.apply(moves[i], nxt)
                 else:  # caught bluff: no move, the most advanced peg back to start
                     mine.remove(rank_of(cards[-1]))
                     hole = _most_advanced(pos, seen.side)
@@ -412,7 +409,7 @@ class StrongBot:
                 hands[me] = mine
                 sim.rollout(hands, stock, plies - 1)
                 vals[i] = evaluate(pos, seen.team) - keeps[min(i, len(keeps) - 1)]
-                pos.occ, pos.start, pos.to_move, pos.counting = root
+                pos.restore(root)
             if late:
                 break
             for i in range(n_out):
@@ -501,7 +498,7 @@ class StrongBot:
                 if mine >> h & 1:
                     saved = _send_back(pos, seen.side, h)
                     v = evaluate(pos, team)
-                    pos.occ, pos.start = saved
+                    pos.restore(saved)
                     worst = v if worst is None else min(worst, v)
             v_wrong = worst
         else:
@@ -515,7 +512,7 @@ class StrongBot:
                 if theirs >> h & 1:
                     saved = _send_back(pos, dside, h)
                     v = evaluate(pos, team)
-                    pos.occ, pos.start = saved
+                    pos.restore(saved)
                     best = v if best is None else max(best, v)
             v_caught = best
         else:
@@ -533,12 +530,26 @@ class StrongBot:
             if occ >> h & 1:
                 saved = _send_back(pos, victim, h)
                 v = evaluate(pos, team)
-                pos.occ, pos.start = saved
+                pos.restore(saved)
                 if best_v is None or v > best_v:
                     best, best_v = h, v
         if best is None:
-            raise ValueError("no peg to send back in this view")
+            raise MoveError("no peg to send back in this view")
         return Decision(Move("", PENALTY, ((victim, best, START),)), None, best_v, 0, 1)
 
+
+
+
+def decide_pegs(bot: StrongBot, seen: _Seen, phase: str, decision_cls: type,
+                over: object) -> Decision:
+    """The Pegs and Jokers family's search (`Family.search`): the bot's own play, doubt and
+    penalty searches, which keep their own clock."""
+    if phase == "doubt":
+        return bot._doubt(seen)
+    if phase == "penalty":
+        return bot._penalty(seen)
+    if phase == "play":
+        return bot._play(seen)
+    raise MoveError(f"nothing to decide in phase {phase!r}")
 
 __all__ = ["StrongBot", "Decision", "DEFAULT_THINK_MS"]

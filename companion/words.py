@@ -361,7 +361,7 @@ def _doubt_outcome(game, said, names):
 def _next(game, names, text):
     if game.is_over():
         if game.winner is None:  # RG-D1
-            from .related_game import STILL_DEALS_TO_DRAW
+            from .families.tock.game import STILL_DEALS_TO_DRAW
             return nmsg("%(said)s. No peg has moved in %(n)s deal in a row: the game is drawn",
                         "%(said)s. No peg has moved in %(n)s deals in a row: the game is drawn",
                         STILL_DEALS_TO_DRAW, said=text)
@@ -398,7 +398,7 @@ def cancelled(history) -> set[int]:
 def told(history) -> Msg | None:
     """How the latest doubt ended (and the penalty peg, once chosen), while no ordinary
     move has been made since."""
-    after = []
+    after: list[str] = []
     for entry in reversed(history):
         kind = entry["move"][1]
         if kind == DOUBT or (kind == PASS and entry.get("stands")):

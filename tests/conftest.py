@@ -1,2 +1,10 @@
-"""Puts tests/ on sys.path (pytest's default "prepend" import mode adds a conftest's folder), so
-test folders share helper modules such as livekit.py without importing each other's conftest."""
+"""tests/ is a package: a folder's helpers are imported relatively (from .webkit import ...),
+shared ones from tests.helpers (tests.helpers.livekit); nothing is put on sys.path by hand.
+the engine's rule tests follow the families (tests/companion/families/pegs, .../tock)."""
+
+try:   # browser tests: a wait for the page is a ceiling against a hang, not a budget; a
+    # loaded machine may take seconds to draw what a quiet one draws at once
+    from playwright.sync_api import expect as _expect
+    _expect.set_options(timeout=30_000)
+except ImportError:
+    pass

@@ -283,10 +283,13 @@ class Watchdog(Camera):
     """Reads ``camera`` in a background thread; ``read()`` returns the newest frame and
     raises ``CameraLost`` when none has come for ``timeout`` seconds or the camera failed."""
 
-    def __init__(self, camera: Camera, timeout: float | None = None):
+    POLL = 0.05   # seconds between looks at the clock while waiting for a frame
+
+    def __init__(self, camera: Camera, timeout: float | None = None, clock=time.monotonic):
         self.camera = camera
         self.name = camera.name
         self.timeout = timeout if timeout is not None else camera.timeout
+        self._clock = clock   # injected in tests: the timeout then counts the clock's seconds
         self._queue: queue.Queue = queue.Queue(maxsize=1)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"watchdog:{self.name}", daemon=True)
@@ -309,10 +312,14 @@ class Watchdog(Camera):
                 return
 
     def read(self):
-        try:
-            item = self._queue.get(timeout=self.timeout)
-        except queue.Empty:
-            raise CameraLost(f"{self.name}: no frame for {self.timeout:g} s") from None
+        deadline = self._clock() + self.timeout
+        while True:
+            try:
+                item = self._queue.get(timeout=min(self.POLL, self.timeout))
+                break
+            except queue.Empty:
+                if self._clock() >= deadline:
+                    raise CameraLost(f"{self.name}: no frame for {self.timeout:g} s") from None
         if isinstance(item, Exception):
             raise item
         return item

@@ -434,7 +434,7 @@ def cmd_render(args) -> int:
     try:
         if args.layout:
             layout = _layout_arg(args.layout)
-        elif pos.rules.related:   # the Tock/Jackaroo/Carbles board (RG-B1), not Pegs and Jokers'
+        elif _tock_family(pos.rules):   # the Tock/Jackaroo/Carbles board (RG-B1)
             from .layout import preset_layout
             layout = preset_layout(pos.rules.preset, pos.sides)
         else:
@@ -559,3 +559,9 @@ def build_vision_parser() -> argparse.ArgumentParser:
 
 def vision_command(argv=None) -> int:
     return _run(build_vision_parser(), sys.argv[1:] if argv is None else list(argv))
+
+
+def _tock_family(rules) -> bool:
+    """Rules played on the related games' board (the family says, not the preset's name)."""
+    from companion.families import PEGS, find_family
+    return find_family(rules) is not PEGS

@@ -372,19 +372,22 @@ def preset_layout(preset: str, sides: int | None = None, **geometry) -> Layout:
     on ``sides`` sections (4, 6, 8 or 12; default 6). ``geometry``: pitch and the other
     physical sizes of `standard_layout`.
     """
+    from companion.families import PEGS, find_family
     from companion.rules import ALL_PRESETS
-    from companion.related_game import SECTIONS
     if preset not in ALL_PRESETS:
         raise LayoutError(f"unknown preset {preset!r}; known: {', '.join(ALL_PRESETS)}")
     rules = ALL_PRESETS[preset]
-    carbles = preset.startswith("carbles")
+    family = find_family(rules)   # the family says its boards: no preset names here
+    tock = family is not PEGS
+    sections = family.board_sizes(rules)
+    carbles = tock and sections != (4,)
     if sides is None:
         sides = CARBLES_DEFAULT_SECTIONS if carbles else 4
-    if rules.related and not carbles and sides != 4:
+    if tock and not carbles and sides != 4:
         raise LayoutError(f"{preset} is played on the 4-sided board (TK-G1, JR-G1), not {sides} sides")
-    if carbles and sides not in SECTIONS:
-        raise LayoutError(f"a Carbles board has {', '.join(map(str, SECTIONS))} sections, not {sides}")
-    if rules.related:   # home lanes by the corners: keep the stickers off the printed labels too
+    if carbles and sides not in sections:
+        raise LayoutError(f"a Carbles board has {', '.join(map(str, sections))} sections, not {sides}")
+    if tock:   # home lanes by the corners: keep the stickers off the printed labels too
         geometry.setdefault("marker_clearance", RELATED_MARKER_CLEARANCE)
     layout = standard_layout(sides, rules.holes_per_side, in_spot_offset=rules.in_spot_offset,
                              come_out_offset=rules.come_out_offset, start_holes=rules.pegs_per_side,

@@ -38,6 +38,7 @@ DEFAULTS = {
     "MAX_TABLES": 20,         # live tables at most (serve.max_tables)
     "TABLES_PER_MINUTE": 6,   # new tables per client address (serve.tables_per_minute; loopback: no limit)
     "ALLOWED_HOSTS": (),      # more names the companion answers to, besides its own (see web.access.OwnNames)
+    "LOOPBACK_ADMIN": True,   # loopback is the admin (serve.loopback_admin; docs/security-access.md)
 }
 
 

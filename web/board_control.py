@@ -38,6 +38,7 @@ class BoardControl:
         self.problems: list = []        # why the configured board is not running (HardwareProblem)
         self.lock = threading.RLock()
         self.hub = None
+        self._built = False             # a hub made before: a new one may adopt the lone game in play
         self.hardware = None            # the real board's Hardware (the hub takes it when a table does)
         app.extensions["pegs_board"] = None
         app.extensions["pegs_board_control"] = self
@@ -56,6 +57,7 @@ class BoardControl:
     def start(self) -> dict:
         with self.lock:
             self._build()
+            self._built = True
             return self.status()
 
     def retry(self) -> dict:
@@ -114,7 +116,7 @@ class BoardControl:
         self.problems = []
         hub = make_hub(self.service, self.mode, settle=self.settle,
                        wiring=hw.wiring if hw is not None else self.wiring, clock=self.clock,
-                       threaded=self.threaded, hardware=hw)
+                       threaded=self.threaded, hardware=hw, adopt_lone=self._built)
         self.hardware = hw
         self._install(hub)
 

@@ -1,4 +1,6 @@
-"""The referee on the physical board, and the simulated board that stands in for it.
+"""The referee on the physical board: the hub that owns the board (here) and the referee
+of the one table that has it (`web.board_table.BoardReferee`); the simulated board's
+pegs are `hardware.virtual.VirtualBoard`.
 
 A `BoardHub` belongs to the app (the composition root, `web.main.build_app`,
 makes it and decides real or mock hardware); it owns the one board the
@@ -39,11 +41,9 @@ and wake the runner thread.
 """
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
-from collections import deque
 
 from companion.message import msg
 from companion.board import START
@@ -51,277 +51,16 @@ from companion.cards import rank_of
 from companion.game import PLAY
 from companion.matching import hole_id
 from companion.moves import RANKS
-from companion.referee import GameView, Referee, RefereeError, canonical_holes
+from companion.referee import canonical_holes
 from companion.referee import start_holes_of as _start_holes
 
 from hardware.virtual import VirtualBoard, VirtualBoardError
 
+from .board_table import MODES, SENSING, BoardReferee
 from .errors import ApiError, api_error
 
 log = logging.getLogger("web.board")
 
-MODES = ("simulation", "sensors", "leds", "camera", "none")
-SENSING = ("simulation", "sensors", "camera")
-RGB_HEX = "#{:02x}{:02x}{:02x}"
-
-
-def _hex(colour) -> str:
-    return RGB_HEX.format(*colour)
-
-
-def _rgb(hex_colour: str) -> tuple:
-    h = hex_colour.lstrip("#")
-    return tuple(int(h[i:i + 2], 16) for i in (0, 2, 4))
-
-
-# ============================================================================ virtual board
-
-# (VirtualBoard, the simulated board's pegs, lives in hardware.virtual)
-
-
-# ============================================================================ referee
-
-class BoardReferee:
-    """One table on the board: feeds the pure `companion.referee.Referee` (which decides)
-    from the sensor, the table and the simulated board, and carries out what it decides:
-    the LEDs, the move to commit (through `TableService.act_as`, the path a phone's move
-    takes), a computer seat's go-ahead, the pages' wake-up. All methods are called with the
-    hub's lock held."""
-
-    SYNC_DELAY = 0.2     # simulation: seconds before the pegs of a move made elsewhere start moving
-                         # (the phones draw those lights as catch-up; longer only made the board lag)
-
-    def __init__(self, hub: "BoardHub", table, hw, virtual: VirtualBoard | None = None):
-        self.hub = hub
-        self.service = hub.service
-        self.table = table
-        self.hw = hw
-        self.mode = hub.mode
-        self.sensing = hub.mode in SENSING
-        self.virtual = virtual
-        self.leds = hw.leds
-        self.sensor = hw.sensor if self.sensing else None
-        filled = {h for h, occupied in self.sensor.snapshot().items() if occupied} \
-            if self.sensor is not None else set()
-        self.core = Referee(sensing=self.sensing, start_holes=hw.wiring.board.start_holes,
-                            led_holes=set(self.leds.led_map), settle=hub.settle, filled=filled,
-                            simulated=virtual is not None)
-        self.dirty = True
-        self.roles: dict[str, str] = {}   # hole -> LED role shown
-        self.shown_colours: dict[str, int] = {}   # hole -> the side whose colour its LED shows
-        self.side_rgb: dict[int, tuple] = {}
-        self.touched = None
-        self.timings: deque = deque(maxlen=2000)   # commits from the board, for the benchmark
-        self._pending_timing = None
-        self._published = None
-        self.changed = True
-        self.view: GameView | None = None
-        self._readings_seen = None
-        self._refresh_game(force=True)
-
-    def __getattr__(self, name):
-        # the decisions' state (state, message, fix_text, follower, filled ...) is the core's
-        if name == "core":
-            raise AttributeError(name)
-        return getattr(self.core, name)
-
-    @property
-    def settle(self) -> float:
-        """The hub's settle time (the settings page may change it while a table is live)."""
-        return self.hub.settle
-
-    # ------------------------------------------------------------------ the game side
-    def _refresh_game(self, force: bool = False) -> bool:
-        """Give the referee the game as the table has it; True if the game moved on."""
-        t = self.table
-        with t.cond:
-            if not force and not self.dirty and t.version == self.core.version:
-                return False
-            self.dirty = False
-            view = GameView.of(t.game, t.version, status=t.status,
-                               names=[t.name_of(i) for i in range(len(t.seats))],
-                               colour_names=[b["colour"]["name"] for b in t.public_seats_base],
-                               bots=[bool(s.bot) for s in t.seats], speaker=t.names,
-                               hint=self._hint(t))
-        self.view = view
-        self.side_rgb = {self.table.game.seat_side[i]: _rgb(b["colour"]["hex"])
-                         for i, b in enumerate(self.table.public_seats_base)}
-        self.core.settle = self.settle
-        changed = self.core.update_game(view, self.hub.clock())
-        if changed:
-            self.changed = True
-            if self.virtual is not None and self.core.synced_version != self.core.version:
-                # a move made away from the simulated board (a computer seat, a phone, an undo):
-                # its pegs move by themselves, through the emulated switches, after a moment
-                # in which the LEDs show what is to move
-                self._virtual_sync(delay=self.SYNC_DELAY)
-        self._kick()
-        return changed
-
-    @staticmethod
-    def _hint(t) -> dict | None:
-        """The acting seat's current hint as the referee takes it: its seat and move, never
-        its card (the LEDs show only the move's holes). Called with the table locked."""
-        h = t.current_hint(None)
-        if h is None:
-            return None
-        try:
-            return {"seat": h["seat"], "move": t.game.parse(h["move"], h["card"]).move}
-        except ValueError:   # a hint the game no longer takes: nothing to light
-            return None
-
-    def _kick(self) -> None:
-        if self.core.kick:
-            self.core.kick = False
-            self.hub.kick_later(self.table)
-
-    # ------------------------------------------------------------------ inputs
-    def on_event(self, hole: str, occupied: bool, t: float) -> None:
-        self.core.on_event(hole, occupied, t)
-        self._kick()
-
-    def observe(self, snapshot: dict, t: float) -> None:
-        self.core.observe(snapshot, t)
-        self._kick()
-
-    def choose(self, seat: int, card: str | None, rank: str | None, version: int, now: float) -> None:
-        self._refresh_game()
-        self.core.settle = self.settle
-        try:
-            self.core.choose(seat, card, rank, version, now)
-        except RefereeError as exc:
-            raise ApiError(409, exc.message, version=exc.version) from None
-        self._kick()
-
-    # ------------------------------------------------------------------ judging
-    def _readings(self):
-        """(stamp, {hole: (p_peg, side, p_side)}) of the camera's latest stable picture, from a
-        sensor that offers ``readings()`` (vision's camera); None from reed switches."""
-        reader = getattr(self.sensor, "readings", None)
-        return reader() if callable(reader) else None
-
-    def _judge(self, now: float) -> None:
-        faults = [f.message for f in self.sensor.active_faults.values() if f.kind != "ignored"] \
-            if self.sensor is not None else []
-        commit = self.core.judge(now, faults)
-        if commit is not None:
-            self._commit(commit, now)
-        self._kick()
-
-    def _commit(self, commit, now: float) -> None:
-        try:
-            res = self.service.act_as(self.table, commit.seat, {"version": commit.version, "move": commit.text,
-                                                                "card": commit.card}, via="board")
-        except ApiError as exc:
-            log.warning("board move %s not taken: %s", commit.text, exc.message)
-            self.core.commit_failed(exc.extra.get("words") or exc.message)   # in words when it has them
-            self.dirty = True
-            return
-        self._pending_timing = {"last_event": commit.last_event, "settle": self.settle, "judged": now,
-                                "committed": self.hub.clock(), "version": res["version"], "move": commit.text}
-        self.core.committed(commit, res["version"], now)
-        self._refresh_game()
-
-    # ------------------------------------------------------------------ LEDs
-    def _apply_leds(self, now: float) -> None:
-        want = self.core.leds(now)
-        colours = {h: s for h, s in self.core.led_colours().items() if h in want and s in self.side_rgb}
-        if want == self.roles and colours == self.shown_colours:
-            return
-        gone = [h for h in self.roles if h not in want]
-        if gone:
-            self.leds.clear(gone)
-        for hole, role in want.items():
-            if self.roles.get(hole) == role and self.shown_colours.get(hole) == colours.get(hole):
-                continue
-            if hole in colours:   # a hole that wants a particular peg shows that peg's colour
-                look = self.leds.roles[role]
-                self.leds.set(hole, self.side_rgb[colours[hole]], look.pattern, period=look.period, now=now)
-            else:
-                self.leds.mark([hole], role, now=now)
-        self.roles = want
-        self.shown_colours = colours
-        self.changed = True
-
-    # ------------------------------------------------------------------ the loop
-    def tick(self, now: float) -> None:
-        if self.virtual is not None and self.virtual.run_due(now):
-            self.changed = True
-        if self.sensor is not None:
-            events = self.sensor.scan(now)
-            read = self._readings()
-            if read is not None:   # a camera that scores its holes: the referee weighs the readings
-                if read[0] != self._readings_seen:
-                    self._readings_seen = read[0]
-                    self.core.observe_readings(read[1], now)
-            else:
-                for event in events:
-                    self.core.on_event(event.hole, event.occupied, event.timestamp)
-        if self.virtual is not None:   # the simulated board knows each peg's colour
-            self.core.see_colours(self.virtual.pegs, now)
-        self._refresh_game()
-        self._judge(now)
-        self._apply_leds(now)
-        self.leds.update(now)
-        if self._pending_timing is not None:
-            frames = getattr(self.hw.strip, "frames", None)
-            self._pending_timing["frame"] = frames[-1].timestamp if frames else self.hub.clock()
-            self.timings.append(self._pending_timing)
-            self._pending_timing = None
-        if self.changed or self.core.changed:
-            self.changed = self.core.changed = False
-            self._publish()
-
-    def hot(self, now: float) -> bool:
-        """Does this board need scanning at full speed now (simulation saves its CPU otherwise)?"""
-        if self.mode != "simulation":
-            return True
-        if self.virtual is not None and self.virtual.queue:
-            return True
-        return self.core.busy(now) or (self.touched is not None and now - self.touched < 1.0)
-
-    # ------------------------------------------------------------------ public state
-    def public(self) -> dict:
-        """What every page may see (never the chosen card, only the rank it moves as)."""
-        marks = self.leds.marks()
-        out = {"mode": self.mode, "attached": True, "gid": self.table.gid, **self.core.public(),
-               "leds": {h: self._led(h, m) for h, m in sorted(marks.items())}}
-        if self.sensor is not None:
-            out["faults"] = [f.message for f in self.sensor.active_faults.values() if f.kind != "ignored"]
-        if self.virtual is not None:
-            out["board"] = self.virtual.state()
-        return out
-
-    def _led(self, hole: str, mark: dict) -> dict:
-        out = {"role": mark["role"] or self.roles.get(hole), "rgb": _hex(mark["colour"]),
-               "pattern": mark["pattern"], "period": mark["period"]}
-        side = self.shown_colours.get(hole)
-        if side is not None and self.view is not None:
-            out["want"] = self.view.colour_names.get(side)   # the colour of the peg this hole wants
-        return out
-
-    def _publish(self) -> None:
-        body = self.public()
-        sig = json.dumps(body, sort_keys=True)
-        if sig == self._published:
-            return
-        self._published = sig
-        with self.table.cond:
-            self.table.board_version += 1
-            self.table.cond.notify_all()
-
-    # ------------------------------------------------------------------ simulation helpers
-    def _virtual_sync(self, delay: float = 0.0) -> int:
-        target, start = self.core.expected_holes()
-        return self.virtual.sync_to(target, start, self.hub.clock() + delay)
-
-    def close(self) -> None:
-        self.roles, self.shown_colours, self.core.plan, self.core.flash = {}, {}, {}, {}
-        try:
-            self.leds.clear()
-            self.leds.update(self.hub.clock())
-        except Exception:   # the hardware may already be gone
-            pass
 
 # ============================================================================ hub
 
@@ -359,13 +98,38 @@ class BoardHub:
         service.board = self
 
     # ------------------------------------------------------------------ lifecycle
-    def start(self) -> None:
-        """Take the newest playing table (after a restart: the game that was going on)."""
-        playing = [t for t in self.service.tables.values() if t.status == "playing"]
-        if playing:
-            self._attach_wanted = max(playing, key=lambda t: t.created).gid
+    def start(self, adopt_lone: bool = False) -> None:
+        """Give the board back to the table whose log says it held it, if that game is still
+        in play (issue 22 point 1: not the newest table, which a guest may have made); with
+        no such record, to none: a host (or the admin) attaches it, or the next new table
+        takes it. `adopt_lone` (a board that starts while the companion runs: "Try the board
+        again", a new mode): with no record, the one game in play if there is only one and
+        it never had the board."""
+        live = [t for t in self.service.tables.values() if self.service.is_live(t)]
+        holders = [t for t in live if t.board_held and t.board_held.get("held")]
+        if holders:
+            self._attach_wanted = max(holders, key=lambda t: (t.board_held.get("at") or 0, t.created)).gid
+        elif adopt_lone and len(live) == 1 and live[0].board_held is None:
+            self._attach_wanted = live[0].gid
+            with live[0].cond:
+                self._record(live[0], True)
         if self.runner is not None:
             self.runner.start()
+
+    def _record(self, table, held: bool) -> None:
+        """Log that `table` took (or let go of) the board, durably like a move, so that a
+        restart gives the board back to it. Lock order: the hub's, then the table's."""
+        was = table.board_held
+        if (was is not None and was.get("held") == held) or (was is None and not held):
+            return
+        event = ("board", {"held": held, "at": time.time()})
+        with table.cond:
+            table.apply(*event)
+            try:
+                self.service._commit(table, [event])
+            except ApiError:   # not saved (the table was rebuilt from its log): the board still follows it
+                log.warning("table %s: could not log that it %s the board", table.gid,
+                            "took" if held else "let go of")
 
     def close(self) -> None:
         if self._closed:
@@ -400,6 +164,9 @@ class BoardHub:
         if holder is not None and holder is not table and self.service.is_live(holder):
             return
         self._attach_wanted = table.gid
+        self._record(table, True)   # the table lock is held (re-entrant): only the table's lock is taken
+        if holder is not None and holder is not table:
+            self._record(holder, False)
         self.wake()
 
     def may_act(self, table) -> bool:
@@ -518,14 +285,25 @@ class BoardHub:
         ref = self.referee
         if ref is None or ref.table is not table:
             if attach:
-                self._attach(table.gid, explicit=True)
+                self._attach_explicit(table)
                 ref = self.referee
                 if ref is not None and ref.table is table:
                     return ref
             raise ApiError(409, self.error or "the board is following another table")
         return ref
 
-    def state(self, table) -> dict:
+    def _attach_explicit(self, table) -> None:
+        """A host, a display or the admin gives the board to `table` (hub lock held): logged."""
+        before = self.referee.table if self.referee is not None else None
+        self._attach(table.gid, explicit=True)
+        if self.referee is not None and self.referee.table is table:
+            self._record(table, True)
+            if before is not None and before is not table:
+                self._record(before, False)
+
+    def state(self, table, hint: bool = False) -> dict:
+        """The board as `table`'s pages see it; `hint`: with the hinted move's holes (only for
+        the hinted seat's phone, a paired display and the admin: web.api.board)."""
         with self.lock:
             ref = self.referee
             if self._attach_wanted == table.gid:
@@ -534,7 +312,7 @@ class BoardHub:
                 except ApiError:
                     ref = self.referee
             if ref is not None and ref.table is table:
-                return ref.public()
+                return ref.public(hint)
             other = ref.table.gid if ref is not None else None
             return {"mode": self.mode, "attached": False, "state": "elsewhere" if other else "unavailable",
                     "message": self.error or (msg("The board is following another table.") if other else
@@ -551,7 +329,7 @@ class BoardHub:
                 return None
             return {"card": c["card"], "rank": c["rank"]}
 
-    def choose(self, table, token, data) -> dict:
+    def choose(self, table, token, data, hint: bool = False) -> dict:
         """The acting seat's phone chose a card (or went back: card null)."""
         if not isinstance(data, dict):
             raise ApiError(400, "send a JSON object: {\"version\", \"card\", \"rank\"} "
@@ -564,7 +342,7 @@ class BoardHub:
             svc._check_version(table, data.get("version"))
             g = table.game
             if g.actor != seat or g.phase != PLAY:
-                raise ApiError(403, f"not your turn: {svc._waiting_for(table)}")
+                raise ApiError(403, msg("not your turn: %(why)s", why=svc._waiting_for(table)))
             rank = data.get("rank")
             # Tock, Carbles, Jackaroo: the game's own deck ranks (RG-N2: Jackaroo's Qr, Jb ...)
             card_rank = getattr(g, "rank_of", rank_of)
@@ -591,7 +369,7 @@ class BoardHub:
             ref.choose(seat, card, rank if card is not None else None, version, self.clock())
             ref._apply_leds(self.clock())
             ref._publish()
-            body = ref.public()
+            body = ref.public(hint)
         self.wake()
         return body
 
@@ -624,7 +402,7 @@ class BoardHub:
                            f"not {hole!r}")
         return hole
 
-    def lift(self, table, data) -> dict:
+    def lift(self, table, data, hint: bool = False) -> dict:
         with self.lock:
             ref, vb = self._virtual(table)
             hole = self._hole(ref, data)
@@ -635,11 +413,11 @@ class BoardHub:
             ref.touched = self.clock()
             ref.changed = True
             ref._publish()
-            body = {**ref.public(), "lifted": {"hole": hole, "side": side}}
+            body = {**ref.public(hint), "lifted": {"hole": hole, "side": side}}
         self.wake()
         return body
 
-    def place(self, table, data) -> dict:
+    def place(self, table, data, hint: bool = False) -> dict:
         with self.lock:
             ref, vb = self._virtual(table)
             hole = self._hole(ref, data)
@@ -653,11 +431,11 @@ class BoardHub:
             ref.touched = self.clock()
             ref.changed = True
             ref._publish()
-            body = {**ref.public(), "placed": {"hole": placed, "side": side}}
+            body = {**ref.public(hint), "placed": {"hole": placed, "side": side}}
         self.wake()
         return body
 
-    def sync(self, table) -> dict:
+    def sync(self, table, hint: bool = False) -> dict:
         """Simulation: move the pegs for the players until the board shows the game."""
         with self.lock:
             ref, vb = self._virtual(table)
@@ -666,11 +444,11 @@ class BoardHub:
             ref.touched = self.clock()
             ref.changed = True
             ref._publish()
-            body = {**ref.public(), "steps": steps}
+            body = {**ref.public(hint), "steps": steps}
         self.wake()
         return body
 
-    def attach(self, table) -> dict:
+    def attach(self, table, hint: bool = False) -> dict:
         """Give the board to this table (when no other game in play holds it)."""
         with self.lock:
             ref = self.referee
@@ -678,10 +456,10 @@ class BoardHub:
                 raise ApiError(409, "the board is in use by another game; its host (or the admin) can "
                                "release it from that game's host page, or end that game")
             if ref is None or ref.table is not table:
-                self._attach(table.gid, explicit=True)
-            return self.state(table)
+                self._attach_explicit(table)
+            return self.state(table, hint)
 
-    def release(self, table) -> dict:
+    def release(self, table, hint: bool = False) -> dict:
         """This table lets the board go (its host or the admin asked): another may take it."""
         with self.lock:
             ref = self.referee
@@ -694,10 +472,11 @@ class BoardHub:
                 self.hw = None
             if self._attach_wanted == table.gid:
                 self._attach_wanted = None
+            self._record(table, False)
             with table.cond:
                 table.board_version += 1
                 table.cond.notify_all()
-            return self.state(table)
+            return self.state(table, hint)
 
 
 class _Runner(threading.Thread):
@@ -740,7 +519,7 @@ class _Runner(threading.Thread):
 
 
 def make_hub(service, mode: str, *, settle: float = 0.8, wiring=None, clock=time.monotonic,
-             threaded: bool = True, hardware=None, factory=None) -> BoardHub | None:
+             threaded: bool = True, hardware=None, factory=None, adopt_lone: bool = False) -> BoardHub | None:
     """The board for `pegs serve`'s config (None for mode "none"). `wiring` is a loaded
     `hardware.config.WiringConfig` (required for sensors and leds); `hardware`, a
     `Hardware` already opened for it (`web.board_control` opens it at start, to
@@ -761,8 +540,8 @@ def make_hub(service, mode: str, *, settle: float = 0.8, wiring=None, clock=time
     hub = BoardHub(service, mode, factory, settle=settle, clock=clock, threaded=threaded)
     if mode != "simulation":
         hub.unclaimed = opened   # closed with the hub if no table ever took it
-    hub.start()
+    hub.start(adopt_lone)
     return hub
 
 
-__all__ = ["BoardHub", "BoardReferee", "VirtualBoard", "make_hub", "MODES", "canonical_holes"]
+__all__ = ["BoardHub", "BoardReferee", "VirtualBoard", "make_hub", "MODES", "SENSING", "canonical_holes"]

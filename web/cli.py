@@ -105,7 +105,8 @@ def serve_command(argv) -> int:
         print(describe(conf))
         return 0
     if conf["restore"] is not None:
-        from .store import DataDirError, DataDirLock, restore
+        from .data_dir import DataDirLock, restore
+        from .store import DataDirError
         try:
             lock = DataDirLock(conf["data_dir"], "restore")   # never under a running companion
             try:

@@ -7,11 +7,11 @@ listed wins), and the app answers any of them that reaches it the same way.
 """
 from __future__ import annotations
 
-from companion.moves import AmbiguousMoveError, IllegalMoveError, MoveError, MoveSyntaxError
-from companion.position import PositionError
+from companion.cards import ShoeEmpty
+from companion.errors import (AmbiguousMoveError, CompanionError, IllegalMoveError, MoveError, MoveSyntaxError,
+                              PositionError, RulesError, SetupError)
 from companion.referee import RefereeError
-from companion.rules import RulesError
-from companion.setup import SetupError
+from companion.simulate import SimulationError
 from hardware.virtual import VirtualBoardError
 
 from .store import DamagedGame, StoreError
@@ -45,6 +45,9 @@ STATUS: dict[type[Exception], int] = {
     DamagedGame: 503,         # a saved log that is not what was written
     StoreError: 503,          # the store could not save
 }
+# The engine's errors that no request can cause: a fault of the companion, answered by the
+# app's 500 handler ("something went wrong ... the game is safe") without their words.
+NOT_A_REQUEST: tuple[type[CompanionError], ...] = (ShoeEmpty, SimulationError)
 
 
 def status_of(exc: BaseException) -> int | None:
@@ -63,4 +66,4 @@ def api_error(exc: Exception, message: str | None = None, **extra) -> ApiError:
     return ApiError(status, str(exc) if message is None else message, **extra)
 
 
-__all__ = ["ApiError", "STATUS", "status_of", "api_error"]
+__all__ = ["ApiError", "STATUS", "NOT_A_REQUEST", "status_of", "api_error"]

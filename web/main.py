@@ -5,7 +5,7 @@ import time
 from pathlib import Path
 
 from . import create_app
-from .store import open_data_dir
+from .data_dir import open_data_dir
 from .tables import TableService
 
 

@@ -31,7 +31,8 @@ from waitress.server import BaseWSGIServer, create_server
 
 from .main import build_app
 from .netinfo import is_loopback, lan_ip
-from .store import BackupKeeper, Backups, DataDirError, DataDirLock
+from .data_dir import BackupKeeper, Backups, DataDirLock
+from .store import DataDirError
 
 
 CONNECTION_LIMIT = 1000   # waitress's default 100 is 100 half-open connections from a stranger

@@ -12,253 +12,41 @@ legal plays, checks and explanations.
 
 Privacy: views are `Game.player_view(seat)` (None for the table) plus public
 seat data; legal plays go only to the seat that must act (`game.actor`).
+
+Parts: `web.table_state` (a `Table` and its events), `web.table_seats` (tokens,
+join codes, seat requests), `web.table_bots` (the computer seats, hints and their
+thread), `web.streams` (the event streams' caps); this module checks and commits.
 """
 from __future__ import annotations
 
-import hashlib
-import heapq
-import hmac
 import logging
-import random
 import secrets
 import threading
 import time
-from collections import Counter
 
 from companion import words
-from companion.message import Msg, msg
-from companion.bots import BOT_NAMES, make_bot
+from companion.message import msg
+from companion.bots import BOT_NAMES
 from companion.cards import is_card
-from companion.game import DOUBT_PHASE, PENALTY_PHASE, Game
+from companion.game import DOUBT_PHASE, PENALTY_PHASE
 from companion.moves import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
 from companion.plays import move_json, svg_hole_id
 from companion.setup import SetupError
 from companion.setup import parse_setup as _parse_setup
 
-from . import colours
 from .errors import ApiError, api_error
 from .qr import qr_svg
-from .seat_requests import SeatRequests, is_former
+from .seat_requests import SeatRequests
+from .streams import Streams
+from .table_bots import BotRunner, BotTurns
+from .table_seats import SeatAccess
+from .table_state import Table, token_hash
 from .store import DamagedGame, StoreError
 
 log = logging.getLogger("web.tables")
 
-CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
-CODE_LEN = 8
-
-
 SEAT_ACTIONS = ("reseat", "bot", "approve", "refuse")
 REQUEST_ID = 12   # hex digits of a request's token hash that name it to the host's page
-LOST_WORDS = {   # each phone reads these in its own language (companion.message)
-    "requested": lambda name: msg("you asked the host for %(name)s's seat: waiting for the host to give it "
-                                  "to this phone (on the host's page)", name=name),
-    "computer": lambda name: msg("the host gave your seat to the computer"),
-    "moved": lambda name: msg("the host moved %(name)s's seat to another phone", name=name),
-    "refused": lambda name: msg("the host did not give this phone %(name)s's seat", name=name),
-    "superseded": lambda name: msg("another phone asked for %(name)s's seat after this one did", name=name),
-}
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-class Seat:
-    __slots__ = ("name", "colour", "bot", "gen", "token_hash", "bot_obj", "request_hash", "request_own",
-                 "hints", "hints_used")
-
-    def __init__(self, name, colour, bot=None):
-        self.name, self.colour, self.bot = name, colour, bot
-        self.gen = 1            # invitation generation: the join code changes with it
-        self.token_hash = None  # sha256 of the phone's seat token, once claimed
-        self.bot_obj = None
-        self.request_hash = None  # a phone asking the host for this seat (its token's hash)
-        self.request_own = False  # ... and it is the phone that held the seat (web.seat_requests)
-        self.hints = False      # the host turned hints on for this seat
-        self.hints_used = 0
-
-
-class Table:
-    def __init__(self, gid: str, setup: dict, created: float, shuffles=()):
-        self.gid = gid
-        self.setup = setup
-        self.created = created
-        # Dealt with secrets.SystemRandom (RULES C5) after playing back the logged
-        # shuffles; game.take_new_shuffles() gives each new one for the log.
-        extra = {"sides": setup["sides"]} if setup.get("sides") else {}  # the related games' board
-        self.game = Game(rules=setup["rules"], players=setup["players"], teams=setup["teams"],
-                         dealer=setup["dealer"], shuffles=list(shuffles), **extra)
-        self.geo = self.game.position.geo
-        self.cond = threading.Condition()
-        self.version = 0
-        self.board_version = 0   # bumped when the board referee's public state changes
-        self.paused = False
-        self.ended = False
-        self.undos = 0
-        self.seats = [Seat(s["name"], s["colour"], s.get("bot")) for s in setup["seats"]]
-        self.names = words.Names([(s.name, colours.BY_KEY[s.colour]["name"]) for s in self.seats],
-                                 self.game.seat_side)
-        self.host_hashes: set[str] = set()
-        # phones that held (or asked for) a seat and no longer may: token hash -> (seat, why),
-        # why = "computer" | "moved" | "refused" | "superseded"; so such a phone is told what happened
-        self.former: dict[str, tuple[int, str]] = {}
-        self.display_hashes: set[str] = set()   # table displays the host paired
-        self.touched = time.time()   # last change (since this process started): ages out of the home page
-        self.plays_cache = None  # (version, payload)
-        self.hints_all = False   # the host turned hints on for every seat
-        self.hint = None         # the last hint: {seat, at, move, card, reason}
-        labels = _labels([s.name for s in self.seats])
-        self.public_seats_base = [
-            {"seat": i, "name": s.name, "label": labels[i], "team": self.game.team_of_seat(i),
-             "side": self.game.seat_side[i], "colour": colours.BY_KEY[s.colour]}
-            for i, s in enumerate(self.seats)]
-
-    # ------------------------------------------------------------- queries
-    @property
-    def status(self) -> str:
-        if self.ended:
-            return "ended"
-        if self.game.is_over():
-            return "over"
-        return "paused" if self.paused else "playing"
-
-    def seat_of_token(self, token: str | None):
-        if not token:
-            return None
-        h = token_hash(token)
-        for i, s in enumerate(self.seats):
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
-                return i
-        return None
-
-    def is_host(self, token: str | None) -> bool:
-        return bool(token) and token_hash(token) in self.host_hashes
-
-    def is_display(self, token: str | None) -> bool:
-        return bool(token) and token_hash(token) in self.display_hashes
-
-    def public_seats(self) -> list[dict]:
-        return [{**base, "bot": s.bot, "joined": s.token_hash is not None,
-                 "hints": self.hints_on(i), "hints_used": s.hints_used}
-                for i, (base, s) in enumerate(zip(self.public_seats_base, self.seats))]
-
-    def bot_seats(self) -> set[int]:
-        """The seats the computer plays (the undo policy asks)."""
-        return {i for i, s in enumerate(self.seats) if s.bot}
-
-    def hints_on(self, seat: int) -> bool:
-        return self.hints_all or self.seats[seat].hints
-
-    def hint_key(self) -> list:
-        """Where the game stands, so a hint is shown only for the decision it was made for."""
-        g = self.game
-        return [len(g.history), hash(g.position.key()) & 0xFFFFFFFF, g.phase]
-
-    def current_hint(self, seat: int | None):
-        """The hint made for this decision of `seat` (any seat's if None), else None."""
-        h = self.hint
-        if h is None or self.game.actor != h["seat"] or h["at"] != self.hint_key():
-            return None
-        return h if seat is None or seat == h["seat"] else None
-
-    def name_of(self, seat) -> str:
-        s = self.seats[seat]
-        return f"{s.name} ({colours.BY_KEY[s.colour]['name']})"
-
-    def push(self, play) -> None:
-        """Make a legal play; its history entry keeps what it says in words (issue 14.4)."""
-        said = words.before_play(self.game, play, self.names)
-        self.game.push(play)
-        words.after_play(self.game, said, self.names)
-
-    # ---------------------------------------------------------- events
-    def apply(self, kind: str, data: dict) -> None:
-        """Apply one logged event (live, after validation, and on replay)."""
-        g = self.game
-        if kind == "action":
-            if g.actor != data["seat"]:
-                raise ValueError(f"logged action of seat {data['seat']} but seat {g.actor} acts")
-            self.push(g.parse(data["move"], data.get("card")))
-        elif kind == "undo":
-            g.pop()
-            self.undos += 1
-        elif kind == "pause":
-            self.paused = True
-        elif kind == "resume":
-            self.paused = False
-        elif kind == "end":
-            self.ended = True
-        elif kind == "invite":
-            seat = self.seats[data["seat"]]
-            self._drop_holder(data["seat"], "moved")
-            if seat.request_hash is not None:   # a new QR code instead of the phone that asked
-                self.former[seat.request_hash] = (data["seat"], "refused")
-            seat.gen, seat.token_hash, seat.request_hash = data["gen"], None, None
-        elif kind == "claim":
-            seat = self.seats[data["seat"]]
-            if seat.token_hash != data["hash"]:
-                self._drop_holder(data["seat"], "moved")
-            self.former.pop(data["hash"], None)
-            seat.token_hash, seat.request_hash = data["hash"], None
-        elif kind == "request":   # a phone asks the host for a seat (it approves: "claim")
-            seat = self.seats[data["seat"]]
-            if seat.request_hash not in (None, data["hash"]):   # the host answers the latest
-                self.former[seat.request_hash] = (data["seat"], "superseded")
-            seat.request_own = is_former(self, data["seat"], data["hash"])
-            self.former.pop(data["hash"], None)
-            seat.request_hash = data["hash"]
-        elif kind == "refuse":
-            seat = self.seats[data["seat"]]
-            if seat.request_hash is not None:
-                self.former[seat.request_hash] = (data["seat"], "refused")
-            seat.request_hash = None
-        elif kind == "host":
-            self.host_hashes.add(data["hash"])
-        elif kind == "display":
-            self.display_hashes.add(data["hash"])
-        elif kind == "bot":
-            seat = self.seats[data["seat"]]
-            seat.bot, seat.bot_obj = data["bot"], None
-            if data["bot"]:
-                self._drop_holder(data["seat"], "computer")
-                seat.token_hash = None
-        elif kind == "hints":
-            if data["seat"] is None:
-                self.hints_all = data["on"]
-            else:
-                self.seats[data["seat"]].hints = data["on"]
-        elif kind == "hint":
-            self.hint = {**data, "reason": Msg.from_json(data["said"])} if data.get("said") else data
-            self.seats[data["seat"]].hints_used += 1
-        elif kind != "shuffle":
-            raise ValueError(f"unknown event kind {kind!r}")
-
-    def _drop_holder(self, seat: int, why: str) -> None:
-        """The phone holding `seat` loses it; remember why, to tell that phone."""
-        h = self.seats[seat].token_hash
-        if h is not None:
-            self.former[h] = (seat, why)
-
-    def lost_seat(self, token: str | None):
-        """(seat, why) for a phone that held or asked for a seat here and holds none now:
-        why = "requested" (waiting for the host), or as in `former`."""
-        if not token:
-            return None
-        h = token_hash(token)
-        for i, s in enumerate(self.seats):
-            if s.request_hash is not None and hmac.compare_digest(s.request_hash, h):
-                return i, "requested"
-        return self.former.get(h)
-
-
-def _labels(names: list[str]) -> list[str]:
-    """Short peg labels: initials, longer where two would clash, else seat numbers."""
-    for n in (1, 2):
-        labels = [(name.strip()[:n] or "?").upper() for name in names]
-        if len(set(labels)) == len(labels):
-            return labels
-    return [str(i + 1) for i in range(len(names))]
-
 
 hole_id = svg_hole_id   # the board drawing's hole ids (companion.plays)
 
@@ -273,7 +61,7 @@ def parse_setup(data) -> dict:
 
 
 # ===================================================================== service
-class TableService:
+class TableService(SeatAccess, BotTurns):
     # Set from the config by create_app (serve.max_tables ...): live tables at most, and how
     # long a finished or untouched table stays on the home page (it stays in the log).
     max_tables = 20
@@ -296,7 +84,8 @@ class TableService:
         self._lock = threading.Lock()
         self._create_lock = threading.Lock()
         self.closing = threading.Event()
-        self._streams: dict[str, tuple] = {}  # key -> (table, stop event, address, holder), oldest first
+        self.streams = Streams(self, self._lock)   # the open event streams and their caps
+        self._streams = self.streams.entries   # key -> (table, stop event, address, holder), oldest first
         self.seat_requests = SeatRequests()   # their bounds (issue 22 point 2)
         # The physical (or simulated) board's referee, set by the composition root
         # (web.board_referee.BoardHub): told of every commit, asked before a bot acts.
@@ -341,7 +130,7 @@ class TableService:
         if table is None:
             if gid in self.broken:
                 raise ApiError(503, msg("this game's saved log is damaged, so the companion set it aside "
-                                        "(its start message and log say why); the other games go on"))
+                               "(its start message and log say why); the other games go on"))
             raise ApiError(404, msg("there is no table with that id on this companion"))
         return table
 
@@ -440,7 +229,7 @@ class TableService:
             raise ApiError(400, "send the state version your page shows (\"version\": a number)")
         if version != table.version:
             raise ApiError(409, msg("the game has moved on since your page was drawn; "
-                                    "it has been brought up to date, look again"), version=table.version)
+                           "it has been brought up to date, look again"), version=table.version)
 
     @staticmethod
     def _check_open(table: Table) -> None:
@@ -451,69 +240,6 @@ class TableService:
             raise ApiError(409, msg("the game is over"), rule="M10")
         if status == "paused":
             raise ApiError(409, msg("the host has paused the game"))
-
-    def seat_for(self, table: Table, token: str | None) -> int:
-        seat = table.seat_of_token(token)
-        if seat is None:
-            lost = table.lost_seat(token)
-            if lost is not None:
-                i, why = lost
-                name = table.seats[i].name
-                if why == "computer" and not table.seats[i].bot:
-                    why = "moved"
-                raise ApiError(403, LOST_WORDS[why](name), code=f"seat_{why}", seat=i,
-                               name=table.name_of(i))
-            raise ApiError(403, msg("this phone does not hold a seat at this table: scan your "
-                                    "seat's QR code, or ask the host for a new one"), code="no_seat")
-        return seat
-
-    def request_seat(self, table: Table, token: str | None, code,
-                     device: str | None = None) -> tuple[int, str | None]:
-        """A phone asks the host for a seat: one it held (its token says which) or the one
-        whose join code it scanned while another phone (or the computer) has it. Logged,
-        so the host's page shows it after a restart too; the host approves with a tap
-        ("approve"), never silently, since anyone may have seen the QR code. `device`: the
-        client asking (its address or /64), for `web.seat_requests`' bounds.
-        Returns (seat, the new token for this phone's cookie or None to keep its own)."""
-        with table.cond:
-            if table.status in ("ended", "over"):   # a paused game is a good time to sort seats out
-                raise ApiError(409, msg("the game is over"))
-            held = table.seat_of_token(token)
-            if held is not None:
-                raise ApiError(409, msg("this phone already holds %(who)s's seat", who=table.names.seat_msg(held)))
-            lost = table.lost_seat(token)
-            new_token = None
-            if code is not None:
-                if not isinstance(code, str) or not code.strip():
-                    raise ApiError(400, "\"code\": the seat's join code, as in its link")
-                found = self.find_code(code.strip().upper())
-                if found is None or found[0] is not table:
-                    raise ApiError(404, msg("this join code is not (or no longer) valid: ask the host for "
-                                            "the seat's current QR code"))
-                seat = found[1]
-            elif lost is not None:
-                seat = lost[0]
-            else:
-                raise ApiError(403, msg("this phone held no seat here: scan your seat's QR code"),
-                               code="no_seat")
-            s = table.seats[seat]
-            if not s.bot and s.token_hash is None:
-                raise ApiError(409, msg("this seat is free: take it with its join link"))
-            if lost is not None and lost[0] == seat:
-                h = token_hash(token)
-            else:
-                new_token = secrets.token_urlsafe(32)
-                h = token_hash(new_token)
-            if self.seat_requests.admit(table, seat, h, device):
-                event = ("request", {"seat": seat, "hash": h, "at": time.time()})
-                table.apply(*event)
-                self._commit(table, [event])
-                self.seat_requests.logged(table, seat, device)
-            return seat, new_token
-
-    def require_host(self, table: Table, token: str | None) -> None:
-        if not table.is_host(token):
-            raise ApiError(403, msg("only the host's phone (the one that created the table) can do that"))
 
     def _waiting_for(self, table: Table) -> str:
         g = table.game
@@ -619,86 +345,6 @@ class TableService:
         self._commit(table, [("action", event)])
         return {"ok": True, "move": text, "version": table.version,
                 "view": self._view(table, seat)}
-
-    def join(self, code, current_token: str | None = None) -> tuple[Table, int, str | None]:
-        """Claim a seat by its join code. Returns (table, seat, new token or None if already held)."""
-        if not isinstance(code, str) or not code.strip():
-            raise ApiError(400, "send the join code: {\"code\": \"...\"}")
-        code = code.strip().upper()
-        found = self.find_code(code)
-        if found is None:
-            raise ApiError(404, msg("this join code is not (or no longer) valid: ask the host for the "
-                                    "seat's current QR code"))
-        table, seat = found
-        with table.cond:
-            s = table.seats[seat]
-            if self.join_code(table, seat) != code:
-                raise ApiError(404, msg("this join code is no longer valid: ask the host for a new one"))
-            if table.seat_of_token(current_token) == seat:
-                return table, seat, None
-            if s.bot:
-                raise ApiError(409, msg("the computer plays this seat now; the host can give it back"))
-            if s.token_hash is not None:
-                raise ApiError(409, msg("another phone already took this seat; the host can move it "
-                                        "to this phone (a new QR code)"))
-            token = secrets.token_urlsafe(32)
-            s.token_hash = token_hash(token)
-            self._commit(table, [("claim", {"seat": seat, "hash": s.token_hash, "gen": s.gen})])
-            return table, seat, token
-
-    def join_code(self, table: Table, seat: int) -> str:
-        gen = table.seats[seat].gen
-        return self._code(f"{table.gid}:{seat}:{gen}")
-
-    def display_code(self, table: Table) -> str:
-        """The code that pairs a table display (shown on the host page as a QR code)."""
-        return self._code(f"{table.gid}:display")
-
-    def find_display(self, code: str):
-        if not isinstance(code, str) or not code.isascii():
-            return None
-        code = code.strip().upper()
-        for table in list(self.tables.values()):
-            if hmac.compare_digest(self.display_code(table), code):
-                return table
-        return None
-
-    def pair_display(self, table: Table) -> str:
-        """A new display token for this table (its hash logged, like a seat's)."""
-        return self._new_token(table, "display")
-
-    def recover_host(self, table: Table) -> str:
-        """A new host token (the admin code was given: a lost host phone)."""
-        return self._new_token(table, "host")
-
-    def _new_token(self, table: Table, kind: str) -> str:
-        token = secrets.token_urlsafe(32)
-        with table.cond:
-            table.apply(kind, {"hash": token_hash(token)})
-            self._commit(table, [(kind, {"hash": token_hash(token)})])
-        return token
-
-    def _code(self, text: str) -> str:
-        digest = hmac.new(self.secret, text.encode(), "sha256").digest()
-        n = int.from_bytes(digest[:8], "big")
-        out = []
-        for _ in range(CODE_LEN):
-            n, r = divmod(n, len(CODE_ALPHABET))
-            out.append(CODE_ALPHABET[r])
-        return "".join(out)
-
-    def find_code(self, code: str):
-        if not isinstance(code, str) or not code.isascii():
-            return None
-        for table in list(self.tables.values()):
-            for seat in range(len(table.seats)):
-                if hmac.compare_digest(self.join_code(table, seat), code):
-                    return table, seat
-        return None
-
-    def seat_preview(self, code: str):
-        """(table, seat) for a join page, or None."""
-        return self.find_code(code.strip().upper()) if isinstance(code, str) else None
 
     # ------------------------------------------------------------ host
     def host_action(self, table: Table, token: str | None, action: str, data) -> dict:
@@ -814,116 +460,11 @@ class TableService:
             self.require_host(table, token)
             if table.status not in ("over", "ended"):
                 raise ApiError(409, msg("the record (which shows every card) is available once the "
-                                        "game is over or ended"))
+                               "game is over or ended"))
             rec = table.game.record()  # no seed: the shuffles in effect
             rec["names"] = [s.name for s in table.seats]
             rec["colours"] = [s.colour for s in table.seats]
             return rec
-
-    # ------------------------------------------------------------ bots
-    def _kick(self, table: Table) -> None:
-        """Let a bot act if it is a bot's turn (lock held) and the board is ready for it."""
-        g = table.game
-        if table.status == "playing" and g.actor is not None and table.seats[g.actor].bot:
-            if self.board is not None and not self.board.may_act(table):
-                return  # the board referee kicks again once the board shows the game
-            self._bots.schedule(table.gid, self.bot_delay)
-
-    def kick(self, table: Table) -> None:
-        with table.cond:
-            self._kick(table)
-
-    def bot_step(self, gid: str) -> None:
-        """One bot decision, run on the bot thread. The table's lock is held only to
-        read the acting seat's view and to make the move: the thinking happens
-        outside it, so no request waits for a bot."""
-        table = self.tables.get(gid)
-        if table is None:
-            return
-        with table.cond:
-            g = table.game
-            if table.status != "playing" or g.actor is None:
-                return
-            s = table.seats[g.actor]
-            if not s.bot or (self.board is not None and not self.board.may_act(table)):
-                return
-            if s.bot_obj is None:
-                s.bot_obj = make_bot(s.bot, random.Random(secrets.randbits(64)),
-                                     **self._think())
-            seat, bot, version = g.actor, s.bot_obj, table.version
-            view = g.player_view(seat) if hasattr(bot, "decide") else None
-        choice = None
-        fallback = False
-        if view is not None:
-            try:
-                d = bot.decide(view)  # the strong bot: its own seat's view only
-                choice = (d.move, d.card)
-            except ValueError:  # a phase it doesn't decide (TK-V4.1's pass, JR-P5's discard)
-                fallback = True
-        with table.cond:
-            g = table.game
-            if (table.version != version or table.status != "playing" or g.actor != seat
-                    or s.bot_obj is not bot):
-                self._kick(table)  # the game moved on while it thought: think again
-                return
-            plays = g.legal_plays()
-            if fallback:
-                play = make_bot("greedy", random.Random()).choose(g, plays)
-            else:
-                play = next((p for p in plays if (p.move, p.card) == choice), None) \
-                    if choice is not None else bot.choose(g, plays)
-            if play is None:
-                log.error("game %s: the bot chose %r, not a legal play", gid, choice)
-                play = make_bot("greedy", random.Random()).choose(g, plays)
-            table.push(play)
-            try:
-                self._commit(table, [("action", {"seat": seat, "move": play.move.text(table.geo),
-                                                 "card": play.card})])
-            except ApiError:
-                self._bots.schedule(gid, max(self.bot_delay, 1.0))
-
-    def _think(self) -> dict:
-        return {} if self.bot_think_ms is None else {"think_ms": self.bot_think_ms}
-
-    # ------------------------------------------------------------ hints
-    def request_hint(self, table: Table, token: str | None) -> dict:
-        """A seat asks for a hint: made on the bot thread, shown through the seat's view."""
-        with table.cond:
-            seat = self.seat_for(table, token)
-            self._check_open(table)
-            if table.game.actor != seat:
-                raise ApiError(403, msg("a hint is for your own turn: %(why)s", why=self._waiting_for(table)))
-            if not table.hints_on(seat):
-                raise ApiError(403, msg("the host has not turned hints on for this seat"))
-            if table.current_hint(seat) is not None:
-                return {"ok": True, "ready": True, "version": table.version}
-            self._bots.schedule(table.gid, 0.0, ("hint", seat))
-            return {"ok": True, "ready": False, "version": table.version}
-
-    def hint_step(self, gid: str, seat: int) -> None:
-        from companion.hints import suggest
-        table = self.tables.get(gid)
-        if table is None:
-            return
-        with table.cond:
-            g = table.game
-            if table.status != "playing" or g.actor != seat or not table.hints_on(seat) \
-                    or table.current_hint(seat) is not None:
-                return
-            at = table.hint_key()
-            view = g.player_view(seat)
-            names = {p["side"]: p["colour"]["name"] for p in table.public_seats_base}
-        hint = suggest(view, random.Random(secrets.randbits(64)), names, **self._think())
-        with table.cond:
-            if table.hint_key() != at or table.game.actor != seat or table.status != "playing":
-                return  # the game moved on: the seat can ask again
-            play = table.game.parse(hint["move"], hint["card"])
-            event = {"seat": seat, "at": at, "move": hint["move"], "card": hint["card"],
-                     "reason": hint["reason"], "steps": self._move_json(table, play.move)["steps"]}
-            if isinstance(hint["reason"], Msg):   # kept structured: each phone reads it in its language
-                event["said"] = hint["reason"].to_json()
-            table.apply("hint", event)
-            self._commit(table, [("hint", event)])
 
     # ------------------------------------------------------------ streams
     def open_stream(self, table: Table, key: str, address: str | None = None,
@@ -931,61 +472,14 @@ class TableService:
         """Register a change stream (waitress threads are finite, so streams are capped).
 
         `key` names the page (a newer stream with it ends the older), `address`
-        the client's IP, `holder` who the page belongs to ("seat 2", "host", a
-        paired display) or None for an anonymous page. Anonymous streams never
-        end a holder's: an address holding `streams_per_address` anonymous
-        streams is refused another (429: cheap, where ending one wakes every
-        stream of its table); past the total cap the oldest stream of the
-        address holding the most anonymous ones ends; with only holders'
-        streams open, a new anonymous one is refused (503) and a holder's ends
-        the oldest of the address holding the most streams. A holder keeps
-        STREAMS_PER_HOLDER (its own oldest ends)."""
-        stop = threading.Event()
-        refused = None
-        with self._lock:
-            evicted = []
-            old = self._streams.pop(key, None)
-            if old:
-                evicted.append(old)
-            if holder is None:
-                if sum(1 for e in self._streams.values()
-                       if e[3] is None and e[2] == address) >= self.streams_per_address:
-                    refused = ApiError(429, msg("this device has as many live pages open as it may; close some "
-                                                "(this page will try again)"), code="streams_full")
-            else:
-                mine = [k for k, e in self._streams.items() if e[3] == holder and e[0] is table]
-                if len(mine) >= self.STREAMS_PER_HOLDER:
-                    evicted.append(self._streams.pop(mine[0]))
-            if refused is None and len(self._streams) >= self.max_streams:
-                anonymous = [(k, e[2]) for k, e in self._streams.items() if e[3] is None]
-                if anonymous:
-                    held = Counter(a for _, a in anonymous)
-                    most = max(held.values())
-                    evicted.append(self._streams.pop(next(k for k, a in anonymous if held[a] == most)))
-                elif holder is None:
-                    refused = ApiError(503, msg("the companion has as many live pages open as it can serve; "
-                                                "this page will try again"), code="streams_full")
-                else:
-                    # holders' streams alone fill the cap: the oldest of the address holding the
-                    # most ends, since anyone may make a table and hold its seats' streams
-                    held = Counter(e[2] for e in self._streams.values())
-                    most = max(held.values())
-                    evicted.append(self._streams.pop(next(k for k, e in self._streams.items()
-                                                          if held[e[2]] == most)))
-            if refused is None:
-                self._streams[key] = (table, stop, address, holder)
-        for t, ev, _, _ in evicted:
-            ev.set()
-            with t.cond:
-                t.cond.notify_all()
-        if refused is not None:
-            raise refused
-        return stop
+        the client's IP (an IPv6 device: its /64), `holder` who the page belongs to
+        ("seat 2", "host", a paired display) or None for an anonymous page. The
+        rules (a holder's stream is never ended for another table's, unless that one
+        lies idle while this one is played) are `web.streams.Streams`'."""
+        return self.streams.open(table, key, address, holder)
 
     def close_stream(self, key: str, stop: threading.Event) -> None:
-        with self._lock:
-            if self._streams.get(key, (None, None))[1] is stop:
-                del self._streams[key]
+        self.streams.close(key, stop)
 
     def wait_change(self, table: Table, seen: int, timeout: float, stop: threading.Event,
                     seen_board: int | None = None) -> int | tuple[int, int]:
@@ -1023,49 +517,6 @@ def _add_words(table: Table, v: dict) -> None:
     told = words.told(history)
     if told:
         v["told"] = told
-
-
-class BotRunner(threading.Thread):
-    """One thread that lets bots act a moment after it becomes their turn, and makes
-    the hints seats ask for. Each job runs with the bot's own time budget."""
-
-    def __init__(self, service: TableService):
-        super().__init__(name="pegs-bots", daemon=True)
-        self.service = service
-        self.cond = threading.Condition()
-        self.heap: list[tuple[float, str, tuple]] = []
-        self.pending: set = set()
-        self.stopped = False
-
-    def schedule(self, gid: str, delay: float, job: tuple = ("bot",)) -> None:
-        with self.cond:
-            if (gid, job) in self.pending:
-                return
-            self.pending.add((gid, job))
-            heapq.heappush(self.heap, (time.monotonic() + delay, gid, job))
-            self.cond.notify()
-
-    def stop(self) -> None:
-        with self.cond:
-            self.stopped = True
-            self.cond.notify()
-
-    def run(self) -> None:
-        while True:
-            with self.cond:
-                while not self.stopped and (not self.heap or self.heap[0][0] > time.monotonic()):
-                    self.cond.wait(None if not self.heap else self.heap[0][0] - time.monotonic())
-                if self.stopped:
-                    return
-                _, gid, job = heapq.heappop(self.heap)
-                self.pending.discard((gid, job))
-            try:
-                if job[0] == "hint":
-                    self.service.hint_step(gid, job[1])
-                else:
-                    self.service.bot_step(gid)
-            except Exception:  # a bot must never take the thread down
-                log.exception("%s failed in game %s", job[0], gid)
 
 
 __all__ = ["TableService", "Table", "parse_setup", "hole_id", "token_hash"]

@@ -36,10 +36,10 @@ import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "board")]
+sys.path[:0] = [str(ROOT)]   # run from a checkout: tests/ is a package
 warnings.filterwarnings("ignore", module="gpiozero")
-from benchkit import call, cpu_name, pct  # noqa: E402
-from livekit import LiveServer  # noqa: E402
+from tests.benchmarks.benchkit import call, cpu_name, pct  # noqa: E402
+from tests.helpers.livekit import LiveServer  # noqa: E402
 
 
 class Page(threading.Thread):
@@ -77,7 +77,7 @@ def main():
     ap.add_argument("--settle", type=float, default=0.8, help="settle time (board.settle_seconds)")
     args = ap.parse_args()
 
-    from boardkit import plan_physical
+    from tests.board.boardkit import plan_physical
     from companion.bots import make_bot
     from web.main import build_app
 

@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from benchkit import cpu_name, pct  # noqa: E402
+from companion.families import new_game
 from companion.bots import make_bot  # noqa: E402
 from companion.game import Game  # noqa: E402
 from companion.simulate import bot_seed, game_seed, play_game, wilson_interval  # noqa: E402
@@ -61,7 +62,7 @@ def tournament(args):
     for i in range(args.first, args.first + args.games):
         pair, swap = divmod(i, 2)
         gs = game_seed(args.seed, pair)
-        game = Game(args.preset, players=4, seed=gs)
+        game = new_game(args.preset, players=4, seed=gs)
         strong_seats = (1, 3) if swap else (0, 2)
         bots = []
         for s in range(4):
@@ -107,7 +108,7 @@ def tournament(args):
 
 def memory(args):
     import tracemalloc
-    game = Game(args.preset, players=4, seed=args.seed)
+    game = new_game(args.preset, players=4, seed=args.seed)
     greedy = make_bot("greedy", random.Random(1))
     peaks = []
     for turn in range(400):

@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 from benchkit import cpu_name  # noqa: E402
+from companion.families import new_game
 from companion.bots import make_bot  # noqa: E402
 from companion.cards import rank_of  # noqa: E402
 from companion.game import Game  # noqa: E402
@@ -63,7 +64,7 @@ def bench_listing(positions: int, repeats: int, seed: int = 2024):
     pos_ns, game_ns, hand_ns, n_plays, n_moves = [], [], [], [], []
     g = 0
     while len(pos_ns) < positions:
-        game = Game("basic", players=4, seed=seed * 1000 + g)
+        game = new_game("basic", players=4, seed=seed * 1000 + g)
         rng = random.Random(seed * 1000 + g)
         bot = make_bot("random", rng)
         pick = random.Random(-(seed * 1000 + g))

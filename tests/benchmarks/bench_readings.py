@@ -17,9 +17,9 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "companion")]
+sys.path[:0] = [str(ROOT)]   # run from a checkout: tests/ is a package
 
-from camerakit import replay  # noqa: E402
+from tests.companion.camerakit import replay  # noqa: E402
 
 NOISE = {"unsure misreads 2.75 %": dict(err=0.0275),
          "unsure 2.75 % + sure 0.2 %": dict(err=0.0275, sure_err=0.002),

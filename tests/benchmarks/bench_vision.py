@@ -138,7 +138,7 @@ def stage_times(layout, frames_n):
 
 def hard_set(level, setups, moves):
     from collections import Counter
-    from gamekit import CameraSetUp, replay, summary
+    from tests.vision.gamekit import CameraSetUp, replay, summary
     c = Counter()
     weak = 0
     for k in range(setups):

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
 
 import numpy as np  # noqa: E402
 
-from gamekit import CameraSetUp, position_read, replay, summary  # noqa: E402
+from tests.vision.gamekit import CameraSetUp, position_read, replay, summary  # noqa: E402
 from vision.detect import EMPTY, UNKNOWN  # noqa: E402
 from vision.render import random_position  # noqa: E402
 

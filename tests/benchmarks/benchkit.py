@@ -28,9 +28,11 @@ def cpu_name() -> str:
     return platform.processor() or platform.machine()
 
 
-def call(port, method, path, body=None, cookies=None):
-    """(status, JSON body) of one request to 127.0.0.1:port; `cookies` (a dict) is sent and updated."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+def call(port, method, path, body=None, cookies=None, source=None):
+    """(status, JSON body) of one request to 127.0.0.1:port (from `source`, a 127.0.0.N, if
+    given); `cookies` (a dict) is sent and updated."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30,
+                                      source_address=(source, 0) if source else None)
     headers = {}
     if cookies:
         headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())

@@ -6,6 +6,7 @@ import contextlib
 import random
 import warnings
 
+from companion.families import new_game
 from companion.board import START
 from companion.matching import hole_id
 from companion.moves import SWAP, Move
@@ -16,7 +17,7 @@ from web.board_referee import BoardHub, VirtualBoard
 from web.store import Store
 from web.tables import TableService
 
-from livekit import LiveServer  # noqa: F401 - re-exported for the board's browser test
+from tests.helpers.livekit import LiveServer  # noqa: F401 - re-exported for the board's browser test
 
 warnings.filterwarnings("ignore", module="gpiozero")
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]
@@ -348,7 +349,7 @@ def deal_seed(pred, preset="basic", players=4, teams=2, tries=200) -> int:
     from companion.game import Game
     for seed in range(tries):
         with _seeded(seed):
-            game = Game(rules=preset, players=players, teams=teams, dealer=players - 1, shuffles=[])
+            game = new_game(rules=preset, players=players, teams=teams, dealer=players - 1, shuffles=[])
         if pred(game.hands[game.actor]):
             return seed
     raise AssertionError(f"no deal among seeds 0-{tries - 1} fits {pred}")

@@ -11,7 +11,7 @@ warnings.filterwarnings("ignore", module="gpiozero")   # pin-factory fallback ch
 @pytest.fixture
 def rigs():
     """make(**kw) -> boardkit.Rig; every rig (and its emulated board) is closed afterwards."""
-    from boardkit import Rig
+    from .boardkit import Rig
     made = []
 
     def make(*args, **kw):

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from boardkit import NAMES, FakeClock, _seeded, mock_hardware
+from .boardkit import NAMES, FakeClock, _seeded, mock_hardware
 from web import create_app
 from web.board_referee import BoardHub
 from web.store import Store

@@ -7,7 +7,7 @@ import json
 import random
 import re
 
-from boardkit import NAMES, FakeClock, _seeded, plan_physical
+from .boardkit import NAMES, FakeClock, _seeded, plan_physical
 from companion.bots import make_bot
 from companion.cards import rank_of
 from companion.matching import hole_id

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from boardkit import LiveServer, simulation_app, table_with_a_come_out
+from .boardkit import LiveServer, simulation_app, table_with_a_come_out
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -111,15 +111,15 @@ def test_drag_a_peg_on_the_virtual_board_and_the_move_is_taken(live):
             mouse_drag(tv, src, dst)
             tv.wait_for_selector(f'#pegs .peg[data-hole="{come_out}"]')
             assert table.version == version           # not before the board has settled
-            tv.wait_for_selector("#log li", timeout=5000)
+            tv.wait_for_selector("#log li", timeout=30000)
             took = time.monotonic() - started
-            # at least the settle time; the upper bound only catches a hang (the
-            # latency itself is measured by tests/benchmarks/bench_board.py)
-            assert 0.8 <= took < 10.0, took
+            # at least the settle time (the latency itself is measured by
+            # tests/benchmarks/bench_board.py; a hang fails the wait above)
+            assert 0.8 <= took, took
             assert table.game.history[0]["move"].text(table.geo) == f"{card[:-1]} {side}:S-{come_out}"
             # newest first, and the computer seats may already have played after it
             expect(tv.locator("#log li").filter(has_text=f"{side}:S-{come_out}").first).to_be_visible()
-            expect(phone.locator("#banner")).not_to_have_class("banner go", timeout=5000)
+            expect(phone.locator("#banner")).not_to_have_class("banner go", timeout=30000)
             tv.screenshot(path=str(ARTIFACTS / "board-table-taken.png"))
 
             # the computer seats play; their pegs move on the virtual board by themselves
@@ -127,7 +127,7 @@ def test_drag_a_peg_on_the_virtual_board_and_the_move_is_taken(live):
             while table.game.actor != seat and time.monotonic() < deadline:
                 time.sleep(0.1)
             assert table.game.actor == seat and table.game.turn >= 4
-            expect(tv.locator("#referee")).to_have_attribute("data-state", "ready", timeout=5000)
+            expect(tv.locator("#referee")).to_have_attribute("data-state", "ready", timeout=30000)
             g = table.game
             # a finger this time: touch events, the same pointer code
             plays = [p for p in g.legal_plays() if p.move.kind == "move" and len(p.move.steps) == 1]
@@ -150,7 +150,7 @@ def test_drag_a_peg_on_the_virtual_board_and_the_move_is_taken(live):
                              and f"M{(d + k) % L}" not in legal)
                 touch_drag(tv, tv.locator(f'#pegs .peg[data-hole="{from_hole}"]').bounding_box(),
                            tv.locator(f"#{wrong}").bounding_box())
-                expect(tv.locator("#referee")).to_have_attribute("data-state", "wrong", timeout=5000)
+                expect(tv.locator("#referee")).to_have_attribute("data-state", "wrong", timeout=30000)
                 tv.wait_for_selector(f'#leds [data-led="{wrong}"][data-role="wrong"]')
                 expect(tv.locator("#ref-msg")).to_contain_text("(rule ")
                 expect(tv.locator("#ref-fix li").first).to_contain_text(f"'s peg out of hole {wrong[1:]}")
@@ -182,7 +182,7 @@ def test_bluffing_on_the_board_the_table_learns_only_the_declared_rank(live):
     import json
     import urllib.request
 
-    from boardkit import NAMES, _seeded
+    from .boardkit import NAMES, _seeded
     svc = live.app.extensions["pegs"]
     with _seeded(3):
         table, _ = svc.create({"preset": "bluffing_joker", "players": 4, "teams": 2, "names": NAMES[:4],
@@ -262,7 +262,7 @@ def test_the_table_page_says_the_board_in_words(live):
             # the next player's peg brought out instead of one's own (P8)
             mouse_drag(tv, tv.locator(f'#pegs .peg[data-hole="S-s{other}-5"]').bounding_box(),
                        tv.locator(f"#{come_out}").bounding_box())
-            expect(tv.locator("#referee")).to_have_attribute("data-state", "wrong", timeout=5000)
+            expect(tv.locator("#referee")).to_have_attribute("data-state", "wrong", timeout=30000)
             expect(tv.locator("#ref-msg")).to_have_text(f"That's {owner}'s peg: you may move only your own (rule P8)")
             said = tv.locator("#referee").inner_text()
             assert not notation.search(said), said
@@ -329,7 +329,7 @@ def test_jackaroo_a_card_chosen_on_the_phone_is_followed_on_the_simulated_board(
     """Issue 18: in the related games the phone tells the board the chosen card too (its
     peg moves are made on the board, the options stay on the phone): a Jackaroo king is
     followed, the marble dragged onto its base hole on the table page is taken."""
-    from boardkit import NAMES, _seeded
+    from .boardkit import NAMES, _seeded
     svc = live.app.extensions["pegs"]
     with _seeded(5):
         table, _ = svc.create({"preset": "jackaroo", "players": 4, "teams": 2, "names": NAMES[:4],

@@ -2,7 +2,7 @@
 message, and none is ever taken for a move."""
 from __future__ import annotations
 
-from boardkit import Rig, mock_hardware
+from .boardkit import Rig, mock_hardware
 from web.store import Store
 
 
@@ -135,7 +135,7 @@ def test_a_restart_mid_turn_asks_for_the_board_to_be_put_back(tmp_path):
     its pegs. After the restart the referee compares it with the stored game."""
     import random
 
-    from boardkit import plan_physical
+    from .boardkit import plan_physical
     from companion.bots import make_bot
     store = Store(tmp_path / "games.sqlite3")
     rig = Rig("sensors", seed=0, store=store)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardkit import play_game
+from .boardkit import play_game
 
 
 @pytest.mark.parametrize("players, teams, preset, seed", [

@@ -4,7 +4,7 @@ readings to the referee, which weighs every legal result against them (issue 16.
 camera gives the readings, so no OpenCV is needed."""
 from __future__ import annotations
 
-from boardkit import NAMES, FakeClock, _seeded, mock_hardware
+from .boardkit import NAMES, FakeClock, _seeded, mock_hardware
 from companion.matching import all_holes
 from companion.notation import pegs_to_json, position_from_json
 from web.board_referee import BoardHub

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from boardkit import deal_seed, plan_physical
+from .boardkit import deal_seed, plan_physical
 from companion.cards import rank_of
 from companion.matching import hit_returns, hole_id
 from web.errors import ApiError

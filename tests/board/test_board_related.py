@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-import boardkit
-from boardkit import Rig, plan_physical
+from . import boardkit
+from .boardkit import Rig, plan_physical
 from companion.bots import make_bot
 from companion.moves import MOVE, SWAP
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from boardkit import NAMES, FakeClock, _seeded, deal_seed, mock_hardware
+from .boardkit import NAMES, FakeClock, _seeded, deal_seed, mock_hardware
 from web import create_app
 from web.board_referee import BoardHub
 from web.store import Store

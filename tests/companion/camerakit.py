@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from companion.families import new_game
 from companion.bots import make_bot
 from companion.game import PLAY, Game
 from companion.matching import all_holes, board_of_pegs
@@ -56,7 +57,7 @@ def replay(preset="basic", seed=0, moves=100, noise_seed=0, margin=None, **noise
     move among the candidates), asked_without (asked, the true move not offered), refused
     (judged wrong), waited (no decision), not_ready (the board not taken as right before)."""
     rng = random.Random(noise_seed)
-    game = Game(preset, 4, seed=seed)
+    game = new_game(preset, 4, seed=seed)
     bots = [make_bot("greedy", random.Random(seed * 10 + i)) for i in range(4)]
     ref = Referee(sensing=True, settle=0.5)
     if margin is not None:

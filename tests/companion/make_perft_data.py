@@ -18,13 +18,12 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))   # the checkout: tests/ is a package
 
 from companion.notation import position_from_json, position_to_json, moves_report  # noqa: E402
 
-import reference as ref  # noqa: E402
-import sampling  # noqa: E402
+from tests.companion import reference as ref  # noqa: E402
+from tests.companion import sampling  # noqa: E402
 
 OUT = os.path.join(HERE, "data", "perft")
 FORMAT = "pegs-and-jokers/position/1"

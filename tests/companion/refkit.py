@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from companion.families import new_game
 from companion.board import START
 from companion.bots import make_bot
 from companion.game import Game
@@ -26,7 +27,7 @@ class BoardTable:
     """A game of `preset`, its version, a referee, and the pegs on the board (hole -> side)."""
 
     def __init__(self, preset, players=4, teams=None, seed=0, colours=True, settle=0.8, bots=None):
-        self.game = Game(preset, players, teams=teams, seed=seed)
+        self.game = new_game(preset, players, teams=teams, seed=seed)
         self.players = players
         self.names = [f"P{i}" for i in range(players)]
         self.colour_names = [f"C{i}" for i in range(players)]
@@ -164,7 +165,7 @@ class BoardTable:
         q = pos.copy()
         for c, s, d in move.steps:
             before = q.pegs()
-            q._make(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
+            q.apply(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
             after = q.pegs()
             track0 = colours_of_pegs(q, before)
             track1 = colours_of_pegs(q, after)

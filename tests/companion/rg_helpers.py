@@ -4,10 +4,11 @@ import json
 
 import pytest
 
+from companion.families import new_game
 from companion.game import Game
 from companion.moves import IllegalMoveError
 from companion.notation import position_from_json
-from rules_helpers import moves, texts  # noqa: F401  (the `pegs moves` answer, as for Pegs and Jokers)
+from tests.companion.rules_helpers import moves, texts  # noqa: F401  (the `pegs moves` answer, as for Pegs and Jokers)
 
 FORMAT = "pegs-and-jokers/position/1"
 
@@ -58,7 +59,7 @@ def legal(p, text):
 def game_where(preset, players, want, seeds=range(1, 400), **kw):
     """The first seeded game for which want(game) holds."""
     for seed in seeds:
-        g = Game(preset, players=players, seed=seed, **kw)
+        g = new_game(preset, players=players, seed=seed, **kw)
         if want(g):
             return g
     raise AssertionError("no seed gives the wanted deal")

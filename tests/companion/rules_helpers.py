@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from companion.families import new_game
 from companion.game import Game
 from companion.moves import IllegalMoveError
 from companion.notation import moves_report, position_from_json, position_to_json
@@ -109,7 +110,7 @@ def game_with(pegs, hand, seed=1, players=4, rules="basic", teams=None, counting
 
     The dealer is the last seat, so seat 0 (side 0) is to move.
     """
-    g = Game(rules=rules, players=players, teams=teams, seed=seed)
+    g = new_game(rules=rules, players=players, teams=teams, seed=seed)
     assert g.seat == 0
     g.position = pos(pegs, to_move=g.seat_side[0], sides=g.sides,
                      teams=[list(t) for t in g.position.teams], rules=rules,

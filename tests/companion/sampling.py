@@ -10,11 +10,12 @@ import random
 
 import pytest
 
+from companion.families import new_game
 from companion.cards import rank_of
 from companion.game import Game
 from companion.moves import DOUBT, PASS
 
-import reference as ref
+from tests.companion import reference as ref
 
 PRESETS = ("basic", "arizona", "north_carolina", "pegoo", "wizard_woodworks", "alaska",
            "kilpatrick", "social_security", "bluffing_joker")
@@ -59,7 +60,7 @@ def bot_choice(game: Game, rng: random.Random, doubt_rate=0.15, bluff_rate=0.2):
 
 def play_random(preset, players, teams, seed, max_actions=60_000, every=1):
     """Yield (game, n) at rest positions of a seeded random game, every `every` actions."""
-    game = Game(rules=preset, players=players, teams=teams, seed=seed)
+    game = new_game(rules=preset, players=players, teams=teams, seed=seed)
     rng = random.Random(seed * 7919 + 17)
     n = 0
     while not game.is_over() and n < max_actions:

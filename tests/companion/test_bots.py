@@ -4,10 +4,11 @@ import random
 
 import pytest
 
+from companion.families import new_game
 from companion.board import START
 from companion.bots import BOTS, GreedyBot, RandomBot, evaluate, make_bot
 from companion.game import Game
-from companion.position import Position
+from companion.families.pegs.position import Position
 from companion.rules import PRESETS, Rules
 
 
@@ -29,7 +30,7 @@ def _play_checked(game, bots, max_actions=4000):
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @pytest.mark.parametrize("names", [("random",), ("greedy",), ("greedy", "random")])
 def test_bots_only_return_legal_plays(preset, names):
-    game = Game(preset, players=4, seed=11)
+    game = new_game(preset, players=4, seed=11)
     bots = [make_bot(names[s % len(names)], random.Random(100 + s)) for s in range(4)]
     _play_checked(game, bots, max_actions=600 if names == ("random",) else 4000)
     if names != ("random",) and preset != "bluffing_joker":
@@ -37,7 +38,7 @@ def test_bots_only_return_legal_plays(preset, names):
 
 
 def test_bots_handle_bluffing_doubt_and_penalty_phases():
-    game = Game("bluffing_joker", players=4, seed=3)
+    game = new_game("bluffing_joker", players=4, seed=3)
     bots = [make_bot(n, random.Random(s)) for s, n in enumerate(("greedy", "random") * 2)]
     phases = _play_checked(game, bots, max_actions=3000)
     assert {"play", "doubt", "penalty"} <= phases
@@ -45,7 +46,7 @@ def test_bots_handle_bluffing_doubt_and_penalty_phases():
 
 @pytest.mark.parametrize("players", [2, 6, 8, 10])
 def test_bots_legal_at_other_seat_counts(players):
-    game = Game("basic", players=players, seed=5)
+    game = new_game("basic", players=players, seed=5)
     bots = [make_bot(("greedy", "random")[s % 2], random.Random(s)) for s in range(players)]
     _play_checked(game, bots, max_actions=1500)
 
@@ -53,7 +54,7 @@ def test_bots_legal_at_other_seat_counts(players):
 @pytest.mark.parametrize("name", sorted(BOTS))
 def test_bots_are_deterministic_for_a_seed(name):
     def run():
-        game = Game("basic", players=4, seed=7)
+        game = new_game("basic", players=4, seed=7)
         bots = [make_bot(name, random.Random(42 + s), think_ms=None, iterations=3)
                 for s in range(4)]
         chosen = []
@@ -87,7 +88,7 @@ def test_random_bot_is_uniform_over_plays():
 
 
 def test_greedy_discards_least_useful_card_when_only_discards_are_legal():
-    game = Game("basic", players=4, seed=1)
+    game = new_game("basic", players=4, seed=1)
     seat = game.seat
     # all pegs in start, no come-out card: nothing moves; the joker has no target
     game.hands[seat] = ["8D", "3C", "9S", "JK", "10C", "7H"]
@@ -98,7 +99,7 @@ def test_greedy_discards_least_useful_card_when_only_discards_are_legal():
 
 
 def test_greedy_prefers_coming_out_and_keeps_the_joker():
-    game = Game("basic", players=4, seed=1)
+    game = new_game("basic", players=4, seed=1)
     seat = game.seat
     game.hands[seat] = ["KD", "3C", "9S", "JK", "10C", "AH"]
     play = GreedyBot(random.Random(0)).choose(game, game.legal_plays())
@@ -130,7 +131,7 @@ def test_evaluate_orders_simple_positions():
 
 
 def test_greedy_hits_an_opponent():
-    game = Game("basic", players=4, seed=2)
+    game = new_game("basic", players=4, seed=2)
     seat = game.seat
     side = game.seat_side[seat]
     opp = game.seat_side[(seat + 1) % 4]
@@ -148,7 +149,7 @@ def test_greedy_hits_an_opponent():
 
 
 def test_greedy_penalty_sends_back_the_most_advanced_peg():
-    game = Game("bluffing_joker", players=4, seed=3)
+    game = new_game("bluffing_joker", players=4, seed=3)
     bots = [make_bot("random", random.Random(s)) for s in range(4)]
     for _ in range(20000):
         if game.phase == "penalty" and len(game.legal_plays()) >= 2:
@@ -169,7 +170,7 @@ def test_greedy_penalty_sends_back_the_most_advanced_peg():
 
 
 def test_greedy_doubts_sometimes():
-    game = Game("bluffing_joker", players=4, seed=4)
+    game = new_game("bluffing_joker", players=4, seed=4)
     bot = GreedyBot(random.Random(0))
     while game.phase != "doubt":
         game._push(bot.choose(game, game.legal_plays()))

@@ -11,11 +11,12 @@ import time
 
 import pytest
 
+from companion.families import new_game
 from companion.bots import make_bot
 from companion.game import Game
 from companion.hints import reason, suggest
 from companion.moves import Move
-from companion.related_game import SEATS
+from companion.families.tock.game import SEATS
 from companion.rules import ALL_PRESETS, PRESETS
 from companion.simulate import bot_seed, game_seed, play_game
 from companion.strong import StrongBot
@@ -61,7 +62,7 @@ class _ViewOnly:
 @pytest.mark.parametrize("preset", ["basic", "bluffing_joker", "north_carolina",
                                     "tock_partnership", "jackaroo", "carbles"])
 def test_never_reads_hidden_state(preset):
-    game = Game(preset, players=4, seed=21)
+    game = new_game(preset, players=4, seed=21)
     driver = [make_bot("greedy", random.Random(s)) for s in range(4)]
     rng = random.Random(5)
     checked = set()
@@ -102,7 +103,7 @@ def _play_checked(game, bots, max_actions):
 @pytest.mark.parametrize("preset", sorted(ALL_PRESETS))
 def test_legal_in_every_preset(preset):
     players = 4 if 4 in SEATS.get(preset, (4,)) else SEATS[preset][0]
-    game = Game(preset, players=players, seed=13)
+    game = new_game(preset, players=players, seed=13)
     bots = [strong(s, iterations=2) if s % 2 == 0 else make_bot("greedy", random.Random(s))
             for s in range(players)]
     phases = _play_checked(game, bots, 3000)
@@ -118,7 +119,7 @@ def test_legal_in_the_forced_discard_phase():
     # bot at every seat, so it both forces and is forced
     forced = 0
     for seed in range(6):
-        game = Game("jackaroo", players=4, seed=seed)
+        game = new_game("jackaroo", players=4, seed=seed)
         bots = [strong(s, iterations=1) for s in range(4)]
         for _ in range(400):
             if game.is_over() or forced >= 2:
@@ -135,7 +136,7 @@ def test_legal_in_the_forced_discard_phase():
 
 @pytest.mark.parametrize("players", [2, 6, 8, 10])
 def test_legal_at_every_seat_count(players):
-    game = Game("basic", players=players, seed=3)
+    game = new_game("basic", players=players, seed=3)
     bots = [strong(s, iterations=1) if s % 2 == 0 else make_bot("greedy", random.Random(s))
             for s in range(players)]
     _play_checked(game, bots, 150)
@@ -145,14 +146,14 @@ def test_legal_at_every_seat_count(players):
                                             ("carbles_partnership", 6),
                                             ("carbles_partnership", 8), ("tock3", 3)])
 def test_legal_at_every_related_seat_layout(preset, players):
-    game = Game(preset, players=players, seed=3)
+    game = new_game(preset, players=players, seed=3)
     bots = [strong(s, iterations=1) if s % 2 == 0 else make_bot("greedy", random.Random(s))
             for s in range(players)]
     _play_checked(game, bots, 150)
 
 
 def test_discards_without_searching_when_nothing_moves():
-    game = Game("basic", players=4, seed=1)
+    game = new_game("basic", players=4, seed=1)
     game.hands[game.seat] = ["8D", "3C", "9S", "JK", "10C", "7H"]
     bot = strong()
     play = bot.choose(game, game.legal_plays())
@@ -161,7 +162,7 @@ def test_discards_without_searching_when_nothing_moves():
 
 
 def _midgame(preset="basic", turns=120, seed=4):
-    game = Game(preset, players=4, seed=seed)
+    game = new_game(preset, players=4, seed=seed)
     bot = make_bot("greedy", random.Random(0))
     for _ in range(turns):
         game._push(bot.choose(game, game.legal_plays()))
@@ -174,18 +175,18 @@ def test_thinks_within_its_time_budget():
     game = _midgame()
     bot = StrongBot(random.Random(0), think_ms=60, iterations=100_000)
     view = game.player_view(game.actor)
-    t = time.perf_counter()
+    t = time.thread_time()   # the bot's own work: CPU time, which a loaded machine doesn't stretch
     d = bot.decide(view)
-    took = time.perf_counter() - t
+    took = time.thread_time() - t
     assert d.iterations >= 1
     assert d.iterations < 100_000  # the clock stopped it, not the cap
-    assert took < 1.0, took        # 60 ms plus one deal's work (generous for a loaded CI)
+    assert took < 1.0, took        # 60 ms plus one deal's work
 
 
 def test_doubts_when_the_declared_card_cannot_be_real():
     # one deck: four kings; this seat holds all four, so a declared king is a bluff
     rules = {"preset": "bluffing_joker", "options": {"decks": 1}}
-    game = Game(rules, players=4, seed=2)
+    game = new_game(rules, players=4, seed=2)
     bot = make_bot("greedy", random.Random(0))
     while True:
         while game.phase != "play":
@@ -230,7 +231,7 @@ def test_small_match_against_random():
     # a broken planner (a random choice, a wrong sign) would lose some of these
     wins = 0
     for i in range(4):
-        game = Game("basic", players=4, seed=game_seed(5, i))
+        game = new_game("basic", players=4, seed=game_seed(5, i))
         seats = (1, 3) if i % 2 else (0, 2)
         bots = [strong(bot_seed(5, i, s), iterations=2) if s in seats
                 else make_bot("random", random.Random(bot_seed(5, i, s))) for s in range(4)]
@@ -245,7 +246,7 @@ def _match_vs_greedy(make_side, games, seed=0, preset="basic"):
     wins = 0
     for i in range(games):
         pair, swap = divmod(i, 2)
-        game = Game(preset, players=4, seed=game_seed(seed, pair))
+        game = new_game(preset, players=4, seed=game_seed(seed, pair))
         seats = (1, 3) if swap else (0, 2)
         bots = [make_side(random.Random(bot_seed(seed, i, s))) if s in seats
                 else make_bot("greedy", random.Random(bot_seed(seed, i, s))) for s in range(4)]
@@ -265,7 +266,7 @@ def test_small_match_against_greedy():
 
 
 def test_hint_reasons_in_words():
-    game = Game("basic", players=4, seed=2)
+    game = new_game("basic", players=4, seed=2)
     seat = game.seat
     side = game.seat_side[seat]
     opp = game.seat_side[(seat + 1) % 4]
@@ -323,7 +324,7 @@ PEGS_DECISIONS = {
 
 def _decisions_digest(preset, players, plies=40, seed=7):
     import hashlib
-    game = Game(preset, players=players, seed=seed)
+    game = new_game(preset, players=players, seed=seed)
     bots = [StrongBot(random.Random(s), think_ms=None, iterations=3) if s % 2 == 0
             else make_bot("greedy", random.Random(s)) for s in range(players)]
     h = hashlib.sha256()
@@ -344,7 +345,7 @@ def test_pegs_and_jokers_decisions_unchanged():
 
 def _related_view(preset, hand, pegs=None, phase=None):
     """The acting seat's view of a fresh related game, with `hand` and the pegs set."""
-    game = Game(preset, players=4, seed=5)
+    game = new_game(preset, players=4, seed=5)
     seat = game.actor
     old = game.hands[seat]
     game.hands = [list(h) for h in game.hands]
@@ -401,7 +402,7 @@ def test_hints_for_the_related_phases_in_words():
 def test_decide_is_legal_in_every_turn_of_the_related_games(preset):
     # the server asks decide(view) even when there is one play (the whole hand
     # given up when stuck, TK-P3): it must be a legal play every time
-    game = Game(preset, players=4, seed=9)
+    game = new_game(preset, players=4, seed=9)
     driver = make_bot("greedy", random.Random(1))
     kinds = set()
     for turn in range(300):
@@ -420,13 +421,14 @@ def test_keeps_to_its_time_budget_in_the_related_games():
     bot = StrongBot(random.Random(0), think_ms=60, iterations=100_000)
     while True:
         view = game.player_view(game.actor)
-        t = time.perf_counter()
+        t = time.thread_time()   # CPU time of the decision, not the loaded machine's wall clock
         d = bot.decide(view)
+        took = time.thread_time() - t
         if d.iterations:
             break
         game._push(make_bot("greedy", random.Random(0)).choose(game, game.legal_plays()))
     assert d.iterations < 100_000  # the clock stopped it, not the cap
-    assert time.perf_counter() - t < 1.0
+    assert took < 1.0, took
 
 
 @pytest.mark.parametrize("preset", ["tock_partnership", "jackaroo"])
@@ -434,9 +436,9 @@ def test_the_unseen_cards_hold_every_other_hand(preset):
     # the cards played this deal cycle are left out of the deals it samples
     # (TK-C2); never one that another hand really holds
     from collections import Counter
-    from companion.related import card_rank
+    from companion.families.tock.position import card_rank
     from companion.strong import _Seen
-    game = Game(preset, players=4, seed=11)
+    game = new_game(preset, players=4, seed=11)
     driver = make_bot("greedy", random.Random(0))
     fewer = 0
     for _ in range(300):

@@ -3,6 +3,7 @@ import random
 
 import pytest
 
+from companion.families import new_game
 from companion.game import Game
 from companion.moves import Move
 from companion.board import START
@@ -171,7 +172,7 @@ def test_setup_check_lists_what_is_out_of_place():
                                                   (4, 2, "arizona"), (6, 3, "north_carolina")])
 def test_bots_play_whole_games_through_the_sensor_events_without_a_desync(players, teams, preset):
     """Every move is made physically (events hole by hole) and must be judged as that move."""
-    game = Game(preset, players, teams, seed=11)
+    game = new_game(preset, players, teams, seed=11)
     rng = random.Random(5)
     t = 0.0
     moves_checked = 0
@@ -333,7 +334,7 @@ def test_camera_sees_a_swap_by_colour_alone():
 
 def test_stage_index_agrees_with_the_full_table_in_played_games():
     from companion.matching import StageIndex, stages
-    game = Game("north_carolina", 6, 2, seed=4)
+    game = new_game("north_carolina", 6, 2, seed=4)
     rng = random.Random(2)
     checked = 0
     while not game.is_over() and game.turn < 70:

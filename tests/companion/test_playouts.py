@@ -26,11 +26,12 @@ from collections import Counter
 
 import pytest
 
+from companion.families import new_game
 from companion.board import START
 from companion.cards import make_shoe, rank_of
 from companion.moves import DISCARD, FREE, MOVE, SWAP
 
-import sampling
+from tests.companion import sampling
 
 MAX_TURNS = 50_000
 
@@ -109,7 +110,7 @@ def check_play_choice(game, plays):
 def play_checked(preset, players, teams, seed, doubt_rate=0.15):
     """Play a whole seeded game, checking every invariant after every action."""
     from companion.game import Game
-    game = Game(rules=preset, players=players, teams=teams, seed=seed)
+    game = new_game(rules=preset, players=players, teams=teams, seed=seed)
     rng = random.Random(seed)
     shoe = full_shoe(game.rules, players)
     counting = bool(game.rules.counting)
@@ -175,6 +176,7 @@ def test_slow_playout_invariants(cfg):
         assert game.is_over()
 
 
+@pytest.mark.slow   # 39 whole games per preset and layout: .ci/run's slow part
 @pytest.mark.parametrize("players, teams", sampling.LAYOUTS)
 @pytest.mark.parametrize("preset", [p for p in sampling.PRESETS if p != "basic"])
 def test_playout_presets_every_layout(preset, players, teams):
@@ -214,7 +216,7 @@ def _related_id(cfg):
 def play_checked_related(rules, players, seed, sides=None):
     from companion.game import Game
     from companion.moves import HAND
-    game = Game(rules=rules, players=players, seed=seed, sides=sides)
+    game = new_game(rules=rules, players=players, seed=seed, sides=sides)
     r = game.rules
     shoe = Counter(make_shoe(r.decks, r.jokers_per_deck, r.extra_jokers))
     rng = random.Random(seed)

@@ -21,11 +21,12 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.families import new_game
 from companion.game import Game
 from companion.moves import Move
 from companion.notation import position_from_json, position_to_json
 
-import sampling
+from tests.companion import sampling
 
 # Every preset at every layout is allowed; hypothesis picks.
 ALL_CONFIGS = sorted({*sampling.CONFIGS,
@@ -41,7 +42,7 @@ PARSE_SAMPLE = 120      # ... else this many chosen at random: parse_move re-gen
 def advance(cfg, seed, n):
     """A seeded game after up to n random actions (stops early when over)."""
     preset, players, teams = cfg
-    game = Game(rules=preset, players=players, teams=teams, seed=seed)
+    game = new_game(rules=preset, players=players, teams=teams, seed=seed)
     rng = random.Random(seed ^ 0x5EED)
     for _ in range(n):
         if game.is_over():
@@ -208,7 +209,7 @@ def test_replay_from_recorded_shuffles(cfg, seed, n):
     make a failure reproducible)."""
     with mock.patch("companion.game.secrets.SystemRandom", lambda: random.Random(seed)):
         preset, players, teams = cfg
-        game = Game(rules=preset, players=players, teams=teams)
+        game = new_game(rules=preset, players=players, teams=teams)
     rng = random.Random(seed)
     for _ in range(n):
         if game.is_over():
@@ -232,9 +233,9 @@ def test_replay_after_undoing_a_reshuffle(cfg, seed, extra):
         if system:
             with mock.patch("companion.game.secrets.SystemRandom",
                             lambda: random.Random(seed)):
-                game = Game(rules=preset, players=players, teams=teams)
+                game = new_game(rules=preset, players=players, teams=teams)
         else:
-            game = Game(rules=preset, players=players, teams=teams, seed=seed)
+            game = new_game(rules=preset, players=players, teams=teams, seed=seed)
         rng = random.Random(seed)
         undone = False
         while not game.is_over() and not undone:
@@ -276,7 +277,7 @@ def test_new_shuffles_logged_live_replay_the_game(cfg, seed, extra):
     makes no fresh shuffle of its own."""
     preset, players, teams = cfg
     with mock.patch("companion.game.secrets.SystemRandom", lambda: _Unrewindable(seed)):
-        game = Game(rules=preset, players=players, teams=teams, shuffles=())
+        game = new_game(rules=preset, players=players, teams=teams, shuffles=())
     assert game.seed is None and "shuffles" in game.record()
     stored = game.take_new_shuffles()
     assert len(stored) == 1 and game.take_new_shuffles() == []
@@ -309,7 +310,7 @@ def test_new_shuffles_logged_live_replay_the_game(cfg, seed, extra):
         assert len(game.record()["shuffles"]) == len(stored) - 1
     else:
         assert game.record()["shuffles"] == stored
-    again = Game(rules=preset, players=players, teams=teams, shuffles=stored)
+    again = new_game(rules=preset, players=players, teams=teams, shuffles=stored)
     for entry in actions:
         if entry is None:
             again.pop()

@@ -11,7 +11,15 @@ import pytest
 COMPANION = Path(__file__).resolve().parents[2] / "companion"
 
 
-@pytest.mark.parametrize("path", sorted(COMPANION.glob("*.py")), ids=lambda p: p.name)
+# rglob: the rule families live in subfolders (companion/families/...), which glob would skip
+MODULES = sorted(p for p in COMPANION.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_the_walk_reaches_subfolders():
+    assert any(p.parent != COMPANION for p in MODULES), "rglob found no module in a subfolder"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(COMPANION)))
 def test_companion_imports_only_the_standard_library(path):
     bad = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -27,4 +35,4 @@ def test_companion_imports_only_the_standard_library(path):
             top = name.split(".")[0]
             if top != "companion" and top not in sys.stdlib_module_names:
                 bad.append(name)
-    assert not bad, f"{path.name} imports {bad}"
+    assert not bad, f"{path.relative_to(COMPANION)} imports {bad}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.families import new_game
 from companion.board import START
 from companion.game import Game
 from companion.matching import board_of_pegs, hole_id
@@ -21,7 +22,7 @@ class Table:
 
     def __init__(self, seed=0, preset="basic", bots=None, sensing=True, settle=0.8, filled=()):
         self.preset = preset
-        self.game = Game(preset, 4, seed=seed)
+        self.game = new_game(preset, 4, seed=seed)
         self.version = 1
         self.bots = bots or [False] * 4
         self.t = 100.0

@@ -4,7 +4,7 @@ No wrong move is ever taken; most are taken without asking; when the camera can'
 phone is asked with the true move among the choices and the doubtful holes named."""
 from __future__ import annotations
 
-from camerakit import replay
+from tests.companion.camerakit import replay
 
 
 def test_no_wrong_move_is_taken_from_a_camera_that_misreads_holes():

@@ -8,7 +8,7 @@ from companion.board import START
 from companion.moves import Move
 from companion.words import rank_name
 
-from test_referee import COLOURS, NAMES, Table, set_position
+from tests.companion.test_referee import COLOURS, NAMES, Table, set_position
 from companion.referee import GameView
 
 
@@ -125,7 +125,7 @@ def test_leds_only_shows_the_hint_over_the_last_move():
 
 def test_related_games_hints_light_every_step_and_a_force_nothing():
     # issue 18 with 17.3: a Carbles 7's parts, a Jackaroo force (no peg moves)
-    from refkit import BoardTable
+    from tests.companion.refkit import BoardTable
     tb = BoardTable("carbles", 4, None, seed=3)
     g = tb.game
     me = g.seat_side[g.actor]

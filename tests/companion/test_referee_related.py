@@ -15,7 +15,7 @@ from companion.board import START
 from companion.game import PLAY
 from companion.moves import Move
 
-from refkit import CARD_ONLY, BoardTable, play_on_board
+from tests.companion.refkit import CARD_ONLY, BoardTable, play_on_board
 
 
 def side_hole(side, offset, sides=4):

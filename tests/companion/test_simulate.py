@@ -5,6 +5,7 @@ import sys
 
 import pytest
 
+from companion.families import new_game
 from companion.game import Game
 from companion.rules import PRESETS
 from companion.simulate import (SimulationError, bot_seed, format_summary, game_seed,
@@ -48,7 +49,7 @@ def test_a_game_replays_from_its_seeds():
 
     result = list(iter_games(games=3, seed=9, bots=("greedy", "random")))[2]
     assert result.seed == game_seed(9, 2)
-    game = Game("basic", players=4, seed=result.seed)
+    game = new_game("basic", players=4, seed=result.seed)
     bots = [make_bot(("greedy", "random")[s % 2], random.Random(bot_seed(9, 2, s)))
             for s in range(4)]
     while not game.is_over():

@@ -4,12 +4,13 @@ import random
 
 import pytest
 
+from companion.families import new_game
 from companion.cards import shoe_of
 from companion.game import Game
 from companion.hits import hits
 from companion.rules import rules_from_json
 from companion.setup import SetupError, parse_setup
-from rules_helpers import pos
+from tests.companion.rules_helpers import pos
 
 NAMES = ["Ann", "Ben", "Cy", "Di"]
 
@@ -58,13 +59,13 @@ def test_the_two_player_shoe_rule_is_one_function():
     r = rules_from_json("basic")
     no_jokers = rules_from_json({"preset": "basic", "options": {"two_players_no_jokers": True}})
     assert "JK" in shoe_of(r, 2) and "JK" not in shoe_of(no_jokers, 2) and "JK" in shoe_of(no_jokers, 4)
-    assert sorted(Game(no_jokers, players=2, seed=1).shoe.stock + sum(Game(no_jokers, players=2, seed=1).hands, [])) \
+    assert sorted(new_game(no_jokers, players=2, seed=1).shoe.stock + sum(new_game(no_jokers, players=2, seed=1).hands, [])) \
         == sorted(shoe_of(no_jokers, 2))
 
 
 # ------------------------------------------------------------------ plays offered
 def test_the_phone_is_offered_every_legal_play_and_only_to_the_actor():
-    g = Game("basic", players=4, seed=3)
+    g = new_game("basic", players=4, seed=3)
     offered = g.plays_for(g.actor)
     assert offered["seat"] == g.actor and offered["phase"] == "play"
     texts = {m["move"] for c in offered["cards"] for m in c["moves"]}
@@ -76,7 +77,7 @@ def test_the_phone_is_offered_every_legal_play_and_only_to_the_actor():
 
 
 def test_the_related_games_plays_are_worded():
-    g = Game("tock", players=4, seed=2)
+    g = new_game("tock", players=4, seed=2)
     offered = g.plays_for(g.actor)
     entries = [m for c in offered["cards"] for m in c["moves"]]
     assert offered["options"] is True and entries and all(m["words"] for m in entries)
@@ -95,7 +96,7 @@ def _play_until_seat_zero_acted_and_bots_followed(g, rng):
 
 
 def test_undo_takes_back_the_computers_moves_back_to_the_persons():
-    g = Game("basic", players=4, seed=7)
+    g = new_game("basic", players=4, seed=7)
     rng = random.Random(1)
     _play_until_seat_zero_acted_and_bots_followed(g, rng)
     n = len(g.history)
@@ -107,7 +108,7 @@ def test_undo_takes_back_the_computers_moves_back_to_the_persons():
 
 
 def test_undo_at_a_table_of_computers_takes_back_one_move():
-    g = Game("basic", players=4, seed=7)
+    g = new_game("basic", players=4, seed=7)
     _play_until_seat_zero_acted_and_bots_followed(g, random.Random(2))
     n = len(g.history)
     assert len(g.undo_span(bots={0, 1, 2, 3})) == 1

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from companion.families import new_game
 from companion.bots import make_bot
 from companion.cards import rank_of
 from companion.game import Game
@@ -86,7 +87,7 @@ def bluff_then_doubt(seed, bluff, pegs_out=False):
     can bluff (or play its real card) and, with ``pegs_out``, it and the first opponent to
     decide both have a peg on the track (so the doubt ends in a penalty choice); then that
     play, and the first opponent doubts at once."""
-    g = Game("bluffing_joker", players=4, seed=seed)
+    g = new_game("bluffing_joker", players=4, seed=seed)
     for _ in range(80):
         if g.is_over():
             return None
@@ -151,7 +152,7 @@ def test_undoing_a_doubt_uncancels_the_move():
 
 @pytest.mark.parametrize("preset, seed", [("basic", 1), ("north_carolina", 2), ("bluffing_joker", 3)])
 def test_every_play_of_a_game_is_said_without_notation(preset, seed):
-    g = Game(preset, players=4, seed=seed)
+    g = new_game(preset, players=4, seed=seed)
     bot = make_bot("greedy", random.Random(seed))
     for _ in range(300):
         if g.is_over():

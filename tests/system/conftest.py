@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from system_helpers import MUTATING, REPO, make_fake_root
+from .system_helpers import MUTATING, REPO, make_fake_root
 
 # What install.sh installs from a project checkout.
 PROJECT_FILES = ["pyproject.toml", "README.md", "companion", "hardware", "vision", "web"]

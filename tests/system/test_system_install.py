@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from system_helpers import (DROPIN, INSTALL, PI5, REPO, STEPS, UNIT, make_fake_root, run_install, snapshot,
+from .system_helpers import (DROPIN, INSTALL, PI5, REPO, STEPS, UNIT, make_fake_root, run_install, snapshot,
                             step_blocks, step_status)
 
 # Real paths install.sh would touch: a --root or --dry-run run must leave them as they were.

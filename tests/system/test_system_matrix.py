@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from system_helpers import DROPIN, PI4, PI5, make_fake_root, run_install
+from .system_helpers import DROPIN, PI4, PI5, make_fake_root, run_install
 
 BASE = ["python3-venv", "python3-dev", "build-essential", "python3-lgpio", "python3-spidev", "avahi-daemon"]
 
@@ -109,7 +109,7 @@ def test_pip_extras_leave_the_gpio_libraries_to_the_os():
     GPIO library (those come from apt); the Pi 5 LED package is pinned, being a release candidate."""
     import tomllib
 
-    from system_helpers import REPO
+    from .system_helpers import REPO
     extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     names = [re.split(r"[<>=;! ]", r, maxsplit=1)[0].lower() for r in extras["pi"]]
     assert "rpi_ws281x" in names and "adafruit-circuitpython-neopixel" in names

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from system_helpers import DROPIN, INSTALL, UNIT
+from .system_helpers import DROPIN, INSTALL, UNIT
 
 EXEC = "/opt/pegs-companion/venv/bin/pegs"
 needs_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None,

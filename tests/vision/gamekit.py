@@ -25,6 +25,7 @@ from collections import Counter
 import cv2
 import numpy as np
 
+from companion.families import new_game
 from companion.bots import make_bot
 from companion.game import PLAY, Game
 from companion.matching import board_of_pegs
@@ -89,7 +90,7 @@ def replay(setup: CameraSetUp, game_seed: int, moves: int, preset: str = "basic"
            margin: float | None = None, stats: Counter | None = None) -> Counter:
     """Play ``moves`` moves with pegs; count per-hole errors, positions and decisions."""
     c = stats if stats is not None else Counter()
-    game = Game(preset, 4, seed=game_seed)
+    game = new_game(preset, 4, seed=game_seed)
     bots = [make_bot("greedy", random.Random(game_seed * 10 + i)) for i in range(4)]
     rng = np.random.default_rng(game_seed)
     holes = list(setup.layout.holes)

@@ -3,7 +3,6 @@ frame for N seconds) is reported, Picamera2 (faked) locks exposure and white bal
 after settling, OpenCV's VideoCapture (faked) likewise."""
 from __future__ import annotations
 
-import time
 import types
 
 import pytest
@@ -66,15 +65,29 @@ def test_read_failure_is_reported_as_camera_lost():
         cam.read()
 
 
+class StepClock:
+    """A clock that stands still (frames come however loaded the machine is) until
+    ``step`` is set; then each reading moves it on by ``step`` seconds."""
+
+    def __init__(self):
+        self.t, self.step, self.reads = 0.0, 0.0, 0
+
+    def __call__(self):
+        self.t += self.step
+        self.reads += 1
+        return self.t
+
+
 def test_watchdog_reports_a_camera_that_stops_delivering():
-    cam = Watchdog(ReplayCamera(frames(10), stall_after=3, fps=50), timeout=0.3)
+    clock = StepClock()
+    cam = Watchdog(ReplayCamera(frames(10), stall_after=3, fps=50), timeout=0.3, clock=clock)
     try:
         for _ in range(3):
             cam.read()
-        start = time.monotonic()
+        clock.step, clock.reads = 0.1, 0   # the camera hangs: the watchdog's clock runs on
         with pytest.raises(CameraLost, match="no frame for 0.3 s"):
             cam.read()
-        assert time.monotonic() - start < 2.0
+        assert clock.reads <= 5   # it gave up once 0.3 s had passed on its clock, not later
     finally:
         cam.close()
 
@@ -209,7 +222,7 @@ def test_open_camera_specs(tmp_path):
 
 def test_watchdog_passes_frames_through_from_a_thread():
     inner = ReplayCamera(frames(5), fps=100)
-    dog = Watchdog(inner, timeout=1.0)
+    dog = Watchdog(inner, timeout=1.0, clock=StepClock())   # a clock that stands still: no budget
     seen = [dog.read() for _ in range(2)]
     assert all(f.shape == (48, 64, 3) for f in seen)
     dog.close()

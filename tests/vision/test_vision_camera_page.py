@@ -166,7 +166,7 @@ browser_only = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMI
 
 @pytest.fixture
 def live_page(tmp_path):
-    from livekit import LiveServer
+    from tests.helpers.livekit import LiveServer
     from playwright.sync_api import sync_playwright
     servers = []
 

@@ -77,11 +77,11 @@ def test_pipeline_time_per_frame_at_720p(layout4, calibrated):
     frames = [render_scene(scene, setup_pegs(layout4), 50 + i) for i in range(4)]
     for f in frames:
         vision.process(f)                       # fill the motion history
-    start = time.perf_counter()
+    start = time.process_time()   # the work's CPU time (OpenCV's threads too), not a loaded wall clock
     n = 12
     for i in range(n):
         result = vision.process(frames[i % 4])
         assert not result.moving
-    per_frame = (time.perf_counter() - start) / n * 1000
+    per_frame = (time.process_time() - start) / n * 1000
     assert per_frame < 100, f"{per_frame:.1f} ms per frame"
     assert set(vision.timings) == {"markers", "motion", "sampling", "classification", "tracker", "total"}

@@ -5,10 +5,8 @@ is tests/benchmarks/bench_vision.py."""
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +14,7 @@ pytest.importorskip("cv2", reason="the vision extra (OpenCV, NumPy) is not insta
 
 import numpy as np  # noqa: E402
 
-sys.path.append(str(Path(__file__).parent))
-from gamekit import CameraSetUp, position_read, replay, summary  # noqa: E402
+from .gamekit import CameraSetUp, position_read, replay, summary  # noqa: E402
 
 from vision.calibration import calibrate  # noqa: E402
 from vision.detect import EMPTY, Classifier, HoleSampler, read_holes  # noqa: E402

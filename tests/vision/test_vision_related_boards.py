@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from companion.families import new_game
 from companion.game import Game
 from companion.matching import all_holes
 from companion.rules import RELATED_PRESETS
@@ -58,7 +59,7 @@ def test_every_related_preset_names_its_board():
 @pytest.mark.parametrize("preset,players,teams", FULL)
 def test_rg_b3_hole_ids_are_the_engines_tokens(preset, players, teams):
     """The engine's tokens (M<n>, H<k> of a side, S for its start area) are the board's ids."""
-    game = Game(rules=preset, players=players, teams=teams, dealer=0)
+    game = new_game(rules=preset, players=players, teams=teams, dealer=0)
     geo = game.position.geo
     layout = preset_layout(preset, geo.sides)
     tokens = [geo.token(x) for x in range(geo.length + geo.home_size)]

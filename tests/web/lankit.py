@@ -76,9 +76,9 @@ def free_port() -> int:
 
 LAN_SERVE = """
 import sys
-sys.path.insert(0, {here!r})
+sys.path.insert(0, {root!r})   # a subprocess of its own: the checkout, where tests/ is a package
 import web.server
-from lankit import on_the_lan
+from tests.web.lankit import on_the_lan
 build = web.server.build_app
 web.server.build_app = lambda config: on_the_lan(build(config))
 from web.cli import serve_command
@@ -90,5 +90,5 @@ def lan_serve(*args, **popen) -> subprocess.Popen:
     """`pegs serve ARGS` (python -m web) in a subprocess, its LAN phones as above."""
     popen.setdefault("stdout", subprocess.PIPE)
     popen.setdefault("stderr", subprocess.STDOUT)
-    return subprocess.Popen([sys.executable, "-c", LAN_SERVE.format(here=str(HERE)), *args],
+    return subprocess.Popen([sys.executable, "-c", LAN_SERVE.format(root=str(ROOT)), *args],
                             cwd=ROOT, text=True, **popen)

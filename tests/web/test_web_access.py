@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from webkit import H, make_app, new_table
+from .webkit import H, make_app, new_table
 
 ROOT = Path(__file__).resolve().parents[2]
 LAN = {"REMOTE_ADDR": "192.168.1.50"}

@@ -4,7 +4,7 @@ board says to play it on the phone and moves on at once; a king is then followed
 board's 4-hole start area and taken when dragged."""
 from __future__ import annotations
 
-from test_web_board_hints import H, Clock, _hardware
+from .test_web_board_hints import H, Clock, _hardware
 from web import create_app
 from web.board_referee import BoardHub
 from web.store import Store

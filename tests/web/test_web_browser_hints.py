@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from test_web_browser import ARTIFACTS, browser, phone, pytestmark  # noqa: F401 - fixtures
+from .test_web_browser import ARTIFACTS, browser, phone, pytestmark  # noqa: F401 - fixtures
 
 
 def test_host_turns_hints_on_and_the_seat_sees_one(live, browser):

@@ -9,11 +9,11 @@ import re
 import time
 
 import pytest
-from webkit import H, make_app
+from .webkit import H, make_app
 from playwright.sync_api import expect
 
-from livekit import LiveServer
-from test_web_browser import ARTIFACTS, CHROMIUM, PHONE, browser, phone  # noqa: F401  (browser: the module's fixture)
+from tests.helpers.livekit import LiveServer
+from .test_web_browser import ARTIFACTS, CHROMIUM, PHONE, browser, phone  # noqa: F401  (browser: the module's fixture)
 
 STUCK = 2.0   # seconds a phone whose turn it is may take to offer its choices
 
@@ -162,14 +162,14 @@ def test_seat_to_the_computer_asked_back_a_fresh_phone_asks_and_undo_asks_first(
 
     # 14.6: the host gives Ann's seat to the computer: her phone says so and stops asking
     host.locator('.seat-card[data-seat="0"] [data-action="bot"]').tap()
-    expect(ann.locator("#noseat h1")).to_have_text("The host gave your seat to the computer", timeout=3000)
+    expect(ann.locator("#noseat h1")).to_have_text("The host gave your seat to the computer", timeout=30000)
     expect(ann.locator("#banner")).not_to_have_text("Your turn")
     ann.screenshot(path=str(ARTIFACTS / "phone-seat-to-computer.png"))
     with table.cond:
         v0 = table.version
     n0 = len(requests)
-    time.sleep(2.0)
-    with table.cond:
+    with table.cond:   # five of the computer's moves, however long a loaded machine takes
+        table.cond.wait_for(lambda: table.version - v0 >= 5, 120)
         moved = table.version - v0
     assert moved >= 5, moved   # the computer plays on ...
     assert requests[n0:] == []  # ... and the phone asks nothing meanwhile
@@ -178,10 +178,10 @@ def test_seat_to_the_computer_asked_back_a_fresh_phone_asks_and_undo_asks_first(
     ann.locator("#ask-back").tap()
     expect(ann.locator("#noseat h1")).to_have_text("Waiting for the host")
     box = host.locator('.seat-card[data-seat="0"] .seat-request')
-    expect(box).to_be_visible(timeout=3000)
+    expect(box).to_be_visible(timeout=30000)
     host.screenshot(path=str(ARTIFACTS / "host-seat-request.png"), full_page=True)
     box.locator('[data-action="approve"]').tap()
-    expect(ann.locator("#noseat")).to_be_hidden(timeout=3000)
+    expect(ann.locator("#noseat")).to_be_hidden(timeout=30000)
     expect(ann.locator("#hand button.pcard").first).to_be_visible()
 
     # 14.7: a fresh phone re-scans Ann's link: it asks, the host approves, it plays
@@ -198,9 +198,9 @@ def test_seat_to_the_computer_asked_back_a_fresh_phone_asks_and_undo_asks_first(
     new.screenshot(path=str(ARTIFACTS / "phone-waiting-for-host.png"))
     assert table.seats[0].token_hash is not None and table.seats[0].request_hash is not None  # not silently
     box.locator('[data-action="approve"]').tap()
-    expect(new.locator("#hand button.pcard").first).to_be_visible(timeout=5000)
+    expect(new.locator("#hand button.pcard").first).to_be_visible(timeout=30000)
     expect(new.locator("#noseat")).to_be_hidden()
-    expect(ann.locator("#noseat h1")).to_have_text("Your seat is on another phone", timeout=3000)
+    expect(ann.locator("#noseat h1")).to_have_text("Your seat is on another phone", timeout=30000)
 
     # 14.8: Undo asks first; "Cancel" changes nothing
     with table.cond:
@@ -314,13 +314,13 @@ def test_the_next_phone_shows_the_board_catching_up_as_catch_up(live_sim, browse
         if hub.referee is not None and hub.referee.table is table and hub.state(table)["state"] == "ready":
             break
         time.sleep(0.02)
-    hub.referee.SYNC_DELAY = 3.0   # hold the catch-up long enough to look at it
+    hub.referee.SYNC_DELAY = 3600.0   # hold the catch-up until the test has looked at it
     with table.cond:
         play = next(p for p in table.game.legal_plays() if p.card == card)
         version = table.version
     svc.act_as(table, 0, {"version": version, "move": play.move.text(table.geo), "card": card})
     expect(ben.locator("#banner.go")).to_be_visible()
-    expect(ben.locator("svg.board.catch-up")).to_have_count(1, timeout=2000)
+    expect(ben.locator("svg.board.catch-up")).to_have_count(1, timeout=30000)
     expect(ben.locator("#boardbox.catchup")).to_be_visible()
     expect(ben.locator("#board-msg")).to_contain_text("catching up")
     # ... with whose move, in words (issue 14.4), never its notation
@@ -329,7 +329,8 @@ def test_the_next_phone_shows_the_board_catching_up_as_catch_up(live_sim, browse
     assert ben.locator("#leds .led").count() >= 1
     ben.screenshot(path=str(ARTIFACTS / "phone-board-catching-up.png"))
     # once the board shows the move: no catch-up marks, and Ben's own choices are his
-    expect(ben.locator("svg.board.catch-up")).to_have_count(0, timeout=6000)
+    hub.sync(table)   # the held pegs move now
+    expect(ben.locator("svg.board.catch-up")).to_have_count(0, timeout=30000)
     expect(ben.locator("#boardbox.catchup")).to_have_count(0)
     ctx.close()
     assert not unexpected(errors), errors
@@ -362,7 +363,7 @@ def test_the_acting_phone_keeps_its_screen_on(live, browser, api):
     expect(page.locator("#banner.go")).to_be_visible()
     html = page.locator("html")
     if api == "absent":   # the fallback: a video looping, served from here
-        expect(html).to_have_attribute("data-awake", "video", timeout=3000)
+        expect(html).to_have_attribute("data-awake", "video", timeout=30000)
         # Blink keeps the screen on for a silent video only if it covers > 20 % of the view,
         # >= 75 % of it on screen: the video spans the view, all but transparent, behind the page
         box = page.locator("#keep-awake").bounding_box()
@@ -375,14 +376,14 @@ def test_the_acting_phone_keeps_its_screen_on(live, browser, api):
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "phone-turn-screen-on.png"))
     else:                 # the Screen Wake Lock where granted, else the video
-        expect(html).to_have_attribute("data-awake", re.compile("^(lock|video)$"), timeout=3000)
+        expect(html).to_have_attribute("data-awake", re.compile("^(lock|video)$"), timeout=30000)
     # the turn passes: the screen may sleep again
     with table.cond:
         g = table.game
         play = next(iter(g.legal_plays()))
         version = table.version
     svc.act_as(table, actor, {"version": version, "move": play.move.text(table.geo), "card": play.card})
-    expect(page.locator("#banner.go")).to_have_count(0, timeout=3000)
-    expect(html).to_have_attribute("data-awake", "off", timeout=3000)
+    expect(page.locator("#banner.go")).to_have_count(0, timeout=30000)
+    expect(html).to_have_attribute("data-awake", "off", timeout=30000)
     ctx.close()
     assert not unexpected(errors), errors

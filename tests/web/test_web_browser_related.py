@@ -14,10 +14,10 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from livekit import LiveServer
-from test_web_browser import ARTIFACTS, CHROMIUM, browser, phone  # noqa: F401  (browser: the module's fixture)
+from tests.helpers.livekit import LiveServer
+from .test_web_browser import ARTIFACTS, CHROMIUM, browser, phone  # noqa: F401  (browser: the module's fixture)
 
-from companion.related_game import SEATS
+from companion.families.tock.game import SEATS
 
 pytestmark = [
     pytest.mark.browser,
@@ -32,9 +32,9 @@ def tap_turn(page, want=None, shot=None):
     the first play offered (or the `want` one; "Discard the whole hand" if no card can
     play), confirm. `shot`: a screenshot before confirming. A tap on a page that was
     just redrawn (its plays arriving) is tried again."""
-    page.wait_for_selector("#banner.go", timeout=8000)
+    page.wait_for_selector("#banner.go", timeout=30000)
     for attempt in range(20):
-        expect(page.locator("#prompt")).not_to_have_text(re.compile("^Loading"), timeout=8000)
+        expect(page.locator("#prompt")).not_to_have_text(re.compile("^Loading"), timeout=30000)
         try:
             cards = page.locator("#hand button.pcard:not([disabled]):not(.dim)")
             if cards.count() == 0:
@@ -75,7 +75,7 @@ def api_turn(page, live, gid):
 
 @pytest.fixture
 def live_app():
-    from webkit import make_app
+    from .webkit import make_app
     app = make_app()
     srv = LiveServer(app)
     yield srv
@@ -135,12 +135,12 @@ def test_each_related_preset_to_the_end_with_one_phone(live_app, browser, preset
         with table.cond:  # the phone's answer is in before its next turn is looked at
             table.cond.wait_for(lambda: table.version != version, 5)
         if special and special[0] == "steal":   # the thief's log names the card taken
-            expect(page.locator("#log .secret-card").first).to_be_attached(timeout=5000)
+            expect(page.locator("#log .secret-card").first).to_be_attached(timeout=30000)
             page.screenshot(path=str(ARTIFACTS / f"phone-{preset}-stolen.png"))
             svc.bot_delay = 0.0
             svc.kick(table)
     assert table.game.is_over(), f"{preset} did not end in time"
-    expect(page.locator("#banner")).to_have_text(re.compile("win"), timeout=8000)
+    expect(page.locator("#banner")).to_have_text(re.compile("win"), timeout=30000)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"phone-{preset}-end.png"))
     ctx.close()

@@ -15,9 +15,9 @@ import tomllib
 import warnings
 
 import pytest
-from webkit import LiveServer, Phone
+from .webkit import LiveServer, Phone
 from playwright.sync_api import expect
-from test_web_browser import CHROMIUM, browser, phone  # noqa: F401  (browser: the module's fixture)
+from .test_web_browser import CHROMIUM, browser, phone  # noqa: F401  (browser: the module's fixture)
 
 from web import config as cfgmod
 from web.cli import resolve
@@ -270,7 +270,7 @@ def test_board_mode_changed_in_settings_reloads_an_open_table_page(serve, browse
         # the table page is told over its event stream, and reloads itself with the new mode
         table.wait_for_function("() => !window.__beforeTheChange && JSON.parse("
                                 "document.getElementById('boot').textContent).board.mode === 'none'",
-                                timeout=5000)
+                                timeout=30000)
         table.wait_for_selector("#pegs .peg")
         expect(table.locator("#referee")).to_be_hidden()
         expect(table.locator("#referee .led-legend")).not_to_be_visible()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from webkit import Phone, SSEListener, wait_until
+from .webkit import Phone, SSEListener, wait_until
 
 
 def setup_game(live, players=4):

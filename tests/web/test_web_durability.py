@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from webkit import Phone, choose, wait_until
+from .webkit import Phone, choose, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -202,7 +202,7 @@ def test_pegs_serve_entry_point_and_replay_of_an_exported_record(tmp_path):
                         "sys.exit(main(['serve', '--port', 'nope']))"],
                        cwd=ROOT, capture_output=True, text=True, timeout=20)
     assert r.returncode == 2 and "pegs serve: serve.port" in r.stderr
-    from webkit import make_app, H
+    from .webkit import make_app, H
     app = make_app()
     c = app.test_client()
     gid = c.post("/api/games", json={"preset": "basic", "players": 4, "names": list("ABCD"),

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from companion.cards import is_card
-from webkit import Phone, SSEListener, choose, wait_until
+from .webkit import Phone, SSEListener, choose, wait_until
 
 SSE_LINE = re.compile(rb"^(retry: \d+|id: \d+|event: version|data: \{\"version\": \d+\}|: keep-alive|)$")
 

@@ -7,9 +7,9 @@ import json
 import time
 
 import pytest
-from webkit import H, join_all
+from .webkit import H, join_all
 
-from companion.related_game import SEATS
+from companion.families.tock.game import SEATS
 from companion.words import card_words
 
 
@@ -204,7 +204,7 @@ def test_a_computer_phase_the_strong_bot_does_not_decide_is_played_greedily(monk
     """A bot with `decide` (the strong bot, "hard") that has no answer for a phase
     (ValueError, as for TK-V4.1's pass or JR-P5's forced discard) gets the greedy play
     instead of stalling the table."""
-    from webkit import make_app
+    from .webkit import make_app
     from companion.strong import StrongBot
 
     def no_answer(self, view):

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from companion.game import Game
-from webkit import H, join_all, new_table, wait_until
+from .webkit import H, join_all, new_table, wait_until
 
 
 def state(app, gid):

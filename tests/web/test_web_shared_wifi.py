@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from lankit import GuardedServer, free_port, lan_serve, on_the_lan
-from webkit import Phone, make_app, wait_until
+from .lankit import GuardedServer, free_port, lan_serve, on_the_lan
+from .webkit import Phone, make_app, wait_until
 
 ROOT_ARGS = ("--host", "127.0.0.1", "--threads", "16", "--bot-delay", "0")
 NEW_TABLE = {"preset": "basic", "players": 4, "names": ["Ann", "Bob", "Cy", "Di"]}
@@ -44,7 +44,7 @@ def pegs(*args, timeout=30):
                           timeout=timeout, cwd=ROOT_DIR)
 
 
-from lankit import ROOT as ROOT_DIR  # noqa: E402
+from .lankit import ROOT as ROOT_DIR  # noqa: E402
 
 
 # ------------------------------------------------------------------ point 5: one companion per folder
@@ -340,3 +340,208 @@ def test_one_device_asking_again_for_a_seat_is_not_logged_again():
         assert table.version == version + 2
     finally:
         live.close()
+
+
+# ------------------------------------------------------------------ point 1: the board after a restart
+def test_after_a_restart_the_board_goes_back_to_the_table_that_held_it(tmp_path):
+    data = tmp_path / "data"
+    args = (*ROOT_ARGS, "--data-dir", str(data), "--board", "simulation")
+
+    def serve():
+        port = free_port()
+        proc = lan_serve(*args, "--port", str(port))
+        started(proc, port)
+        return proc, port
+
+    def board(port, gid):
+        status, body, _ = Phone(port, source="127.0.0.50").get(f"/api/games/{gid}/board")
+        assert status == 200, body
+        return body
+
+    proc, port = serve()
+    try:
+        host = Phone(port, source="127.0.0.40")
+        a = host.post("/api/games", NEW_TABLE)[1]["gid"]
+        assert wait_until(lambda: board(port, a)["attached"], 5)
+        guest = Phone(port, source="127.0.0.41")     # no cookie of table A's: a guest makes table B
+        b = guest.post("/api/games", {**NEW_TABLE, "names": ["Eve", "Fay", "Gus", "Hal"]})[1]["gid"]
+        assert board(port, b)["state"] == "elsewhere"
+    finally:
+        proc.kill()                                 # kill -9: a power cut
+        proc.wait(5)
+    proc, port = serve()
+    try:
+        assert wait_until(lambda: board(port, a)["attached"], 5), board(port, a)
+        assert board(port, b)["state"] == "elsewhere"
+        host.port, host.conn = port, None
+        guest.port, guest.conn = port, None
+        status, body, _ = guest.post(f"/api/games/{b}/board/attach", {})
+        assert status == 409, body                   # B's host can't take it from a game in play
+        # A's host lets it go: after the next restart no table has it
+        status, body, _ = host.post(f"/api/games/{a}/board/release", {})
+        assert status == 200, body
+    finally:
+        proc.kill()
+        proc.wait(5)
+    proc, port = serve()
+    try:
+        time.sleep(0.5)
+        assert not board(port, a)["attached"] and not board(port, b)["attached"]
+        guest.port, guest.conn = port, None
+        status, body, _ = guest.post(f"/api/games/{b}/board/attach", {})
+        assert status == 200 and body["attached"], body
+    finally:
+        stop(proc)
+
+
+# ------------------------------------------------------------------ point 3: a hint on the public board
+def test_a_hint_is_in_no_public_response_but_on_the_board_and_the_hinted_phone(monkeypatch):
+    import random
+
+    import web.tables
+    from .test_web_board_hints import Clock, _hardware
+    from web import create_app
+    from web.board_referee import BoardHub
+    from web.store import Store
+    from web.tables import TableService
+    clock = Clock()
+    svc = TableService(Store(":memory:"), b"k" * 32, bot_delay=0.0, bot_think_ms=30)
+    hub = BoardHub(svc, "simulation", _hardware(clock), settle=0.8, clock=clock, threaded=False)
+    app = on_the_lan(create_app({"BOT_DELAY": 0.0, "HEARTBEAT": 0.5}, service=svc, board=hub))
+    live = GuardedServer(app, threads=12)
+    try:
+        host = Phone(live.port, source="127.0.0.40")
+        for seed in range(50):   # a deal whose first player can bring a peg out (a hint that moves a peg)
+            monkeypatch.setattr(web.tables.secrets, "SystemRandom", lambda s=seed: random.Random(s))
+            status, made, _ = host.post("/api/games", NEW_TABLE)
+            assert status == 201, made
+            table = svc.get(made["gid"])
+            g = table.game
+            if any(c[:-1] in ("A", "K") for c in g.hands[g.actor]) and not any(
+                    c[:-1] in ("7", "9", "JK") for c in g.hands[g.actor]):
+                break
+            svc.host_action(table, host.cookies[f"pj_h_{table.gid}"], "end", {"version": table.version})
+        monkeypatch.undo()
+        gid, seat = table.gid, table.game.actor
+        if hub.referee is None or hub.referee.table is not table:
+            assert host.post(f"/api/games/{gid}/board/attach", {})[0] == 200
+        hub.tick()
+        info = host.get(f"/api/games/{gid}/host")[1]
+        phone = Phone(live.port, source="127.0.0.41")
+        assert phone.post("/api/join", {"code": info["seats"][seat]["code"]})[0] == 200
+        assert host.post(f"/api/games/{gid}/host/hints", {"version": table.version, "seat": seat, "on": True})[0] == 200
+        stranger = Phone(live.port, source="127.0.0.42")
+        events, heard = [], threading.Event()
+
+        def listen():
+            conn = http.client.HTTPConnection("127.0.0.1", live.port, timeout=2, source_address=("127.0.0.43", 0))
+            conn.request("GET", f"/api/games/{gid}/events?client=stranger-tv-1")
+            resp = conn.getresponse()
+            end = time.monotonic() + 20
+            while time.monotonic() < end and not heard.is_set():
+                try:
+                    chunk = resp.read1(65536)
+                except TimeoutError:
+                    continue
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                events.append(chunk)
+            conn.close()
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        assert phone.post(f"/api/games/{gid}/hint", {})[0] == 200
+        assert wait_until(lambda: table.current_hint(seat) is not None, timeout=20)
+        hint = table.current_hint(seat)
+        hub.tick()
+        holes = set(hub.referee.core.hint_holes())
+        assert holes
+
+        def hinted(body):
+            return {h for h, led in body["leds"].items() if led["role"] == "hint"}
+        # the hinted seat's phone and the companion's own screen (the admin) see it, as the real LEDs show it
+        assert hinted(phone.get(f"/api/games/{gid}/board")[1]) == holes
+        assert hinted(Phone(live.port).get(f"/api/games/{gid}/board")[1]) == holes
+        # anyone else on the Wi-Fi, and the host (another player), see the board as without the hint
+        for who in (stranger, host):
+            status, body, raw = who.get(f"/api/games/{gid}/board")
+            assert status == 200 and not hinted(body), body["leds"]
+            assert not holes & set(body["leds"]), body["leds"]
+            assert hint["card"].encode() not in raw and hint["reason"].encode() not in raw
+            status, view, raw = who.get(f"/api/games/{gid}/table")
+            assert status == 200 and view.get("hint") == {"seat": seat}
+            assert hint["move"].encode() not in raw and hint["reason"].encode() not in raw
+        heard.set()   # the hint has been made and shown: what the stream said meanwhile is all it says
+        listener.join(10)
+        stream = b"".join(events)
+        assert b"version" in stream and hint["move"].encode() not in stream and b"hint" not in stream
+    finally:
+        live.close()
+
+
+# ------------------------------------------------------------------ point 4: another table's streams
+def test_a_guests_table_streamed_from_44_addresses_never_ends_another_tables_players():
+    from .test_web_streams import Stream
+    app = on_the_lan(make_app(MAX_STREAMS=36))
+    live = GuardedServer(app, threads=48)
+    streams = []
+    try:
+        svc = app.extensions["pegs"]
+        gid, host, phones, _ = lan_table(live.port, host_source="127.0.0.10", first_seat_source=11)
+        players = [Stream(live.port, gid, f"seat-page-{s}", phones[s].cookies, source=f"127.0.0.{11 + s}")
+                   for s in range(4)]
+        players.append(Stream(live.port, gid, "host-page-0", host.cookies, source="127.0.0.10"))
+        for st in players:
+            st.start()
+            assert st.open.wait(5)
+        # the attacker: a 10-seat table of its own, every seat joined, 44 seat pages from 44 addresses
+        boss = Phone(live.port, source="127.0.0.20")
+        status, made, _ = boss.post("/api/games", {"preset": "basic", "players": 10, "teams": 2,
+                                                    "names": [f"P{i}" for i in range(10)]})
+        assert status == 201, made
+        own = made["gid"]
+        codes = [s["code"] for s in boss.get(f"/api/games/{own}/host")[1]["seats"]]
+        jars = []
+        for i, code in enumerate(codes):
+            p = Phone(live.port, source=f"127.0.0.{21 + i}")
+            assert p.post("/api/join", {"code": code})[0] == 200
+            jars.append(p.cookies)
+        streams = [Stream(live.port, own, f"flood-page-{i:03d}", jars[i % 10], source=f"127.0.0.{100 + i}",
+                          reconnect=True) for i in range(44)]
+        for st in streams:
+            st.start()
+        time.sleep(3)
+        assert sum(st.ended + st.refused for st in streams) > 10     # the flood kept trying
+        assert [st.ended + st.refused for st in players] == [0] * 5, [(st.ended, st.refused) for st in players]
+        held = sum(1 for e in svc._streams.values() if e[0].gid == own)
+        assert held <= 2 * 10 + 4
+        before = svc.get(gid).version
+        assert host.post(f"/api/games/{gid}/host/pause", {"version": before})[0] == 200
+        assert wait_until(lambda: all(st.versions and st.versions[-1] > before for st in players), 5)
+        for st in players:
+            st.halt = True
+    finally:
+        for st in streams:
+            st.halt = True
+        live.close()
+
+
+def test_a_table_nobody_plays_cannot_crowd_out_one_being_played():
+    app = make_app(MAX_STREAMS=12)
+    svc = app.extensions["pegs"]
+    try:
+        idle, _ = svc.create({"preset": "basic", "players": 4, "names": ["Ann", "Bob", "Cy", "Di"]})
+        played, _ = svc.create({"preset": "basic", "players": 4, "names": ["Eve", "Fay", "Gus", "Hal"]})
+        stale = [svc.open_stream(idle, f"i{i}", f"10.0.0.{i}", holder=f"seat {i % 4}") for i in range(12)]
+        from web.streams import ACTIVE
+        idle.touched -= ACTIVE + 1           # nobody has played it for a while
+        mine = [svc.open_stream(played, f"p{i}", f"10.0.1.{i}", holder=f"seat {i}") for i in range(4)]
+        assert sum(s.is_set() for s in stale) == 4 and not any(s.is_set() for s in mine)
+        # the other way round, never: the idle table's page is refused, the players' stay
+        from web.errors import ApiError
+        with pytest.raises(ApiError) as refused:
+            svc.open_stream(idle, "late", "10.0.0.99", holder="host")
+        assert refused.value.status == 503 and not any(s.is_set() for s in mine)
+    finally:
+        svc.close()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from webkit import Phone, make_app, wait_until
+from .webkit import Phone, make_app, wait_until
 from web import config as cfgmod
 from web.cli import serve_command
 from web.server import REQUEST_THREADS, create_guarded_server, stream_cap

@@ -13,7 +13,7 @@ import pytest
 
 from web import create_app
 
-from livekit import LiveServer  # noqa: F401 - the tests here import it from webkit
+from tests.helpers.livekit import LiveServer  # noqa: F401 - the tests here import it from webkit
 
 H = {"X-Pegs-Request": "1"}
 

@@ -102,6 +102,7 @@ def create_game():
         if wait > 0:
             raise ApiError(429, f"this device made several tables just now: wait {wait:.0f} s")
     table, token = service().create(body())
+    service().streams.created(table, None if loopback_admin() else client_key())   # its creator's share
     resp = jsonify({"gid": table.gid, "version": table.version, "host_url": f"/host/{table.gid}",
                     "table_url": f"/table/{table.gid}"})
     set_secret_cookie(resp, HOST_COOKIE.format(table.gid), token)

@@ -17,11 +17,13 @@
 Who may call each: `web.access` (the acting seat, the host or a paired display
 drive the board; the admin may attach or release).
 
-Nothing here is private: the chosen card is never shown, only the rank it moves as.
+Nothing here is private: the chosen card is never shown, only the rank it moves as, and a
+hint's LEDs (its move's holes tell a card of that hand) only to the hinted seat's phone, a
+paired display and the admin (`sees_hint`); the real board's LEDs show them to the table.
 """
 from __future__ import annotations
 
-from flask import Response, current_app, jsonify
+from flask import Response, current_app, g, jsonify
 
 from ..access import Body, Int, Opt, Str, body, route
 from ..errors import ApiError
@@ -48,12 +50,26 @@ def board_hub(required: bool = True):
     return hub
 
 
+def sees_hint(table) -> bool:
+    """May this caller see the LEDs of the acting seat's hint (issue 22 point 3)? The hinted
+    seat's own phone, a paired display and the admin (the board's screens at the table, as
+    the real board's LEDs are); the rest see the board as it would be without the hint."""
+    if g.roles & {"admin", "display"}:
+        return True
+    seat = table.seat_of_token(seat_token(table.gid))
+    if seat is None:
+        return False
+    with table.cond:
+        return table.current_hint(seat) is not None
+
+
 @route(bp, "GET", "/games/<gid>/board", who={"anyone"},
-       reveals="the board's public state: LEDs, message, candidates, pegs; never the chosen card")
+       reveals="the board's public state: LEDs, message, candidates, pegs; never the chosen card; "
+               "a hint's LEDs only to the hinted seat, a paired display and the admin")
 def board_state(gid):
     table = service().get(gid)
     hub = board_hub(required=False)
-    body = dict(NO_BOARD) if hub is None else hub.state(table)
+    body = dict(NO_BOARD) if hub is None else hub.state(table, sees_hint(table))
     control = current_app.extensions.get("pegs_board_control")
     if control is not None:
         body["control"] = control.status()   # after a safe start: what failed, how to fix it
@@ -73,36 +89,36 @@ def board_crop(gid, hole):
        reveals="the board's public state")
 def board_card(gid):
     table = service().get(gid)
-    return jsonify(board_hub().choose(table, seat_token(gid), body()))
+    return jsonify(board_hub().choose(table, seat_token(gid), body(), sees_hint(table)))
 
 
 @route(bp, "POST", "/games/<gid>/board/lift", who=DRIVERS, body=LIFT, reveals="the board's public state")
 def board_lift(gid):
     table = service().get(gid)
-    return jsonify(board_hub().lift(table, body()))
+    return jsonify(board_hub().lift(table, body(), sees_hint(table)))
 
 
 @route(bp, "POST", "/games/<gid>/board/place", who=DRIVERS, body=PLACE, reveals="the board's public state")
 def board_place(gid):
     table = service().get(gid)
-    return jsonify(board_hub().place(table, body()))
+    return jsonify(board_hub().place(table, body(), sees_hint(table)))
 
 
 @route(bp, "POST", "/games/<gid>/board/sync", who=DRIVERS, body=EMPTY, reveals="the board's public state")
 def board_sync(gid):
     table = service().get(gid)
-    return jsonify(board_hub().sync(table))
+    return jsonify(board_hub().sync(table, sees_hint(table)))
 
 
 @route(bp, "POST", "/games/<gid>/board/attach", who={"host", "display", "admin"}, body=EMPTY,
        reveals="the board's public state (refused while another game in play holds the board)")
 def board_attach(gid):
     table = service().get(gid)
-    return jsonify(board_hub().attach(table))
+    return jsonify(board_hub().attach(table, sees_hint(table)))
 
 
 @route(bp, "POST", "/games/<gid>/board/release", who={"host", "admin"}, body=EMPTY,
        reveals="the board's public state: this table lets the board go")
 def board_release(gid):
     table = service().get(gid)
-    return jsonify(board_hub().release(table))
+    return jsonify(board_hub().release(table, sees_hint(table)))

@@ -1,6 +1,7 @@
 """The settings page: the companion's settings, changed from a phone and kept in the config file.
 
-Who may change them: a browser on the companion itself (loopback), or a phone
+Who may change them: a browser on the companion itself (loopback, while
+``serve.loopback_admin``), or a phone
 that gave the admin code (``serve.admin_code``; `systemd/install.sh` writes a
 random one and prints it). A change is checked like the config file is, written
 to it atomically (`web.config.save_settings`) and then made live
@@ -58,6 +59,7 @@ def settings_page():
     ok = authorised()
     return render_template("settings/settings.html", authorised=ok,
                            has_code=bool(current_app.config.get("ADMIN_CODE")),
+                           loopback_admin=bool(current_app.config.get("LOOPBACK_ADMIN", True)),
                            boot={"authorised": ok, "state": _state() if ok else None})
 
 
