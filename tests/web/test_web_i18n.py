@@ -9,7 +9,7 @@ import pytest
 from companion.message import Join, msg, nmsg, pmsg
 from web import catalogs
 from web.i18n import TRANSLATIONS
-from webkit import H, join_all, new_table
+from .webkit import H, join_all, new_table
 
 
 def test_the_catalogs_are_complete_current_and_keep_every_placeholder():
