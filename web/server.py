@@ -142,9 +142,10 @@ class GuardedChannel(HTTPChannel):
         """Near the connection limit: close the oldest connections that have not sent a
         whole request (never this new one, never one with a request in hand)."""
         limit = server.adj.connection_limit
-        if len(server._map) < limit - self.headroom:
+        headroom = min(self.headroom, max(1, limit // 10))   # a small limit (few open files) keeps most
+        if len(server._map) < limit - headroom:
             return
-        target = limit - 2 * self.headroom
+        target = limit - 2 * headroom
         for fileno, channel in list(waiting.items()):
             if len(server._map) <= target:
                 break
