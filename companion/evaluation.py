@@ -82,7 +82,10 @@ class Evaluator:
     """`evaluator(pos, team)`: the team's score, its progress minus the others' mean."""
 
     def __init__(self, weights: Weights | None = None):
-        self.w = weights or Weights()
+        self.w = w = weights or Weights()
+        # the loop's constants, worked out once (the greedy bot calls this per play)
+        self._k = (w.danger_each, w.danger_max, w.danger_each * w.back_weight, w.reach_back > 0,
+                   w.danger_each >= w.danger_max, w.block_come_out, w.come_out_danger, w.back_weight)
         self._tables: dict[int, tuple[Any, _Tables]] = {}
         self._last_geo: Any = None
         self._last: _Tables = None  # type: ignore[assignment]  # set before first use
@@ -97,20 +100,14 @@ class Evaluator:
         return t[1]
 
     def __call__(self, pos, team: int) -> float:
-        w = self.w
         tb = self.tables(pos.geo)
         L, mm, behind, ahead = tb.L, tb.main_mask, tb.behind, tb.ahead
         occ, start, team_of, teams = pos.occ, pos.start, pos.team_of, pos.teams
         home_value = tb.home_value
-        each, cap, bw = w.danger_each, w.danger_max, w.back_weight
-        use_ahead = w.reach_back > 0
-        one_threat = each >= cap
-        back_each = each * bw
-        block = w.block_come_out
-        co_danger = w.come_out_danger
+        each, cap, back_each, use_ahead, one_threat, block, co_danger, bw = self._k
         safe = tb.safe
-        hot = [0] * len(teams)  # come-out holes of each team's colours with pegs in start
         if co_danger:
+            hot = [0] * len(teams)  # come-out holes of each team's colours with pegs in start
             for c in pos.colours:
                 if start[c]:
                     hot[team_of[c]] |= tb.come_out_bit[c]

@@ -269,12 +269,15 @@ class PegState:
 
     def push(self, move: Move, next_to_move: int | None = None) -> None:
         """Make a move (assumed legal: see `check_move`) and pass the turn."""
-        self._stack.append(self.save())
+        # `PegState.save` written out: a move changes only these (never a family's extra
+        # state), and the greedy bot pushes and pops once per play it scores
+        self._stack.append(tuple.__new__(Saved, (self.occ, self.start, self.to_move,
+                                                 self.counting, ())))
         self.apply(move, next_to_move)
 
     def pop(self) -> None:
-        """Undo the last `push`."""
-        self.restore(self._stack.pop())
+        """Undo the last `push` (`PegState.restore` written out, as `push` saves)."""
+        self.occ, self.start, self.to_move, self.counting, _ = self._stack.pop()
 
     def result_of(self, move: Move) -> dict[int, list[int]]:
         """The `pegs` after `move`, without changing this position."""
