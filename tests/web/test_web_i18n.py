@@ -166,3 +166,16 @@ def test_every_message_the_scripts_ask_for_is_extracted():
             if key not in known:
                 missing.append(f"{path.name}: {fn}({first!r})")
     assert not missing, missing
+
+
+def test_the_presets_differences_and_rulings_are_catalogued_word_for_word(client):
+    from companion.rules import OPTION_DOCS, RULINGS
+    from web.preset_words import OPTION_DOC_MSGS, RULING_MSGS
+    assert {doc for _, doc in OPTION_DOCS.values()} == set(OPTION_DOC_MSGS)
+    assert {r for rulings in RULINGS.values() for r in rulings} == set(RULING_MSGS)
+    client.set_cookie("pj_lang", "fr_CA")
+    presets = {p["name"]: p for p in client.get("/api/presets").get_json()}
+    nc = presets["north_carolina"]
+    assert any(d.startswith("ace = 'north_carolina' (basic: 'basic') : as : sortir") for d in nc["differences"])
+    assert all("must" not in d for d in nc["differences"])
+    assert presets["jackaroo"]["rulings"] and all(" the " not in r for r in presets["jackaroo"]["rulings"])
