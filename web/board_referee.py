@@ -2,8 +2,8 @@
 of the one table that has it (`web.board_table.BoardReferee`); the simulated board's
 pegs are `hardware.virtual.VirtualBoard`.
 
-A `BoardHub` belongs to the app (the composition root, `web.main.build_app`,
-makes it and decides real or mock hardware); it owns the one board the
+A `BoardHub` belongs to the app (the composition root, `web.main`, makes it;
+`web.main.board_hardware` decides real or emulated hardware); it owns the one board the
 companion has (reed switches and LEDs, or the simulation's emulated ones), its
 thread and its lock, and gives it to one live table at a time, through a
 `BoardReferee`: that feeds the pure `companion.referee.Referee`, which makes

@@ -62,7 +62,7 @@ def board_hardware(mode: str, *, wiring=None, camera: dict | None = None, clock=
 
 def build_board(app, service, config: dict, threaded: bool = True):
     """The board for the config's BOARD_MODE ("none" by default here), behind a
-    `BoardControl`: the one place that decides real or emulated hardware.
+    `BoardControl` (the safe start), its hardware as `board_hardware` decides:
     "simulation" gets `hardware.mock` boards made for each table's size;
     "sensors" and "leds" the real switches and LEDs of WIRING (a path or a loaded
     `WiringConfig`), "camera" the camera of CAMERA ({source, calibration, layout,

@@ -13,8 +13,9 @@ from .boardkit import play_game
 
 @pytest.mark.parametrize("players, teams, preset, seed", [
     (4, 2, "basic", 3),
-    (6, 3, "basic", 5),
-    (6, 2, "north_carolina", 8),   # swaps, 10s split over any pegs, chains into the mover's colour
+    pytest.param(6, 3, "basic", 5, marks=pytest.mark.slow),   # six sides: .ci/run's slow part
+    pytest.param(6, 2, "north_carolina", 8, marks=pytest.mark.slow),   # swaps, 10s split over any pegs,
+    # chains into the mover's colour (its rules are also played on 4 sides in the fast suite's tests)
     (4, 2, "arizona", 1),          # team pegs, two-colour splits
 ])
 def test_bots_play_a_whole_game_on_the_board(rigs, players, teams, preset, seed):

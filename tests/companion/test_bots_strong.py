@@ -255,6 +255,7 @@ def _match_vs_greedy(make_side, games, seed=0, preset="basic"):
     return wins
 
 
+@pytest.mark.slow   # a strength match, not a rule (about 10 s of CPU): .ci/run's slow part
 def test_small_match_against_greedy():
     # 16 basic games at 4 deals a decision (about 10 s of CPU): the strong team
     # won 12 on these seeds; its one-ply screen alone (1 deal) won 9, and greedy

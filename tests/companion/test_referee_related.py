@@ -363,8 +363,8 @@ def take_or_ask(tb, move, card):
     ("jackaroo_individual", 4, None, False, 1),
     ("carbles", 4, None, True, 1),
     ("carbles", 6, None, False, 1),
-    ("carbles_partnership", 8, 4, True, 1),
-    ("carbles_partnership", 12, 6, False, 1),
+    pytest.param("carbles_partnership", 8, 4, True, 1, marks=pytest.mark.slow),    # the bigger boards:
+    pytest.param("carbles_partnership", 12, 6, False, 1, marks=pytest.mark.slow),  # .ci/run's slow part
 ])
 def test_bots_play_a_whole_game_moving_pegs_only_as_the_leds_say(preset, players, teams, colours, seed):
     tb = BoardTable(preset, players, teams, seed=seed, colours=colours)

@@ -213,10 +213,14 @@ def layout_id(layout):
 XFAIL = {}
 
 
-@pytest.mark.parametrize("layout", [
-    pytest.param(l, id=layout_id(l),
-                 marks=[pytest.mark.xfail(reason=XFAIL[l[0]], strict=False)] if l[0] in XFAIL else [])
-    for l in layouts()])
+def _marks(layout):
+    marks = [pytest.mark.xfail(reason=XFAIL[layout[0]], strict=False)] if layout[0] in XFAIL else []
+    if layout[1] > 6:   # the boards of 8 and 12 sections: .ci/run's slow part (4 and 6 stay in the fast suite)
+        marks.append(pytest.mark.slow)
+    return marks
+
+
+@pytest.mark.parametrize("layout", [pytest.param(l, id=layout_id(l), marks=_marks(l)) for l in layouts()])
 def test_engine_matches_reference(layout, tmp_path):
     preset, sections, sides, teams = layout
     rng = random.Random(f"related-differential {layout_id(layout)}")
