@@ -5,7 +5,7 @@ with its own weights and terms: the greedy bot the default weights (one threat f
 holes behind costs 35% of a peg's value), the strong bot more of what matters (every
 opponent peg that could hit a peg counts, up to 8 holes ahead for the 8 backward, a peg
 parked on its own come-out hole blocking the pegs still in start costs a little), the
-Tock family's search its start holes that can't be hit (`safe`, TK-M3; its tables in
+Tock family's search its start holes that can't be hit (`set_safe`, TK-M3; its tables in
 `companion.families.tock.search`).
 """
 from __future__ import annotations
@@ -73,9 +73,21 @@ class _Tables:
         self.behind = tuple(sum(1 << ((x - d) % L) for d in range(1, rf + 1)) for x in range(L))
         self.ahead = tuple(sum(1 << ((x + d) % L) for d in range(1, rb + 1)) for x in range(L))
         self.come_out_bit = tuple(1 << geo.come_out[c] for c in range(geo.sides))
-        # per colour, the hole where its peg can't be hit (None: no such hole; the Tock
-        # family's start holes when they block, TK-M3)
-        self.safe: tuple[int, ...] | None = None
+        # per colour, the threat tables its pegs read: the shared ones, or with the hole
+        # where its peg can't be hit left out (the Tock family's start holes, TK-M3: `set_safe`)
+        self.behind_of = (self.behind,) * geo.sides
+        self.ahead_of = (self.ahead,) * geo.sides
+        # every hole a threat may come from (behind or ahead): no threat there, no danger
+        self.reach_of = (tuple(b | a for b, a in zip(self.behind, self.ahead)),) * geo.sides
+
+    def set_safe(self, holes: list[int]) -> None:
+        """Colour c's peg on holes[c] can't be hit: no threat counts against it there."""
+        self.behind_of = tuple(tuple(0 if x == h else b for x, b in enumerate(self.behind))
+                               for h in holes)
+        self.ahead_of = tuple(tuple(0 if x == h else a for x, a in enumerate(self.ahead))
+                              for h in holes)
+        self.reach_of = tuple(tuple(b | a for b, a in zip(bs, as_))
+                              for bs, as_ in zip(self.behind_of, self.ahead_of))
 
 
 class Evaluator:
@@ -100,12 +112,14 @@ class Evaluator:
         return t[1]
 
     def __call__(self, pos, team: int) -> float:
-        tb = self.tables(pos.geo)
-        L, mm, behind, ahead = tb.L, tb.main_mask, tb.behind, tb.ahead
+        geo = pos.geo
+        # the hot path: the same board again (a subclass's `tables` has adjusted them already)
+        tb = self._last if geo is self._last_geo else self.tables(geo)
+        L, mm, behind_of, ahead_of, reach_of = (tb.L, tb.main_mask, tb.behind_of, tb.ahead_of,
+                                                tb.reach_of)
         occ, start, team_of, teams = pos.occ, pos.start, pos.team_of, pos.teams
         home_value = tb.home_value
         each, cap, back_each, use_ahead, one_threat, block, co_danger, bw = self._k
-        safe = tb.safe
         if co_danger:
             hot = [0] * len(teams)  # come-out holes of each team's colours with pegs in start
             for c in pos.colours:
@@ -126,7 +140,7 @@ class Evaluator:
                         if i != t:
                             hot_opp |= h
                 mv = tb.main_value[c]
-                guard = safe[c] if safe is not None else 0
+                behind, ahead, reach = behind_of[c], ahead_of[c], reach_of[c]
                 if block and start[c] and main & tb.come_out_bit[c]:
                     value -= block
                 while main:
@@ -134,7 +148,7 @@ class Evaluator:
                     x = low.bit_length() - 1
                     main ^= low
                     v = mv[x]
-                    if opp and not low & guard:
+                    if opp & reach[x]:  # a threat at all
                         if one_threat:  # the first threat already reaches the cap
                             if opp & behind[x]:
                                 v -= v * each

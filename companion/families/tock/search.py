@@ -69,7 +69,7 @@ class RelatedEvaluator(Evaluator):
                 mv.append(tuple(row))
             tb.main_value = mv
             if self.safe_start:  # TK-M3: a peg on its own start hole can't be hit
-                tb.safe = tuple(1 << geo.come_out[c] for c in range(geo.sides))
+                tb.set_safe([geo.come_out[c] for c in range(geo.sides)])
             tb.related = True
         return tb
 
