@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from .board import START
+from .message import Join, msg, nmsg, pmsg
 from .moves import DISCARD, DOUBT, MOVE, PASS, PENALTY, SWAP
 from .strong import DEFAULT_THINK_MS, StrongBot, _Seen
 
@@ -22,8 +23,18 @@ def card_word(rank: str) -> str:
 
 def _name(names, side):
     if names and side in names:
-        return names[side]
-    return f"side {side}"
+        return pmsg("colour", names[side])   # the colour's name, in the reader's language
+    return msg("side %(number)s", number=side)
+
+
+# The card's name after "the", "a", "your" in a hint: each its own message.
+_RANK_IN_HINT = {"A": pmsg("rank", "ace"), "J": pmsg("rank", "jack"), "Q": pmsg("rank", "queen"),
+                 "K": pmsg("rank", "king"), "JK": pmsg("rank", "joker")}
+
+
+def card_msg(rank: str):
+    """A rank's name in a hint ("jack", "8"), as a message."""
+    return _RANK_IN_HINT.get(rank) or pmsg("rank", rank)
 
 
 def _to_home(geo, side, hole):
@@ -45,20 +56,23 @@ def reason(view: dict, move, card, p_real=None, names=None) -> str:
         rank = d["move"].split()[0]
         pct = round(100 * (p_real or 0))
         if kind == DOUBT:
-            return (f"doubt: {who} really has a {card_word(rank)} only about {pct}% of the time, "
-                    f"and catching a bluff gains more than a wrong doubt costs")
-        return f"pass: {who} most likely really has the {card_word(rank)} (about {pct}%)"
+            return msg("doubt: %(who)s really has a %(card)s only about %(pct)s%% of the time, "
+                       "and catching a bluff gains more than a wrong doubt costs", who=who, card=card_msg(rank),
+                       pct=pct)
+        return msg("pass: %(who)s most likely really has the %(card)s (about %(pct)s%%)", who=who,
+                   card=card_msg(rank), pct=pct)
     if kind == PENALTY:
         victim, hole, _ = move[2][0]
-        return (f"send back {_name(names, victim)}'s peg {_to_home(geo, victim, hole)} "
-                f"holes from home: it hurts them most")
+        return nmsg("send back %(who)s's peg %(n)s hole from home: it hurts them most",
+                    "send back %(who)s's peg %(n)s holes from home: it hurts them most",
+                    _to_home(geo, victim, hole), who=_name(names, victim))
     family = seen.family
     text = family.hint_reason(view, seen, move, card, names)  # the plays off the board
     if text is not None:
         return text
     rank = family.card_rank(seen.rules, card) if card else move[0]
     if kind == DISCARD:
-        return f"no card can move: let go of the {card_word(rank)}, the least useful to keep"
+        return msg("no card can move: let go of the %(card)s, the least useful to keep", card=card_msg(rank))
     bluff = seen.rules.bluffing and rank != move[0]
     before_start = list(pos.start)
     before_occ = list(pos.occ)
@@ -70,40 +84,44 @@ def reason(view: dict, move, card, p_real=None, names=None) -> str:
                 # which hole it was hit on
                 lost = before_occ[c] & ~pos.occ[c] & geo.main_mask
                 hole = lost.bit_length() - 1 if lost else None
-                far = f" {_to_home(geo, c, hole)} holes from home" if hole is not None else ""
-                parts.append(f"hits {_name(names, c)}'s peg{far}")
+                parts.append(nmsg("hits %(who)s's peg %(n)s hole from home", "hits %(who)s's peg %(n)s holes from home",
+                                  _to_home(geo, c, hole), who=_name(names, c)) if hole is not None
+                             else msg("hits %(who)s's peg", who=_name(names, c)))
         out = [c for c in pos.colours if pos.start[c] < before_start[c] and pos.team_of[c] == team]
         if out:
             blocked = [p for p in partners if pos.start[p] and
                        any(pos.occ[x] >> geo.come_out[p] & 1 for x in pos.colours)]
-            who = "a peg" if out == [me] else f"a peg of {_name(names, out[0])}"
-            text = f"brings {who} out"
-            if blocked:
-                text += " while your partner's start is blocked"
+            if out == [me]:
+                text = (msg("brings a peg out while your partner's start is blocked") if blocked
+                        else msg("brings a peg out"))
+            else:
+                text = (msg("brings a peg of %(who)s out while your partner's start is blocked", who=_name(names, out[0]))
+                        if blocked else msg("brings a peg of %(who)s out", who=_name(names, out[0])))
             parts.append(text)
         home_gain = [c for c in pos.colours if pos.team_of[c] == team and
                      bin(pos.occ[c] >> L).count("1") > bin(before_occ[c] >> L).count("1")]
         if home_gain:
-            parts.append("takes a peg into home" if home_gain == [me]
-                         else f"takes {_name(names, home_gain[0])}'s peg into home")
+            parts.append(msg("takes a peg into home") if home_gain == [me]
+                         else msg("takes %(who)s's peg into home", who=_name(names, home_gain[0])))
         if not parts and kind == SWAP:
-            parts.append("swaps places to gain ground")
+            parts.append(msg("swaps places to gain ground"))
         if not parts:
             moved = [s for s in move[2] if s[0] in partners]
             if moved:
-                parts.append(f"moves your partner {_name(names, moved[0][0])} on")
+                parts.append(msg("moves your partner %(who)s on", who=_name(names, moved[0][0])))
         if not parts:
-            parts.append("makes the most progress while keeping your pegs safe")
+            parts.append(msg("makes the most progress while keeping your pegs safe"))
     finally:
         pos.pop()
-    text = " and ".join(parts[:2])
+    text = Join(parts[:2]).msg()
     if bluff:
-        text = f"bluff: declare a {card_word(move[0])} and play the {card_word(rank)}; " + text
+        text = msg("bluff: declare a %(declared)s and play the %(card)s; %(why)s", declared=card_msg(move[0]),
+                   card=card_msg(rank), why=text)
     come_out = family.come_out_ranks(seen.rules)  # the cards that bring pegs out in this game
     hand_ranks = {family.card_rank(seen.rules, c) for c in seen.hand}
     kept = [r for r in ("JK", "A", "K", "Q", "J") if r in hand_ranks and r != rank and r in come_out]
     if kept and not out and any(pos.start[c] for c in pos.controlled(me)) and kind == MOVE:
-        text += f", and keeps your {card_word(kept[0])} for bringing a peg out"
+        text = msg("%(why)s, and keeps your %(card)s for bringing a peg out", why=text, card=card_msg(kept[0]))
     return text
 
 

@@ -11,6 +11,7 @@ from .cards import rank_of
 from .errors import MoveError
 from .families import PEGS, find_family
 from .hits import hits
+from .message import Msg, Trimmed, msg
 from .moves import DISCARD, RANKS, SWAP
 from .notation import pegs_to_json
 
@@ -106,6 +107,11 @@ def offered_plays(game, seat: int, names=None, say=None) -> dict:
     return out
 
 
+def _seat(names, seat):
+    """A seat's name as a message where the names give one (each phone says it in its words)."""
+    return names.seat_msg(seat) if hasattr(names, "seat_msg") else names.seat(seat)
+
+
 def _related_plays(g, out: dict, names, say) -> dict:
     """Tock, Carbles, Jackaroo: every play in words, grouped by card (issue 18.4).
     A pass to the partner, a forced discard and the whole hand given up are plays
@@ -120,27 +126,30 @@ def _related_plays(g, out: dict, names, say) -> dict:
     out["options"] = True
     if g.phase == "give":
         partner = g.partner(actor)
-        out["prompt"] = (f"Choose a card to pass face down to your partner "
-                         f"{names.seat(partner)}")
+        out["prompt"] = msg("Choose a card to pass face down to your partner %(who)s",
+                            who=_seat(names, partner))
     elif g.phase == "forced":
-        out["prompt"] = (f"{names.seat(g.forcer)} played a 10: discard a card of your "
-                         f"choice (you then miss a turn)")
+        out["prompt"] = msg("%(who)s played a 10: discard a card of your choice (you then miss a turn)",
+                            who=_seat(names, g.forcer))
     for p in plays:
         move, card = p
         kind = move.kind
         if kind == "hand":
             out["give_up"] = {"move": move.text(geo), "kind": kind,
-                              "words": "Discard the whole hand and wait for the next deal"}
+                              "words": msg("Discard the whole hand and wait for the next deal")}
             continue
         entry = {"move": move.text(geo), "kind": kind, "steps": []}
         if g.phase == "give":
-            entry["words"] = f"Pass it face down to {names.seat(g.partner(actor))}"
+            entry["words"] = msg("Pass it face down to %(who)s", who=_seat(names, g.partner(actor)))
         elif kind == DISCARD:
-            entry["words"] = "Discard it" + ("" if g.phase == "forced" else " (no move)")
+            entry["words"] = msg("Discard it") if g.phase == "forced" else msg("Discard it (no move)")
         else:
             said = say(g.position, move, names)
-            who = names.side(g.position.to_move) + " "
-            entry["words"] = said[len(who):] if said.startswith(who) else said
+            if isinstance(said, Msg) and hasattr(names, "side_msg"):   # "moved a peg ...", in any language
+                entry["words"] = Trimmed(said, names.side_msg(g.position.to_move))
+            else:
+                who = names.side(g.position.to_move) + " "
+                entry["words"] = said[len(who):] if said.startswith(who) else said
             if kind not in ("force",):
                 try:
                     entry.update({k: v for k, v in move_json(g, move).items()

@@ -38,7 +38,8 @@ from .game import DOUBT_PHASE, PLAY
 from .matching import (BoardFollower, Occupancy, StageIndex, board_of_pegs, colours_of_pegs, hit_returns,
                        hole_id, occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
 from .moves import FREE, MOVE, PENALTY, SWAP
-from .words import Names, a_rank, move_words, refusal
+from .message import Join, Said, msg, nmsg, pmsg
+from .words import Names, a_rank, a_rank_msg, move_words, refusal, refusal_msg
 from .readings import DEFAULT_MARGIN, contradictions, decide, doubtful
 
 BOARD_KINDS = (MOVE, SWAP, FREE)   # plays made by moving pegs (the rest are the phone's)
@@ -376,8 +377,8 @@ class Referee:
         diff["recolour"] = recolour
         if not g.history_len and self.synced_version is None:
             self.state = "setup"
-            self.message = ("Set-up: every peg goes in its start area. A fast-blinking hole has a peg "
-                            "that doesn't belong there; a hole lit in a peg's colour needs that peg.")
+            self.message = msg("Set-up: every peg goes in its start area. A fast-blinking hole has a peg "
+                               "that doesn't belong there; a hole lit in a peg's colour needs that peg.")
             self._plan_fix(diff, "wrong", wanted=wanted)
         elif self.synced_version is not None and self.synced_version < self.version and (
                 g.last or self.undone):
@@ -385,20 +386,22 @@ class Referee:
             self._plan_fix(diff, "can-move", dests=self._last_destinations(), wanted=wanted)
             hit = "hit" in self.plan.values()
             what = self._last_words()
-            self.message = (f"Move the pegs to match the game: {what}. "
-                            f"Slow-blinking pegs move; a hole lit in a peg's colour gets that peg"
-                            + ("; a pulsing hole is where a hit peg goes." if hit else ".")
-                            + (" (On the simulated board they move by themselves in a moment.)"
-                               if self.simulated else ""))
+            self.message = (msg("Move the pegs to match the game: %(what)s. Slow-blinking pegs move; a hole lit "
+                                "in a peg's colour gets that peg; a pulsing hole is where a hit peg goes.", what=what)
+                            if hit else
+                            msg("Move the pegs to match the game: %(what)s. Slow-blinking pegs move; a hole lit "
+                                "in a peg's colour gets that peg.", what=what))
+            if self.simulated:
+                self.message = _and(self.message, msg("(On the simulated board they move by themselves in a moment.)"))
         else:
             self.state = "restore"
-            self.message = ("The board differs from the game (after a restart, or a peg knocked out "
-                            "of place): put it back as lit before play goes on. Fast blink: take this "
-                            "peg out; a hole lit in a peg's colour: put that peg there.")
+            self.message = msg("The board differs from the game (after a restart, or a peg knocked out "
+                               "of place): put it back as lit before play goes on. Fast blink: take this "
+                               "peg out; a hole lit in a peg's colour: put that peg there.")
             self._plan_fix(diff, "wrong", wanted=wanted)
         self.fix_text = self._fix_words(diff, wanted, self._present())
         if self.choice is not None:
-            self.message += " Then the card you chose is followed on the board."
+            self.message = _and(self.message, msg("Then the card you chose is followed on the board."))
 
     def hint_holes(self) -> list[str]:
         """The holes of the acting seat's current hint (issue 17.3): the peg(s) it moves and
@@ -433,53 +436,56 @@ class Referee:
             self.plan[hole] = "hint"
             self.plan_colours.pop(hole, None)
         if holes:
-            self.message += " The holes flashing twice (purple) show the hint's move."
+            self.message = _and(self.message, msg("The holes flashing twice (purple) show the hint's move."))
 
     def _last_words(self) -> str:
         """The move the board must catch up with, in words (its history entry's sentence)."""
         g = self.game
         if self.undone or not g.last:
-            return "the host undid a move"
+            return msg("the host undid a move")
         if g.last.get("words"):
             return g.last["words"]
-        who = g.speaker.seat(g.last["seat"]) if g.last["seat"] is not None and g.speaker else "the host"
+        who = g.speaker.seat_msg(g.last["seat"]) if g.last["seat"] is not None and g.speaker else msg("the host")
         move = g.last["move"]
-        return who + " " + {"doubt": "doubted", "pass": "passed",
-                            "penalty": "sent a peg back to start"}.get(
-            move.kind, f"played {a_rank(move.rank)}")
+        if move.kind == "doubt":
+            return msg("%(who)s doubted", who=who)
+        if move.kind == "pass":
+            return msg("%(who)s passed", who=who)
+        if move.kind == "penalty":
+            return msg("%(who)s sent a peg back to start", who=who)
+        return msg("%(who)s played %(card)s", who=who, card=a_rank_msg(move.rank))
 
     def catch_up(self) -> str | None:
         """What the simulated board is catching up with, in words (None when not syncing)."""
         if self.state != "sync" or self.game is None:
             return None
-        return (f"The board is catching up: {self._last_words()}. "
-                f"Its pegs move by themselves.")
+        return msg("The board is catching up: %(what)s. Its pegs move by themselves.", what=self._last_words())
 
     def _ready_message(self) -> str:
         g = self.game
         if g.status == "over":
-            return "The game is over."
+            return msg("The game is over.")
         if g.status == "ended":
-            return "The host has ended this game."
+            return msg("The host has ended this game.")
         if g.status == "paused":
-            return "Paused by the host."
+            return msg("Paused by the host.")
         if g.actor is None:
             return ""
         who = self.seat_names[g.actor]
         if g.phase == DOUBT_PHASE:
-            return f"{who}: doubt or pass, on the phone."
+            return msg("%(who)s: doubt or pass, on the phone.", who=who)
         if g.phase == "give":      # TK-V4.1: no peg moves, the board stays as it is
-            return f"{who}: choose a card to pass to your partner, on the phone."
+            return msg("%(who)s: choose a card to pass to your partner, on the phone.", who=who)
         if g.phase == "forced":    # JR-P5
-            return f"{who}: a 10 forces you to discard a card of your choice, on the phone."
+            return msg("%(who)s: a 10 forces you to discard a card of your choice, on the phone.", who=who)
         if g.phase != PLAY:
-            return f"{who} chooses the penalty peg on the phone."
+            return msg("%(who)s chooses the penalty peg on the phone.", who=who)
         if g.bots[g.actor]:
-            return f"{who}, the computer, is playing" + (
-                ": its pegs move by themselves." if self.simulated else ".")
+            return (msg("%(who)s, the computer, is playing: its pegs move by themselves.", who=who)
+                    if self.simulated else msg("%(who)s, the computer, is playing.", who=who))
         if self.sensing:
-            return f"{who} to play: choose a card on your phone, then move the peg on the board."
-        return f"{who} to play: choose a card and enter the move on your phone."
+            return msg("%(who)s to play: choose a card on your phone, then move the peg on the board.", who=who)
+        return msg("%(who)s to play: choose a card and enter the move on your phone.", who=who)
 
     def _read_board(self) -> Occupancy:
         """Camera: the board as the game has it, but for the holes that sure readings
@@ -539,10 +545,13 @@ class Referee:
         if not moves:
             self.state, self.choice = "ready", None
             if legal:
-                self.message = (f"{a_rank(c['rank'])[:1].upper()}{a_rank(c['rank'])[1:]} moves no peg "
-                                f"here: {who}, play it on the phone.")
+                self.message = Said(msg("%(card)s moves no peg here: %(who)s, play it on the phone.",
+                                        card=a_rank_msg(c["rank"]), who=who),
+                                    f"{a_rank(c['rank'])[:1].upper()}{a_rank(c['rank'])[1:]} moves no peg "
+                                    f"here: {who}, play it on the phone.")
             else:
-                self.message = f"No peg can move with {a_rank(c['rank'])}: {who}, discard it on the phone."
+                self.message = msg("No peg can move with %(card)s: %(who)s, discard it on the phone.",
+                                   card=a_rank_msg(c["rank"]), who=who)
             self.plan = {}
             return
         self.stages = StageIndex(self.pos, moves)
@@ -597,25 +606,31 @@ class Referee:
         self.plan_colours = colours
         if not self.sensing:
             self.state = "following"
-            self.message = (f"{who} plays {a_rank(c['rank'])}: the blinking pegs can move, the green holes "
-                            f"are where they may go. Enter the move on the phone.")
+            self.message = msg("%(who)s plays %(card)s: the blinking pegs can move, the green holes "
+                               "are where they may go. Enter the move on the phone.", who=who, card=a_rank_msg(c["rank"]))
             return
         if self.hits:
             self.state = "hit"
             sp = self.game.speaker   # "Bob's blue peg goes back to its start area"
-            parts = [(sp.peg(h["side"]) if sp else f"{self.game.names.get(h['side'], 'the')}'s peg") + " goes "
-                     + ("back to its start area" if h["to"] == "start" else f"to {self._words(h['to'])}")
-                     for h in self.hits]
-            self.message = f"A hit: {'; '.join(parts)} (the pulsing hole)."
+            parts = []
+            for h in self.hits:
+                peg = (sp.peg_msg(h["side"]) if sp else
+                       msg("%(name)s's peg", name=self.game.names[h["side"]]) if h["side"] in self.game.names
+                       else msg("the peg"))
+                parts.append(msg("%(peg)s goes back to its start area", peg=peg) if h["to"] == "start"
+                             else msg("%(peg)s goes to %(dst)s", peg=peg, dst=self._words(h["to"])))
+            self.message = msg("A hit: %(hits)s (the pulsing hole).", hits=Join(parts, "semicolon"))
         else:
             self.state = "following"
             if st is not None and st.selected:
-                self.message = f"{who} plays {a_rank(c['rank'])}: put the peg in a green hole."
+                self.message = msg("%(who)s plays %(card)s: put the peg in a green hole.", who=who,
+                                   card=a_rank_msg(c["rank"]))
             elif st is not None and st.done:
-                self.message = f"{who} plays {a_rank(c['rank'])}: keep the board still for a moment."
+                self.message = msg("%(who)s plays %(card)s: keep the board still for a moment.", who=who,
+                                   card=a_rank_msg(c["rank"]))
             else:
-                self.message = (f"Waiting for the board: {who} plays {a_rank(c['rank'])}. Lift a blinking "
-                                f"peg and put it in a green hole.")
+                self.message = msg("Waiting for the board: %(who)s plays %(card)s. Lift a blinking "
+                                   "peg and put it in a green hole.", who=who, card=a_rank_msg(c["rank"]))
 
     def judge(self, now: float, faults=()) -> Commit | None:
         """Judge the board at `now` (`faults`: the sensors' active fault messages). Returns
@@ -623,9 +638,9 @@ class Referee:
         if faults:   # nothing is judged (let alone taken) while the sensors can't be trusted
             if self.state != "fault":
                 self.state = "fault"
-                self.message = (f"The sensors report a problem, so the board can't be trusted: "
-                                f"{faults[0]}. Enter the move on the phone, or wait for it "
-                                f"to clear.")
+                self.message = msg("The sensors report a problem, so the board can't be trusted: "
+                                   "%(fault)s. Enter the move on the phone, or wait for it to clear.",
+                                   fault=faults[0])
                 self.changed = True
             return None
         if self.state == "fault" and self.follower is None:   # cleared between turns: read the board again
@@ -657,15 +672,17 @@ class Referee:
             self.state = "ambiguous"
             self.candidates = [{"move": m.text(self.pos.geo), "words": self._move_words(m)}
                                for m in verdict.candidates]
-            self.message = (f"The board fits {len(self.candidates)} moves: "
-                            f"{self.seat_names[self.choice['seat']]}, choose yours on the phone.")
+            who = self.seat_names[self.choice["seat"]]
+            self.message = nmsg("The board fits %(n)s move: %(who)s, choose yours on the phone.",
+                                "The board fits %(n)s moves: %(who)s, choose yours on the phone.",
+                                len(self.candidates), who=who)
             if len(self.candidates) == 1:
-                self.message = (f"The board looks like {self.candidates[0]['words']}, but not for sure: "
-                                f"{self.seat_names[self.choice['seat']]}, confirm your move on the phone.")
+                self.message = msg("The board looks like %(move)s, but not for sure: %(who)s, confirm your "
+                                   "move on the phone.", move=self.candidates[0]["words"], who=who)
             if self.doubtful:
-                self.message = (f"The camera can't tell for sure which move was made (it can't read "
-                                f"{', '.join(self._words(h) for h in self.doubtful)} clearly): "
-                                f"{self.seat_names[self.choice['seat']]}, choose yours on the phone.")
+                self.message = msg("The camera can't tell for sure which move was made (it can't read "
+                                   "%(holes)s clearly): %(who)s, choose yours on the phone.",
+                                   holes=Join([self._words(h) for h in self.doubtful], "comma"), who=who)
         elif verdict.kind == "unchanged":
             self.verdict = None
             self.stage = self.stages.get(self._observed())
@@ -765,13 +782,17 @@ class Referee:
         """A refusal in words with names and colours (the engine's sentence names moves in
         notation), keeping its rule id."""
         said = refusal(self.pos, self.game.speaker, message, None) if self.game.speaker else message
-        return said[:1].upper() + said[1:] + (f" (rule {rule})" if rule else "")
+        english = said[:1].upper() + said[1:] + (f" (rule {rule})" if rule else "")
+        if not self.game.speaker:
+            return english
+        reason = refusal_msg(self.pos, self.game.speaker, message)
+        return Said(msg("%(reason)s (rule %(rule)s)", reason=reason, rule=rule) if rule else reason, english)
 
     def commit_failed(self, message: str) -> None:
         self.follower = self.stages = self.stage = None
         self.choice = None
         self.state = "error"
-        self.message = f"The move on the board could not be taken: {message}"
+        self.message = msg("The move on the board could not be taken: %(why)s", why=message)
         self.changed = True
 
     # ------------------------------------------------------------------ LED plans
@@ -899,37 +920,42 @@ class Referee:
         return target, start
 
     # ------------------------------------------------------------------ words
-    def _colour(self, side) -> str:
-        return self.game.colour_names.get(int(side), f"side {side}")
+    def _colour(self, side):
+        name = self.game.colour_names.get(int(side))
+        return pmsg("colour", name) if name is not None else msg("side %(number)s", number=side)
 
-    def _words(self, hole: str) -> str:
+    def _words(self, hole: str):
         if hole.startswith("M"):
-            return f"hole {hole[1:]}"
+            return msg("hole %(number)s", number=int(hole[1:]))
         side = side_of_hole(hole)
         colour = self._colour(side)
         if hole.startswith("H"):
-            return f"{colour}'s home {hole[1]}"
-        return f"{colour}'s start area"
+            return msg("%(colour)s's home %(number)s", colour=colour, number=int(hole[1]))
+        return msg("%(colour)s's start area", colour=colour)
 
-    def _peg(self, side) -> str:
-        return "the peg" if side is None else f"{self._colour(side)}'s peg"
+    def _peg(self, side):
+        return msg("the peg") if side is None else msg("%(colour)s's peg", colour=self._colour(side))
 
     def _fix_words(self, fix: dict, wanted: dict | None = None, present: dict | None = None) -> list[str]:
         """How to put the board right, every peg named by its colour where it is known
         (`wanted`: {hole: side} the holes want; `present`: {hole: side} the pegs there now)."""
         wanted, present = wanted or {}, present or {}
-        out = [f"take {self._peg(present.get(h))} out of {self._words(h)}" for h in fix.get("empty", [])]
+        out = [msg("take %(peg)s out of %(hole)s", peg=self._peg(present.get(h)), hole=self._words(h))
+               for h in fix.get("empty", [])]
         for h, side in fix.get("recolour", {}).items():
-            out.append(f"take {self._peg(present.get(h))} out of {self._words(h)} and put "
-                       f"{self._peg(side)} there")
-        out += [f"put {self._peg(wanted.get(h))} in {self._words(h)}" for h in fix.get("fill", [])]
+            out.append(msg("take %(peg)s out of %(hole)s and put %(other)s there", peg=self._peg(present.get(h)),
+                           hole=self._words(h), other=self._peg(side)))
+        out += [msg("put %(peg)s in %(hole)s", peg=self._peg(wanted.get(h)), hole=self._words(h))
+                for h in fix.get("fill", [])]
         for side, n in sorted(fix.get("start", {}).items()):
             colour = self._colour(side)
-            pegs = f"{colour}'s peg" if abs(n) == 1 else f"{abs(n)} of {colour}'s pegs"
             if n > 0:
-                out.append(f"put {pegs} in {colour}'s start area")
+                out.append(nmsg("put %(colour)s's peg in %(colour)s's start area",
+                                "put %(n)s of %(colour)s's pegs in %(colour)s's start area", abs(n), colour=colour))
             else:
-                out.append(f"take {pegs} out of {colour}'s start area")
+                out.append(nmsg("take %(colour)s's peg out of %(colour)s's start area",
+                                "take %(n)s of %(colour)s's pegs out of %(colour)s's start area", abs(n),
+                                colour=colour))
         return out
 
     def _move_words(self, move) -> str:
@@ -943,14 +969,23 @@ class Referee:
         names = self.game.colour_names
         if move.kind == SWAP:
             (c1, a, _), (c2, b, _) = move.steps
-            return f"swap {names.get(c1)} on hole {a} with {names.get(c2)} on hole {b}"
+            return msg("swap %(peg)s on hole %(a)s with %(other)s on hole %(b)s", peg=self._colour(c1), a=a,
+                       other=self._colour(c2), b=b)
         parts = []
         for c, s, d in move.steps:
-            frm = "start" if s == START else self._words(hole_id(geo, c, s))
-            parts.append(f"{names.get(c)} {frm} → {self._words(hole_id(geo, c, d))}")
-        extra = [f"{names.get(col)} from {self._words(frm)} to "
-                 + ("start" if to == "start" else self._words(to)) for col, frm, to in hit_returns(self.pos, move)]
-        return ", then ".join(parts) + (f" (hits: {'; '.join(extra)})" if extra else "")
+            frm = msg("start") if s == START else self._words(hole_id(geo, c, s))
+            parts.append(msg("%(peg)s %(src)s → %(dst)s", peg=self._colour(c), src=frm,
+                             dst=self._words(hole_id(geo, c, d))))
+        extra = [msg("%(peg)s from %(src)s to %(dst)s", peg=self._colour(col), src=self._words(frm),
+                     dst=msg("start") if to == "start" else self._words(to))
+                 for col, frm, to in hit_returns(self.pos, move)]
+        steps = Join(parts, "then").msg()
+        return msg("%(steps)s (hits: %(hits)s)", steps=steps, hits=Join(extra, "semicolon")) if extra else steps
+
+
+def _and(first, then):
+    """Two sentences, one after the other (each phone's language joins them)."""
+    return msg("%(a)s %(b)s", a=first, b=then)
 
 
 __all__ = ["Referee", "GameView", "Commit", "RefereeError", "canonical_holes", "side_of_hole",

@@ -19,6 +19,8 @@ from flask import Flask, Response, jsonify, render_template, request
 from flask.globals import request_ctx
 from werkzeug.exceptions import HTTPException
 
+from companion.message import msg
+
 from .access import Bucket, Failures, OwnNames, declare
 from .errors import STATUS, ApiError, api_error
 
@@ -72,6 +74,10 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
     from .camera import bp as camera_bp
     for bp in (host_bp, seat_bp, table_bp, api_bp, settings_bp, camera_bp):
         app.register_blueprint(bp)
+    from . import i18n
+    i18n.init_app(app)   # each phone's language (issue 25.1)
+    from .powers import bp as powers_bp
+    app.register_blueprint(powers_bp)   # what each card does, in the phone's language
     declare(app, "static", who={"anyone"}, reveals="the pages' scripts, styles and pictures")
     declare(app, "camera.static", who={"anyone"}, reveals="the camera page's script and style")
 
@@ -122,7 +128,8 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
     def _page(status: int, message: str):
         if request_ctx.url_adapter is None:   # a Host werkzeug can't bind: no url_for, plain words
             return Response(f"{status}: {message}\n", status, mimetype="text/plain")
-        return render_template("error.html", status=status, message=message), status
+        from .i18n import say
+        return render_template("error.html", status=status, message=say(message)), status
 
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError):
@@ -138,21 +145,21 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
-        messages = {404: "there is no such page here", 405: "that method is not allowed here",
-                    413: "the request is too large", 400: "bad request",
-                    431: "the request's headers are too large"}
-        msg = messages.get(exc.code, exc.name.lower())
+        messages = {404: msg("there is no such page here"), 405: msg("that method is not allowed here"),
+                    413: msg("the request is too large"), 400: msg("bad request"),
+                    431: msg("the request's headers are too large")}
+        said = messages.get(exc.code, exc.name.lower())
         if _wants_json():
-            return jsonify({"error": msg}), exc.code
-        return _page(exc.code, msg)
+            return jsonify({"error": said}), exc.code
+        return _page(exc.code, said)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):
         log.exception("unexpected error on %s %s", request.method, request.path)
-        msg = "something went wrong in the companion; the game is safe, try again"
+        said = msg("something went wrong in the companion; the game is safe, try again")
         if _wants_json():
-            return jsonify({"error": msg}), 500
-        return _page(500, msg)
+            return jsonify({"error": said}), 500
+        return _page(500, said)
 
     @app.context_processor
     def _globals():

@@ -36,6 +36,8 @@ from urllib.parse import urlsplit
 
 from flask import current_app, g, request
 
+from companion.message import msg
+
 from .errors import ApiError
 from .util import ADMIN_COOKIE, DISPLAY_COOKIE, HOST_COOKIE, SEAT_COOKIE
 
@@ -140,8 +142,8 @@ def roles_at(table) -> set[str]:
 
 def _refusal(who: frozenset) -> ApiError:
     if who == {"seat"}:
-        return ApiError(403, "this phone does not hold a seat at this table: scan your seat's QR code, "
-                        "or ask the host for a new one", code="no_seat")
+        return ApiError(403, msg("this phone does not hold a seat at this table: scan your seat's QR code, "
+                        "or ask the host for a new one"), code="no_seat")
     if who == {"acting_seat"}:
         return ApiError(403, "not your turn: only the phone of the player whose turn it is can do that")
     if who == {"host"}:
@@ -178,7 +180,7 @@ def route(bp, method: str, rule: str, *, who, reveals: str, body: "Body | None" 
         def view(**kw):
             gid = kw.get("gid")
             if gid is not None and not GID.fullmatch(gid):
-                raise ApiError(404, "there is no table with that id on this companion")
+                raise ApiError(404, msg("there is no table with that id on this companion"))
             code = kw.get("code")
             if code is not None and not CODE.fullmatch(code.strip()):
                 raise ApiError(404, "that is not a code this companion made: ask the host for the QR code")

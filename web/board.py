@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from html import escape
 
+from flask_babel import pgettext
+
 from companion.board import HOME_SIZE
 
 UNIT = 20.0  # distance between neighbouring holes
@@ -130,7 +132,7 @@ def render_svg(table, bottom_side: int = 0, element_id: str = "board") -> str:
                    f'text-anchor="middle" dominant-baseline="middle" font-size="{font:.0f}" '
                    f'transform="rotate({info["angle"]:.1f} {info["x"]:.1f} {info["y"]:.1f})" data-seat="{seat}">'
                    f'<tspan class="swatch" fill="{col["hex"]}">\u25CF</tspan> '
-                   f'{escape(name)} \u00B7 {escape(col["name"])}</text>')
+                   f'{escape(name)} \u00B7 {escape(pgettext("colour", col["name"]))}</text>')   # the reader's words
     out.append("</g>")
     # a number beside every fifth main-track hole, outside the track: holes are named so
     # in words ("hole 21") and on the printed board (vision/template.py)

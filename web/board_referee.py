@@ -45,6 +45,7 @@ import logging
 import threading
 import time
 
+from companion.message import msg
 from companion.board import START
 from companion.cards import rank_of
 from companion.game import PLAY
@@ -314,8 +315,8 @@ class BoardHub:
                 return ref.public(hint)
             other = ref.table.gid if ref is not None else None
             return {"mode": self.mode, "attached": False, "state": "elsewhere" if other else "unavailable",
-                    "message": self.error or ("The board is following another table." if other else
-                                              "The board is not in use."),
+                    "message": self.error or (msg("The board is following another table.") if other else
+                                              msg("The board is not in use.")),
                     "leds": {}, "candidates": [], "fix": [], "hits": []}
 
     def chosen(self, table, seat: int, version: int) -> dict | None:
@@ -341,7 +342,7 @@ class BoardHub:
             svc._check_version(table, data.get("version"))
             g = table.game
             if g.actor != seat or g.phase != PLAY:
-                raise ApiError(403, f"not your turn: {svc._waiting_for(table)}")
+                raise ApiError(403, msg("not your turn: %(why)s", why=svc._waiting_for(table)))
             rank = data.get("rank")
             # Tock, Carbles, Jackaroo: the game's own deck ranks (RG-N2: Jackaroo's Qr, Jb ...)
             card_rank = getattr(g, "rank_of", rank_of)

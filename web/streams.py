@@ -29,6 +29,8 @@ import threading
 import time
 from collections import Counter
 
+from companion.message import msg
+
 from .errors import ApiError
 
 ACTIVE = 600.0   # seconds: a table changed (a move, a join, a pause ...) within this is being played
@@ -77,8 +79,8 @@ class Streams:
                 end(key)
             if holder is None:
                 if sum(1 for e in entries.values() if e[3] is None and e[2] == address) >= svc.streams_per_address:
-                    refused = ApiError(429, "this device has as many live pages open as it may; close some "
-                                       "(this page will try again)", code="streams_full")
+                    refused = ApiError(429, msg("this device has as many live pages open as it may; close some "
+                                       "(this page will try again)"), code="streams_full")
             else:
                 mine = [k for k, e in entries.items() if e[3] == holder and e[0] is table]
                 if len(mine) >= svc.STREAMS_PER_HOLDER:
@@ -106,8 +108,8 @@ class Streams:
                         most = max(held.values())
                         end(next(k for k, t in idle if held[t.gid] == most))
                 if len(entries) >= svc.max_streams:
-                    refused = ApiError(503, "the companion has as many live pages open as it can serve; "
-                                       "this page will try again", code="streams_full")
+                    refused = ApiError(503, msg("the companion has as many live pages open as it can serve; "
+                                       "this page will try again"), code="streams_full")
             if refused is None:
                 entries[key] = (table, stop, address, holder)
         for t, ev, _, _ in evicted:

@@ -10,6 +10,7 @@ import secrets
 import threading
 import time
 
+from companion.message import Msg, msg
 from companion.bots import make_bot
 
 from .errors import ApiError
@@ -93,9 +94,9 @@ class BotTurns:
             seat = self.seat_for(table, token)
             self._check_open(table)
             if table.game.actor != seat:
-                raise ApiError(403, f"a hint is for your own turn: {self._waiting_for(table)}")
+                raise ApiError(403, msg("a hint is for your own turn: %(why)s", why=self._waiting_for(table)))
             if not table.hints_on(seat):
-                raise ApiError(403, "the host has not turned hints on for this seat")
+                raise ApiError(403, msg("the host has not turned hints on for this seat"))
             if table.current_hint(seat) is not None:
                 return {"ok": True, "ready": True, "version": table.version}
             self._bots.schedule(table.gid, 0.0, ("hint", seat))
@@ -121,6 +122,8 @@ class BotTurns:
             play = table.game.parse(hint["move"], hint["card"])
             event = {"seat": seat, "at": at, "move": hint["move"], "card": hint["card"],
                      "reason": hint["reason"], "steps": self._move_json(table, play.move)["steps"]}
+            if isinstance(hint["reason"], Msg):   # kept structured: each phone reads it in its language
+                event["said"] = hint["reason"].to_json()
             table.apply("hint", event)
             self._commit(table, [("hint", event)])
 

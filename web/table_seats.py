@@ -6,18 +6,20 @@ import hmac
 import secrets
 import time
 
+from companion.message import msg
+
 from .errors import ApiError
 from .table_state import Table, token_hash
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
 CODE_LEN = 8
-LOST_WORDS = {
-    "requested": "you asked the host for {name}'s seat: waiting for the host to give it to this "
-                 "phone (on the host's page)",
-    "computer": "the host gave your seat to the computer",
-    "moved": "the host moved {name}'s seat to another phone",
-    "refused": "the host did not give this phone {name}'s seat",
-    "superseded": "another phone asked for {name}'s seat after this one did",
+LOST_WORDS = {   # each phone reads these in its own language (companion.message)
+    "requested": lambda name: msg("you asked the host for %(name)s's seat: waiting for the host to give it "
+                                  "to this phone (on the host's page)", name=name),
+    "computer": lambda name: msg("the host gave your seat to the computer"),
+    "moved": lambda name: msg("the host moved %(name)s's seat to another phone", name=name),
+    "refused": lambda name: msg("the host did not give this phone %(name)s's seat", name=name),
+    "superseded": lambda name: msg("another phone asked for %(name)s's seat after this one did", name=name),
 }
 
 
@@ -34,10 +36,10 @@ class SeatAccess:
                 name = table.seats[i].name
                 if why == "computer" and not table.seats[i].bot:
                     why = "moved"
-                raise ApiError(403, LOST_WORDS[why].format(name=name), code=f"seat_{why}", seat=i,
+                raise ApiError(403, LOST_WORDS[why](name), code=f"seat_{why}", seat=i,
                                name=table.name_of(i))
-            raise ApiError(403, "this phone does not hold a seat at this table: scan your "
-                           "seat's QR code, or ask the host for a new one", code="no_seat")
+            raise ApiError(403, msg("this phone does not hold a seat at this table: scan your "
+                           "seat's QR code, or ask the host for a new one"), code="no_seat")
         return seat
 
     def request_seat(self, table: Table, token: str | None, code,
@@ -50,10 +52,10 @@ class SeatAccess:
         Returns (seat, the new token for this phone's cookie or None to keep its own)."""
         with table.cond:
             if table.status in ("ended", "over"):   # a paused game is a good time to sort seats out
-                raise ApiError(409, "the game is over")
+                raise ApiError(409, msg("the game is over"))
             held = table.seat_of_token(token)
             if held is not None:
-                raise ApiError(409, f"this phone already holds {table.name_of(held)}'s seat")
+                raise ApiError(409, msg("this phone already holds %(who)s's seat", who=table.names.seat_msg(held)))
             lost = table.lost_seat(token)
             new_token = None
             if code is not None:
@@ -61,17 +63,17 @@ class SeatAccess:
                     raise ApiError(400, "\"code\": the seat's join code, as in its link")
                 found = self.find_code(code.strip().upper())
                 if found is None or found[0] is not table:
-                    raise ApiError(404, "this join code is not (or no longer) valid: ask the host for "
-                                   "the seat's current QR code")
+                    raise ApiError(404, msg("this join code is not (or no longer) valid: ask the host for "
+                                   "the seat's current QR code"))
                 seat = found[1]
             elif lost is not None:
                 seat = lost[0]
             else:
-                raise ApiError(403, "this phone held no seat here: scan your seat's QR code",
+                raise ApiError(403, msg("this phone held no seat here: scan your seat's QR code"),
                                code="no_seat")
             s = table.seats[seat]
             if not s.bot and s.token_hash is None:
-                raise ApiError(409, "this seat is free: take it with its join link")
+                raise ApiError(409, msg("this seat is free: take it with its join link"))
             if lost is not None and lost[0] == seat:
                 h = token_hash(token)
             else:
@@ -86,7 +88,7 @@ class SeatAccess:
 
     def require_host(self, table: Table, token: str | None) -> None:
         if not table.is_host(token):
-            raise ApiError(403, "only the host's phone (the one that created the table) can do that")
+            raise ApiError(403, msg("only the host's phone (the one that created the table) can do that"))
 
     def join(self, code, current_token: str | None = None) -> tuple[Table, int, str | None]:
         """Claim a seat by its join code. Returns (table, seat, new token or None if already held)."""
@@ -95,20 +97,20 @@ class SeatAccess:
         code = code.strip().upper()
         found = self.find_code(code)
         if found is None:
-            raise ApiError(404, "this join code is not (or no longer) valid: ask the host for the "
-                           "seat's current QR code")
+            raise ApiError(404, msg("this join code is not (or no longer) valid: ask the host for the "
+                           "seat's current QR code"))
         table, seat = found
         with table.cond:
             s = table.seats[seat]
             if self.join_code(table, seat) != code:
-                raise ApiError(404, "this join code is no longer valid: ask the host for a new one")
+                raise ApiError(404, msg("this join code is no longer valid: ask the host for a new one"))
             if table.seat_of_token(current_token) == seat:
                 return table, seat, None
             if s.bot:
-                raise ApiError(409, "the computer plays this seat now; the host can give it back")
+                raise ApiError(409, msg("the computer plays this seat now; the host can give it back"))
             if s.token_hash is not None:
-                raise ApiError(409, "another phone already took this seat; the host can move it "
-                               "to this phone (a new QR code)")
+                raise ApiError(409, msg("another phone already took this seat; the host can move it "
+                               "to this phone (a new QR code)"))
             token = secrets.token_urlsafe(32)
             s.token_hash = token_hash(token)
             self._commit(table, [("claim", {"seat": seat, "hash": s.token_hash, "gen": s.gen})])

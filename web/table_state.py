@@ -11,6 +11,7 @@ import hmac
 import threading
 import time
 
+from companion.message import Msg
 from companion import words
 from companion.families import new_game
 
@@ -188,7 +189,7 @@ class Table:
             else:
                 self.seats[data["seat"]].hints = data["on"]
         elif kind == "hint":
-            self.hint = data
+            self.hint = {**data, "reason": Msg.from_json(data["said"])} if data.get("said") else data
             self.seats[data["seat"]].hints_used += 1
         elif kind == "board":   # this table took (held) or let go of the companion's board
             self.board_held = data

@@ -25,6 +25,7 @@ import threading
 import time
 
 from companion import words
+from companion.message import msg
 from companion.bots import BOT_NAMES
 from companion.cards import is_card
 from companion.game import DOUBT_PHASE, PENALTY_PHASE
@@ -128,9 +129,9 @@ class TableService(SeatAccess, BotTurns):
         table = self.tables.get(gid)
         if table is None:
             if gid in self.broken:
-                raise ApiError(503, "this game's saved log is damaged, so the companion set it aside "
-                               "(its start message and log say why); the other games go on")
-            raise ApiError(404, "there is no table with that id on this companion")
+                raise ApiError(503, msg("this game's saved log is damaged, so the companion set it aside "
+                               "(its start message and log say why); the other games go on"))
+            raise ApiError(404, msg("there is no table with that id on this companion"))
         return table
 
     def is_live(self, table: Table, now: float | None = None) -> bool:
@@ -227,27 +228,27 @@ class TableService(SeatAccess, BotTurns):
         if not isinstance(version, int) or isinstance(version, bool):
             raise ApiError(400, "send the state version your page shows (\"version\": a number)")
         if version != table.version:
-            raise ApiError(409, "the game has moved on since your page was drawn; "
-                           "it has been brought up to date, look again", version=table.version)
+            raise ApiError(409, msg("the game has moved on since your page was drawn; "
+                           "it has been brought up to date, look again"), version=table.version)
 
     @staticmethod
     def _check_open(table: Table) -> None:
         status = table.status
         if status == "ended":
-            raise ApiError(409, "the host has ended this game")
+            raise ApiError(409, msg("the host has ended this game"))
         if status == "over":
-            raise ApiError(409, "the game is over", rule="M10")
+            raise ApiError(409, msg("the game is over"), rule="M10")
         if status == "paused":
-            raise ApiError(409, "the host has paused the game")
+            raise ApiError(409, msg("the host has paused the game"))
 
     def _waiting_for(self, table: Table) -> str:
         g = table.game
-        who = table.name_of(g.actor)
+        who = table.names.seat_msg(g.actor)
         if g.phase == DOUBT_PHASE:
-            return f"it is {who}'s decision: doubt or pass"
+            return msg("it is %(who)s's decision: doubt or pass", who=who)
         if g.phase == PENALTY_PHASE:
-            return f"{who} is choosing the penalty peg"
-        return f"it is {who}'s turn"
+            return msg("%(who)s is choosing the penalty peg", who=who)
+        return msg("it is %(who)s's turn", who=who)
 
     # ------------------------------------------------------------ views
     def view(self, table: Table, seat: int | None) -> dict:
@@ -276,7 +277,7 @@ class TableService(SeatAccess, BotTurns):
             seat = self.seat_for(table, token)
             self._check_open(table)
             if table.game.actor != seat:
-                raise ApiError(403, f"not your turn: {self._waiting_for(table)}")
+                raise ApiError(403, msg("not your turn: %(why)s", why=self._waiting_for(table)))
             cached = table.plays_cache
             if cached is None or cached[0] != table.version:
                 cached = table.plays_cache = (table.version, self._plays(table))
@@ -324,7 +325,7 @@ class TableService(SeatAccess, BotTurns):
         self._check_version(table, version)
         g = table.game
         if g.actor != seat:
-            raise ApiError(403, f"not your turn: {self._waiting_for(table)}")
+            raise ApiError(403, msg("not your turn: %(why)s", why=self._waiting_for(table)))
         try:
             play = g.parse(move, card)
         except AmbiguousMoveError as exc:
@@ -356,9 +357,9 @@ class TableService(SeatAccess, BotTurns):
             g = table.game
             if action == "undo":
                 if table.ended:
-                    raise ApiError(409, "the host has ended this game")
+                    raise ApiError(409, msg("the host has ended this game"))
                 if not g.history:
-                    raise ApiError(409, "there is nothing to undo")
+                    raise ApiError(409, msg("there is nothing to undo"))
                 undone = [{"seat": e["seat"], "move": e["move"].text(table.geo)}
                           for e in g.undo_turn(table.bot_seats())]
                 table.undos += len(undone)
@@ -366,7 +367,7 @@ class TableService(SeatAccess, BotTurns):
                 return {"ok": True, "undone": len(undone), "version": table.version}
             if action in ("pause", "resume"):
                 if table.ended or g.is_over():
-                    raise ApiError(409, "the game is over")
+                    raise ApiError(409, msg("the game is over"))
                 if table.paused == (action == "pause"):
                     raise ApiError(409, f"the game is already {'paused' if table.paused else 'running'}")
                 table.paused = action == "pause"
@@ -374,7 +375,7 @@ class TableService(SeatAccess, BotTurns):
                 return {"ok": True, "version": table.version}
             if action == "end":
                 if table.ended:
-                    raise ApiError(409, "the game has already been ended")
+                    raise ApiError(409, msg("the game has already been ended"))
                 table.ended = True
                 self._commit(table, [("end", {})])
                 return {"ok": True, "version": table.version}
@@ -386,9 +387,9 @@ class TableService(SeatAccess, BotTurns):
             s = table.seats[seat]
             if action in ("approve", "refuse"):
                 if s.request_hash is None:
-                    raise ApiError(409, f"no phone is asking for {s.name}'s seat now")
+                    raise ApiError(409, msg("no phone is asking for %(name)s's seat now", name=s.name))
                 if data.get("request") != s.request_hash[:REQUEST_ID]:
-                    raise ApiError(409, f"another phone has asked for {s.name}'s seat since: look again")
+                    raise ApiError(409, msg("another phone has asked for %(name)s's seat since: look again", name=s.name))
                 if action == "refuse":
                     events = [("refuse", {"seat": seat})]
                 else:
@@ -408,7 +409,7 @@ class TableService(SeatAccess, BotTurns):
                 return {"ok": True, "version": table.version}
             if action == "reseat":
                 if s.bot:
-                    raise ApiError(409, "the computer plays this seat; give it back to a person first")
+                    raise ApiError(409, msg("the computer plays this seat; give it back to a person first"))
                 s.gen += 1
                 s.token_hash = None
                 self._commit(table, [("invite", {"seat": seat, "gen": s.gen})])
@@ -418,7 +419,7 @@ class TableService(SeatAccess, BotTurns):
                 if bot is not None and not (isinstance(bot, str) and bot in BOT_NAMES):
                     raise ApiError(400, f"\"bot\" must be null or one of {', '.join(BOT_NAMES)}")
                 if bot == s.bot:
-                    raise ApiError(409, "that seat is already played that way")
+                    raise ApiError(409, msg("that seat is already played that way"))
                 events = [("bot", {"seat": seat, "bot": bot})]
                 table.apply(*events[0])
                 if bot is None:
@@ -458,8 +459,8 @@ class TableService(SeatAccess, BotTurns):
         with table.cond:
             self.require_host(table, token)
             if table.status not in ("over", "ended"):
-                raise ApiError(409, "the record (which shows every card) is available once the "
-                               "game is over or ended")
+                raise ApiError(409, msg("the record (which shows every card) is available once the "
+                               "game is over or ended"))
             rec = table.game.record()  # no seed: the shuffles in effect
             rec["names"] = [s.name for s in table.seats]
             rec["colours"] = [s.colour for s in table.seats]

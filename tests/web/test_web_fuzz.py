@@ -200,6 +200,7 @@ def request_strategy(world):
                                    "x"]) | junk_text,
         "hole": st.sampled_from(["M0", "M21", "H3-s2", "S-s2-1", "nosuch"]) | junk_text,
         "filename": st.sampled_from(["js/common.js", "../web/__init__.py", "css/app.css", "nope"]) | junk_text,
+        "language": st.sampled_from(["en", "fr_CA", "ar", "xx", "../ar"]) | junk_text,   # /i18n/<language>.js
     }
     headers = st.tuples(
         st.integers(0, 9),

@@ -15,12 +15,14 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.bots import BOT_NAMES
+from companion.message import msg
 from companion.rules import (DESCRIPTIONS, OPTION_DOCS, PRESETS, RELATED_PRESETS, RULINGS, SWITCHES,
                              differences)
 
 from ..access import (Body, client_key, Bool, Card, Code, Int, List, Map, Name, Opt, Str, body, check_admin_code,
                       loopback_admin, route)
 from ..errors import ApiError
+from ..preset_words import description, difference, ruling, title
 from ..netinfo import is_loopback as host_is_loopback
 from ..qr import qr_svg
 from companion.setup import related_layouts
@@ -54,25 +56,27 @@ ADMIN_CODE_BODY = Body({"code": Str(200)}, required=("code",))
 
 
 SWITCH_WORDS = {  # the new-table page's words for each preset switch (RELATED-GAMES.md TK-V, CB-V2)
-    "reverse_four": "Reverse Four: every 4 moves backward",
-    "ten_swap": "Ten Swap: a 10 may swap two marbles instead of moving",
-    "forced_five": "Forced Five: a 5 moves any colour's marble",
-    "open_hand": "Open Hand: everyone plays with the hand face up",
+    "reverse_four": msg("Reverse Four: every 4 moves backward"),
+    "ten_swap": msg("Ten Swap: a 10 may swap two marbles instead of moving"),
+    "forced_five": msg("Forced Five: a 5 moves any colour's marble"),
+    "open_hand": msg("Open Hand: everyone plays with the hand face up"),
 }
 
 
 def presets_json() -> list[dict]:
     out = []
     for name, rules in PRESETS.items():
-        out.append({"name": name, "description": DESCRIPTIONS[name], "differences": differences(name),
-                    "rulings": RULINGS.get(name, []), "decks": rules.decks,
+        out.append({"name": name, "title": title(name), "description": description(name, DESCRIPTIONS[name]),
+                    "differences": [difference(d) for d in differences(name)],
+                    "rulings": [ruling(r) for r in RULINGS.get(name, [])], "decks": rules.decks,
                     "jokers_per_deck": rules.jokers_per_deck, "extra_jokers": rules.extra_jokers,
                     "hand_size": rules.hand_size, "counting": rules.counting,
                     "bluffing": rules.bluffing})
     for name, rules in RELATED_PRESETS.items():  # Tock, Carbles, Jackaroo (issue 18.4)
-        out.append({"name": name, "family": name.split("_")[0].rstrip("3"),
-                    "description": DESCRIPTIONS[name], "differences": differences(name),
-                    "rulings": RULINGS.get(name, []), "decks": rules.decks,
+        out.append({"name": name, "family": name.split("_")[0].rstrip("3"), "title": title(name),
+                    "description": description(name, DESCRIPTIONS[name]),
+                    "differences": [difference(d) for d in differences(name)],
+                    "rulings": [ruling(r) for r in RULINGS.get(name, [])], "decks": rules.decks,
                     "jokers_per_deck": rules.jokers_per_deck, "extra_jokers": rules.extra_jokers,
                     "hand_size": max(rules.deal), "counting": 0, "bluffing": False,
                     "layouts": {str(n): lay for n, lay in related_layouts(name).items()},

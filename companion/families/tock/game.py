@@ -22,6 +22,7 @@ from ...errors import SetupError
 from ...board import START
 from ...cards import Shoe, make_shoe
 from ...game import OVER, PLAY, Game, Play, _ShuffleLog, _check_family
+from ...message import nmsg
 from ...moves import (DISCARD, FORCE, GIVE, HAND, AmbiguousMoveError, IllegalMoveError, Move,
                     MoveSyntaxError, canonical_rank)
 from ...rules import rules_from_json
@@ -420,8 +421,9 @@ class TockGame(Game):
         view["deal"] = self.deals
         view["waiting"] = sorted(self.waiting)
         if self.drawn:
-            view["drawn"] = (f"The game is drawn: {STILL_DEALS_TO_DRAW} deals in a row ended "
-                             f"with no peg moved.")
+            view["drawn"] = nmsg("The game is drawn: %(n)s deal in a row ended with no peg moved.",
+                                 "The game is drawn: %(n)s deals in a row ended with no peg moved.",
+                                 STILL_DEALS_TO_DRAW)
         # TK-V4.1: a passed card reaches its receiver only once all have chosen
         pending = {id(h) for h in self.history[len(self.history) - len(self.gives):]} \
             if self.phase == GIVE_PHASE and self.gives else set()

@@ -3,7 +3,8 @@ hand) and the cards that bring a peg out (TK-M4, CB-M4, JR-M6); `companion.hints
 family for them."""
 from __future__ import annotations
 
-from ...hints import _name, card_word
+from ...hints import _name, card_msg
+from ...message import msg
 from ...moves import DISCARD, FORCE, GIVE, HAND
 from .position import card_rank
 from .search import worth_for
@@ -17,19 +18,19 @@ def play_reason(view, seen, move, card, names):
     """Tock, Carbles, Jackaroo: the reasons of their own plays (None: a move on the board)."""
     kind = move[1]
     rank = card_rank(seen.rules, card) if card else move[0]
-    word = card_word(rank[:1] if rank[:1] in "JQ" else rank)
+    word = card_msg(rank[:1] if rank[:1] in "JQ" else rank)
     if kind == GIVE:
-        return (f"pass the {word} to your partner {_name(names, move[2][0])}: it is worth more "
-                f"to their pegs than to yours")
+        return msg("pass the %(card)s to your partner %(who)s: it is worth more to their pegs than to yours",
+                   card=word, who=_name(names, move[2][0]))
     if kind == DISCARD and view.get("phase") == "forced":
-        return f"a 10 makes you discard: let go of the {word}, the least useful to your pegs"
+        return msg("a 10 makes you discard: let go of the %(card)s, the least useful to your pegs", card=word)
     if kind == DISCARD:
-        return f"no card can move: let go of the {word}, the least useful to keep"
+        return msg("no card can move: let go of the %(card)s, the least useful to keep", card=word)
     if kind == HAND:
-        return "give up the whole hand and wait for the next deal: no play helps more"
+        return msg("give up the whole hand and wait for the next deal: no play helps more")
     if kind == FORCE:
         who = _name(names, move[2][0])
         if move[0] == "10":
-            return f"make {who} discard a card and miss a turn"
-        return f"take a card at random from {who}, who also misses a turn"
+            return msg("make %(who)s discard a card and miss a turn", who=who)
+        return msg("take a card at random from %(who)s, who also misses a turn", who=who)
     return None

@@ -19,12 +19,12 @@
     boot.defaults.forEach((key, side) => {
       const label = document.createElement("label");
       label.htmlFor = `colour-${side}`;
-      label.textContent = `Side ${side + 1}`;
+      label.textContent = _("Side %(number)s", { number: side + 1 });
       const sel = document.createElement("select");
       sel.id = `colour-${side}`;
-      const none = new Option("no pegs", "");
+      const none = new Option(_("no pegs"), "");
       sel.add(none);
-      for (const c of boot.colours) sel.add(new Option(c.name, c.key));
+      for (const c of boot.colours) sel.add(new Option(pgettext("colour", c.name), c.key));
       sel.value = key;
       box.append(label, sel);
     });
@@ -71,8 +71,11 @@
     const filled = res.holes.filter((h) => h.state === "filled").length;
     const unsure = res.holes.filter((h) => h.state === "unsure").length;
     if (res.holes.length) {
-      say("cam-msg", `The camera reads ${filled} pegs` + (unsure ? ` and ${unsure} unsure holes.` : ".") +
-        (res.ok ? " It can tell every colour apart: save it." : ""));
+      const read = unsure ? ngettext("The camera reads %(filled)s pegs and %(n)s unsure hole.",
+                                     "The camera reads %(filled)s pegs and %(n)s unsure holes.", unsure, { filled })
+        : _("The camera reads %(filled)s pegs.", { filled });
+      const apart = _("It can tell every colour apart: save it.");
+      say("cam-msg", res.ok ? `${read} ${apart}` : read);
     }
     $("accept-row").hidden = res.ok || !res.holes.length;
     $("save").disabled = !res.holes.length;
@@ -83,13 +86,13 @@
     tapNames = res.tap;
     taps = [];
     const found = Object.keys(res.markers).length;
-    say("cam-msg", `The camera found ${found} of the board's markers (it needs ${res.markers_needed}).`);
+    say("cam-msg", _("The camera found %(found)s of the board's markers (it needs %(needed)s).", { found, needed: res.markers_needed }));
     showTapHelp();
   }
   function showTapHelp() {
     const next = tapNames[taps.length];
-    say("tap-help", next ? `Tap hole ${next.replace(/^M/, "")} of the main track on the picture ` +
-      `(${taps.length + 1} of 4: holes ${tapNames.map((h) => h.replace(/^M/, "")).join(", ")}).` : "");
+    say("tap-help", next ? _("Tap hole %(hole)s of the main track on the picture (%(k)s of 4: holes %(holes)s).",
+      { hole: next.replace(/^M/, ""), k: taps.length + 1, holes: tapNames.map((h) => h.replace(/^M/, "")).join(", ") }) : "");
     $("tap-reset").hidden = taps.length === 0;
   }
 
@@ -115,52 +118,52 @@
       say("cam-error", res.error);
       $("save").disabled = true;
       if (hasEmpty && res.error.includes("empty-board picture")) {
-        showEmpty("Taken, but the camera can't use it (see the message above): retake it, or don't use it.", false);
+        showEmpty(_("Taken, but the camera can't use it (see the message above): retake it, or don't use it."), false);
       }
       return res;
     }
     words(res);
-    if (res.empty_used) showEmpty("Done: the camera uses it for the start holes.");
+    if (res.empty_used) showEmpty(_("Done: the camera uses it for the start holes."));
     return res;
   }
 
   function showEmpty(msg, ok = hasEmpty) {
     $("empty-state").textContent = msg;
     $("empty-state").classList.toggle("done", ok);
-    $("take-empty").textContent = hasEmpty ? "Retake the empty board" : "Take a picture of the empty board";
+    $("take-empty").textContent = hasEmpty ? _("Retake the empty board") : _("Take a picture of the empty board");
     $("drop-empty").hidden = !hasEmpty;
     $("empty-snap").hidden = !hasEmpty;
   }
 
   async function takeEmpty() {
     say("cam-error", "");
-    $("empty-state").textContent = "Taking a picture of the empty board…";
+    $("empty-state").textContent = _("Taking a picture of the empty board…");
     let res;
     try { res = await api("/api/camera/empty", {}); } catch (e) { say("cam-error", e.message);
-      showEmpty(hasEmpty ? "The earlier picture of the empty board is kept." : "Not taken."); return; }
+      showEmpty(hasEmpty ? _("The earlier picture of the empty board is kept.") : _("Not taken.")); return; }
     hasEmpty = true;
     const img = $("empty-snap");
     await new Promise((ok) => { img.onload = ok; img.onerror = ok; img.src = `/api/camera/empty.jpg?t=${Date.now()}`; });
     if (!size) {     // no set-up picture yet: that comes next
-      showEmpty("Done. Now put every colour's pegs back in its start holes and take the picture above.");
+      showEmpty(_("Done. Now put every colour's pegs back in its start holes and take the picture above."));
       return;
     }
-    showEmpty("Done. The camera reads the picture with the pegs again…");
+    showEmpty(_("Done. The camera reads the picture with the pegs again…"));
     await analyse(lastPoints);
-    if (tapping) showEmpty("Done. Now tap the four holes on the picture above.");
+    if (tapping) showEmpty(_("Done. Now tap the four holes on the picture above."));
   }
 
   async function dropEmpty() {
     say("cam-error", "");
     try { await api("/api/camera/empty", { drop: true }); } catch (e) { say("cam-error", e.message); return; }
     hasEmpty = false;
-    showEmpty("Not used: the camera learns the start holes from their neighbours.");
+    showEmpty(_("Not used: the camera learns the start holes from their neighbours."));
     if (size) await analyse(lastPoints);
   }
 
   async function take() {
     say("cam-error", "");
-    say("cam-msg", "Taking a picture…");
+    say("cam-msg", _("Taking a picture…"));
     taps = [];
     let res;
     try { res = await api("/api/camera/snapshot", {}); } catch (e) { say("cam-error", e.message); say("cam-msg", ""); return; }
@@ -197,7 +200,7 @@
   if (boot.empty) {      // taken before this page was (re)loaded
     hasEmpty = true;
     $("empty-snap").src = `/api/camera/empty.jpg?t=${Date.now()}`;
-    showEmpty("Done: the next reading uses it.");
+    showEmpty(_("Done: the next reading uses it."));
   }
-  $("target").textContent = boot.target ? `Save writes ${boot.target}.` : "There is no config file to save beside.";
+  $("target").textContent = boot.target ? _("Save writes %(file)s.", { file: boot.target }) : _("There is no config file to save beside.");
 })();

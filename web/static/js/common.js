@@ -1,6 +1,36 @@
 /* Shared helpers: JSON calls, the live connection, cards, small DOM helpers. */
 "use strict";
 
+/* The page's words: the catalog /i18n/<lang>.js served from the same .po/.mo as the
+   server's (web/i18n.py). Placeholders are Python's, %(name)s, so one catalog serves both. */
+const I18N = window.PJ_I18N || { lang: "en", dir: "ltr", messages: {}, plural: (n) => Number(n !== 1) };
+function fmt(text, params) {
+  return params ? text.replace(/%\((\w+)\)[sd]/g, (m, k) => (k in params ? String(params[k]) : m)) : text;
+}
+function _(text, params) {
+  const t = I18N.messages[text];
+  return fmt(typeof t === "string" ? t : text, params);
+}
+function ngettext(one, many, n, params) {
+  const t = I18N.messages[one];
+  const text = Array.isArray(t) ? (t[I18N.plural(n)] || t[t.length - 1]) : n === 1 ? one : many;
+  return fmt(text, Object.assign({ n }, params));
+}
+function pgettext(ctx, text, params) {
+  const t = I18N.messages[`${ctx}\u0004${text}`];
+  return fmt(typeof t === "string" ? t : text, params);
+}
+
+/* The language picker: this phone's choice in a cookie the server reads (a year). */
+(() => {
+  const pick = document.getElementById("lang-pick");
+  if (!pick) return;
+  pick.addEventListener("change", () => {
+    document.cookie = `${pick.dataset.cookie || "pj_lang"}=${pick.value}; path=/; max-age=31536000; samesite=strict`;
+    location.reload();
+  });
+})();
+
 const PJ = (() => {
   const CSRF = "X-Pegs-Request";
   const bootEl = document.getElementById("boot");
@@ -8,14 +38,14 @@ const PJ = (() => {
 
   class ApiError extends Error {
     constructor(status, body) {
-      super((body && body.error) || `error ${status}`);
+      super((body && body.error) || _("error %(status)s", { status }));
       this.status = status;
       this.body = body || {};
     }
   }
 
   async function api(path, body) {
-    const opts = { credentials: "same-origin", cache: "no-store", headers: {} };
+    const opts = { credentials: "same-origin", cache: "no-store", headers: { "X-Pegs-Lang": I18N.lang } };
     if (body !== undefined) {
       opts.method = "POST";
       opts.headers["Content-Type"] = "application/json";
@@ -26,7 +56,7 @@ const PJ = (() => {
     try {
       resp = await fetch(path, opts);
     } catch (e) {
-      throw new ApiError(0, { error: "no connection to the companion; check the Wi-Fi" });
+      throw new ApiError(0, { error: _("no connection to the companion; check the Wi-Fi") });
     }
     let data = null;
     try { data = await resp.json(); } catch (e) { data = null; }
@@ -49,7 +79,7 @@ const PJ = (() => {
     let es = null, known = -1, retryTimer = null, ticker = null, on = false;
     const setConn = (ok) => {
       if (!connEl) return;
-      connEl.textContent = ok === null ? "stopped" : ok ? "live" : "reconnecting…";
+      connEl.textContent = ok === null ? _("stopped") : ok ? _("live") : _("reconnecting…");
       connEl.classList.toggle("ok", ok === true);
     };
     const open = () => {
@@ -185,27 +215,41 @@ const PJ = (() => {
   })();
 
   const SUITS = { S: ["♠", "spades", false], H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["♣", "clubs", false] };
-  const RANK_WORDS = { A: "Ace", J: "Jack", Q: "Queen", K: "King", JK: "Joker" };
+  // the ranks' names and with their article, the same messages as companion/words.py
+  const RANK_WORDS = { A: pgettext("rank", "ace"), J: pgettext("rank", "jack"), Q: pgettext("rank", "queen"),
+    K: pgettext("rank", "king"), JK: pgettext("rank", "joker"), Jr: pgettext("rank", "red jack"),
+    Jb: pgettext("rank", "black jack"), Qr: pgettext("rank", "red queen"), Qb: pgettext("rank", "black queen") };
+  const A_RANK = { A: pgettext("a card", "an ace"), J: pgettext("a card", "a jack"), Q: pgettext("a card", "a queen"),
+    K: pgettext("a card", "a king"), JK: pgettext("a card", "a joker"), Jr: pgettext("a card", "a red jack"),
+    Jb: pgettext("a card", "a black jack"), Qr: pgettext("a card", "a red queen"), Qb: pgettext("a card", "a black queen"),
+    2: pgettext("a card", "a 2"), 3: pgettext("a card", "a 3"), 4: pgettext("a card", "a 4"), 5: pgettext("a card", "a 5"),
+    6: pgettext("a card", "a 6"), 7: pgettext("a card", "a 7"), 8: pgettext("a card", "an 8"), 9: pgettext("a card", "a 9"),
+    10: pgettext("a card", "a 10") };
+  // a card's own name, as its button says it to a screen reader ("Ace of spades")
+  const CARD_NAME = { A: pgettext("card name", "Ace"), J: pgettext("card name", "Jack"), Q: pgettext("card name", "Queen"),
+    K: pgettext("card name", "King") };
+  const OF_SUIT = { S: (rank) => _("%(rank)s of spades", { rank }), H: (rank) => _("%(rank)s of hearts", { rank }),
+    D: (rank) => _("%(rank)s of diamonds", { rank }), C: (rank) => _("%(rank)s of clubs", { rank }) };
 
   /* A rank with its article, as the server's words say it: "a jack", "an 8", "an ace". */
   function aRank(rank) {
-    const name = (RANK_WORDS[rank] || rank).toLowerCase();
-    return `${/^[aeiou8]/.test(name) || name === "11" || name === "18" ? "an" : "a"} ${name}`;
+    return A_RANK[rank] || _("a card %(rank)s", { rank });
   }
 
   function rankOf(card) { return card === "JK" ? "JK" : card.slice(0, -1); }
 
   function cardText(card) {
     if (!card) return "";
-    if (card === "JK") return "Joker";
+    if (card === "JK") return RANK_WORDS.JK;
     const s = SUITS[card.slice(-1)];
     return `${card.slice(0, -1)}${s ? s[0] : ""}`;
   }
 
   function cardWords(card) {
-    if (card === "JK") return "Joker";
-    const r = rankOf(card), s = SUITS[card.slice(-1)];
-    return `${RANK_WORDS[r] || r} of ${s ? s[1] : "?"}`;
+    if (card === "JK") return pgettext("card name", "Joker");
+    const r = rankOf(card), s = OF_SUIT[card.slice(-1)];
+    const rank = CARD_NAME[r] || r;
+    return s ? s(rank) : rank;
   }
 
   /* A card face as a button (or a span when not interactive). */
@@ -215,7 +259,7 @@ const PJ = (() => {
     el.className = "pcard";
     if (card === "hidden") {
       el.classList.add("back");
-      el.setAttribute("aria-label", "a card face down");
+      el.setAttribute("aria-label", _("a card face down"));
       el.textContent = "?";
       return el;
     }
@@ -247,13 +291,21 @@ const PJ = (() => {
     const c = el("span", `chip col-${seat.colour.key}`, seat.label);
     c.setAttribute("aria-hidden", "true");
     wrap.append(c);
-    if (withName) wrap.append(document.createTextNode(` ${seat.name} (${seat.colour.name})`));
+    if (withName) {   // the name isolated (<bdi>): a Latin name reads right in an Arabic line
+      const [before, after] = _("%(name)s (%(colour)s)").split("%(name)s");
+      const b = document.createElement("bdi");
+      b.textContent = seat.name;
+      wrap.append(document.createTextNode(" " + before), b,
+                  document.createTextNode(fmt(after || "", { colour: colourName(seat.colour) })));
+    }
     return wrap;
   }
 
+  function colourName(colour) { return pgettext("colour", colour.name); }
+
   function seatName(view, seat) {
     const s = view.seats[seat];
-    return `${s.name} (${s.colour.name})`;
+    return _("%(name)s (%(colour)s)", { name: `\u2068${s.name}\u2069`, colour: colourName(s.colour) });
   }
 
   const TEAM_NAMES = "ABCDEFGHIJKL";   // up to 12 teams (Carbles and Tock: each player alone)
@@ -266,9 +318,9 @@ const PJ = (() => {
   }
 
   function holeWords(token) {
-    if (token === "S") return "start";
-    if (token[0] === "H") return `home ${token.slice(1)}`;
-    return `hole ${token.slice(1)}`;
+    if (token === "S") return _("start");
+    if (token[0] === "H") return _("home %(number)s", { number: token.slice(1) });
+    return _("hole %(number)s", { number: token.slice(1) });
   }
 
   /* A log entry in words ("Bob (Blue) moved a peg 7 forward with a 7, ..."); the card and
@@ -288,14 +340,14 @@ const PJ = (() => {
     if (seat) li.append(chip(seat, false), document.createTextNode(" "));
     li.append(el("span", "logwords", entry.words));
     // a red queen's card (JR-P6) and a passed card (TK-V4) reach only the two phones concerned
-    if (entry.stolen) li.append(" ", el("strong", "secret-card", `The card taken: ${cardWords(entry.stolen)} (only the two of you see it).`));
-    else if (entry.card && /^\S+ pass \d+$/.test(entry.move)) li.append(" ", el("strong", "secret-card", `The card: ${cardWords(entry.card)} (only the two of you see it).`));
+    if (entry.stolen) li.append(" ", el("strong", "secret-card", _("The card taken: %(card)s (only the two of you see it).", { card: cardWords(entry.stolen) })));
+    else if (entry.card && /^\S+ pass \d+$/.test(entry.move)) li.append(" ", el("strong", "secret-card", _("The card: %(card)s (only the two of you see it).", { card: cardWords(entry.card) })));
     if (entry.cancelled) {
       li.classList.add("cancelled");
-      li.append(" ", el("strong", "cancel-tag", "cancelled: the bluff was caught"));
+      li.append(" ", el("strong", "cancel-tag", _("cancelled: the bluff was caught")));
     }
     const d = el("details", "notation");
-    d.append(el("summary", null, "details"));
+    d.append(el("summary", null, _("details")));
     if (entry.card) d.append(cardEl(entry.card), document.createTextNode(" "));
     d.append(el("code", null, entry.move));
     li.append(document.createTextNode(" "), d);
@@ -306,7 +358,7 @@ const PJ = (() => {
   function candidateLine(c) {
     const li = el("li", null, c.words);
     const d = el("details", "notation");
-    d.append(el("summary", null, "details"), el("code", null, c.move));
+    d.append(el("summary", null, _("details")), el("code", null, c.move));
     li.append(document.createTextNode(" "), d);
     return li;
   }
@@ -314,18 +366,18 @@ const PJ = (() => {
   function pilesInto(box, view) {
     box.replaceChildren();
     const stock = el("div", "pile");
-    stock.append(el("span", "pile-n", String(view.stock)), el("span", "pile-l", "cards in the stock"));
+    stock.append(el("span", "pile-n", String(view.stock)), el("span", "pile-l", ngettext("card in the stock", "cards in the stock", view.stock)));
     const disc = el("div", "pile");
     if (view.discard_top) disc.append(cardEl(view.discard_top));
     else disc.append(el("span", "pile-n", "—"));
-    disc.append(el("span", "pile-l", view.discard_top === "hidden" ? "top of the discard pile (face down)" : "top of the discard pile"));
+    disc.append(el("span", "pile-l", view.discard_top === "hidden" ? _("top of the discard pile (face down)") : _("top of the discard pile")));
     box.append(stock, disc);
   }
 
   function countingInto(box, view) {
     if (!view.counting) { box.hidden = true; return; }
     box.hidden = false;
-    box.replaceChildren(el("h2", "small-h", "Counting (stuck turns in a row)"));
+    box.replaceChildren(el("h2", "small-h", _("Counting (stuck turns in a row)")));
     const ul = el("ul", "count-list");
     view.counting.forEach((n, i) => {
       const li = el("li");
@@ -338,7 +390,7 @@ const PJ = (() => {
   /* The simulated board replaying a move made elsewhere (a phone, the computer): its
      pegs are on their way by themselves, so there is nothing to do but wait a moment.
      (Once they have stopped, a board still not matching the game is a job for people.) */
-  const CATCH_UP_WORDS = "The board is catching up with the last move: its pegs move by themselves.";
+  const CATCH_UP_WORDS = _("The board is catching up with the last move: its pegs move by themselves.");
   function catchingUp(st, mode) {
     return !!(st && st.attached && mode === "simulation" && st.state === "sync" && st.board && st.board.busy);
   }
@@ -354,7 +406,88 @@ const PJ = (() => {
     }));
   }
 
-  return { boot, api, ApiError, live, wake, cardEl, cardText, cardWords, rankOf, aRank, el, chip, seatName,
+  /* The turn alert (issue 25.2): when something waits for this phone (its turn, a doubt,
+     a phone asking the host for a seat) the tab title says so, the phone vibrates where it
+     can and a short chime plays, made here with Web Audio (no sound file). Sound and
+     vibration are switched per phone; the choice stays in localStorage. */
+  const alert = (() => {
+    const SOUND = "pj-alert-sound", VIBRATE = "pj-alert-vibrate";
+    const enabled = (key) => localStorage.getItem(key) !== "off";
+    const base = document.title;
+    let ctx = null, waiting = null;
+    const unlock = () => {   // browsers start audio only after a tap: make it on the first one
+      const AC = window.AudioContext || window.webkitAudioContext;
+      if (!ctx && AC) ctx = new AC();
+    };
+    document.addEventListener("pointerdown", unlock, { capture: true });
+    for (const [id, key] of [["alert-sound", SOUND], ["alert-vibrate", VIBRATE]]) {
+      const cb = document.getElementById(id);
+      if (!cb) continue;
+      cb.checked = enabled(key);
+      cb.addEventListener("change", () => localStorage.setItem(key, cb.checked ? "on" : "off"));
+    }
+    function chime() {
+      if (!enabled(SOUND)) return;
+      unlock();
+      if (!ctx) return;
+      if (ctx.state === "suspended") ctx.resume().catch(() => {});
+      const t = ctx.currentTime;
+      [[660, 0], [880, 0.15]].forEach(([freq, at]) => {   // two rising notes, 0.5 s in all
+        const osc = ctx.createOscillator(), gain = ctx.createGain();
+        osc.type = "sine";
+        osc.frequency.value = freq;
+        gain.gain.setValueAtTime(0.0001, t + at);
+        gain.gain.exponentialRampToValueAtTime(0.25, t + at + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, t + at + 0.33);
+        osc.connect(gain).connect(ctx.destination);
+        osc.start(t + at);
+        osc.stop(t + at + 0.35);
+      });
+    }
+    return {
+      /* words: what waits for this phone ("Your turn"), or null when nothing does. */
+      set(words) {
+        if (!words) { waiting = null; document.title = base; return; }
+        document.title = _("● %(what)s", { what: words });
+        if (waiting === words) return;   // already told
+        waiting = words;
+        // browsers refuse both until the page has been tapped once (and log the refusal):
+        // a phone that has not been touched since it loaded gets the title only
+        if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
+        if (enabled(VIBRATE) && navigator.vibrate) navigator.vibrate([180, 90, 180]);
+        chime();
+      },
+    };
+  })();
+
+  /* The newest log line for screen readers, in the page's one polite live region (#said),
+     and aloud on the table display when its switch is on; never the first view's (old) lines. */
+  const announcer = (() => {
+    let seen = null;
+    const speak = document.getElementById("speak");
+    if (speak) {
+      speak.checked = localStorage.getItem("pj-speak") === "on";
+      speak.addEventListener("change", () => localStorage.setItem("pj-speak", speak.checked ? "on" : "off"));
+    }
+    return (view) => {
+      const last = view.log.length ? view.log[view.log.length - 1] : null;
+      const n = last ? `${view.log.length}|${last.seat}|${last.move}|${last.words || ""}` : "";
+      const first = seen === null;
+      if (n === seen) return;
+      seen = n;
+      if (first || !last) return;
+      const words = last.words || last.move;
+      const region = document.getElementById("said");
+      if (region) region.textContent = words;
+      if (speak && speak.checked && window.speechSynthesis) {
+        const u = new SpeechSynthesisUtterance(words);
+        u.lang = I18N.lang.replace("_", "-");
+        window.speechSynthesis.speak(u);
+      }
+    };
+  })();
+
+  return { alert, announcer, boot, api, ApiError, live, wake, cardEl, cardText, cardWords, rankOf, aRank, el, chip, seatName, colourName,
            holeId, holeWords, logLine, candidateLine, pilesInto, countingInto, boardProblemsInto, TEAM_NAMES,
            CATCH_UP_WORDS, catchingUp };
 })();

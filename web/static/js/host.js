@@ -24,14 +24,16 @@
     m.className = `msg ${kind}`;
   }
 
-  const STATUS = { playing: "The game is on.", paused: "Paused: phones can't play until you resume.", over: "The game is over.", ended: "You ended the game." };
+  const STATUS = { playing: _("The game is on."), paused: _("Paused: phones can't play until you resume."), over: _("The game is over."), ended: _("You ended the game.") };
 
   function render() {
     const asking = info.seats.filter((s) => s.request).map((s) => s.name);
-    $("status-line").textContent = `${STATUS[info.status]} Turn ${info.turn}, ${info.history} moves made.` +
-      (asking.length ? ` A phone asks for ${asking.join(" and ")}'s seat: see below.` : "");
+    PJ.alert.set(asking.length ? _("A phone asks for a seat") : null);   // issue 25.2
+    $("status-line").textContent = ngettext("%(status)s Turn %(turn)s, %(n)s move made.", "%(status)s Turn %(turn)s, %(n)s moves made.",
+      info.history, { status: STATUS[info.status], turn: info.turn }) +
+      (asking.length ? " " + _("A phone asks for %(names)s's seat: see below.", { names: asking.join(" & ") }) : "");
     const open = info.status === "playing" || info.status === "paused";
-    $("pause").textContent = info.status === "paused" ? "Resume" : "Pause";
+    $("pause").textContent = info.status === "paused" ? _("Resume") : _("Pause");
     $("pause").disabled = !open;
     $("undo").disabled = !info.history || info.status === "ended";
     $("end").disabled = info.status === "ended";
@@ -44,21 +46,21 @@
     }
     refreshBoard();
     const all = $("hints-all");
-    if (all) all.textContent = info.hints_all ? "Turn hints off for everyone" : "Hints for everyone";
+    if (all) all.textContent = info.hints_all ? _("Turn hints off for everyone") : _("Hints for everyone");
     const list = $("seat-list");
     list.replaceChildren(...info.seats.map(seatCard));
     if (info.draw) {
       $("draw-box").hidden = false;
       const names = info.draw.names;
       $("draw-rounds").replaceChildren(...info.draw.rounds.map((round, i) => {
-        const li = el("li", null, i === 0 ? "Cards drawn: " : "Redraw: ");
+        const li = el("li", null, i === 0 ? _("Cards drawn:") + " " : _("Redraw:") + " ");
         round.forEach(([p, card], j) => {
           li.append(document.createTextNode(`${j ? ", " : ""}${names[p]} `), PJ.cardEl(card));
         });
         return li;
       }));
       const dealer = info.seats[info.dealer];
-      $("draw-result").textContent = `Seating in turn order: ${info.seats.map((s) => s.name).join(", ")}. ${dealer.name} deals; ${info.seats[(info.dealer + 1) % info.seats.length].name} plays first.`;
+      $("draw-result").textContent = _("Seating in turn order: %(names)s. %(dealer)s deals; %(first)s plays first.", { names: info.seats.map((s) => s.name).join(", "), dealer: dealer.name, first: info.seats[(info.dealer + 1) % info.seats.length].name });
     }
   }
 
@@ -67,14 +69,14 @@
     box.dataset.seat = s.seat;
     const head = el("div", "seat-head");
     const solo = !info.seats.some((o) => o !== s && o.team === s.team);   // each player alone
-    head.append(chip(s), el("span", "muted", ` · seat ${s.seat + 1}${solo ? "" : ` · team ${PJ.TEAM_NAMES[s.team]}`}`));
+    head.append(chip(s), el("span", "muted", " · " + _("seat %(number)s", { number: s.seat + 1 }) + (solo ? "" : " · " + _("team %(team)s", { team: PJ.TEAM_NAMES[s.team] }))));
     box.append(head);
     if (s.bot) {
-      box.append(el("p", "state", `The computer (${LEVEL_WORDS[s.bot] || s.bot}) plays this seat.`));
+      box.append(el("p", "state", _("The computer (%(level)s) plays this seat.", { level: LEVEL_WORDS[LEVEL_OF[s.bot]] || s.bot })));
     } else if (s.joined) {
-      box.append(el("p", "state ok", "✓ Joined on a phone."));
+      box.append(el("p", "state ok", _("✓ Joined on a phone.")));
     } else {
-      box.append(el("p", "state", "Waiting for a phone: scan this code."));
+      box.append(el("p", "state", _("Waiting for a phone: scan this code.")));
       const qr = el("div", "qr-box");
       qr.innerHTML = s.qr; // server-made SVG (segno) of our own join link
       box.append(qr);
@@ -86,20 +88,20 @@
     if (s.request) box.append(requestBox(s));
     const row = el("div", "row");
     if (!s.bot) {
-      const b = el("button", "button small-b", s.joined ? "Move to another phone" : "New code");
+      const b = el("button", "button small-b", s.joined ? _("Move to another phone") : _("New code"));
       b.dataset.action = "reseat";
       b.addEventListener("click", () => {
-        if (!s.joined || confirm(`Move ${s.name}'s seat to another phone? The current phone loses access.`)) post("reseat", { seat: s.seat });
+        if (!s.joined || confirm(_("Move %(name)s's seat to another phone? The current phone loses access.", { name: s.name }))) post("reseat", { seat: s.seat });
       });
       row.append(b);
     }
-    const bb = el("button", "button small-b", s.bot ? "Give back to a person" : "Let the computer play");
+    const bb = el("button", "button small-b", s.bot ? _("Give back to a person") : _("Let the computer play"));
     bb.dataset.action = "bot";
     bb.addEventListener("click", () => post("bot", { seat: s.seat, bot: s.bot ? null : "medium" }));
     row.append(bb);
     if (s.bot) {  // the computer's level for this seat
       const sel = el("select", "level");
-      sel.setAttribute("aria-label", `Level of the computer at ${s.name}'s seat`);
+      sel.setAttribute("aria-label", _("Level of the computer at %(name)s's seat", { name: s.name }));
       for (const [v, words] of Object.entries(LEVEL_WORDS)) {
         const o = el("option", null, words);
         o.value = v;
@@ -110,11 +112,11 @@
       row.append(sel);
     } else {  // hints for a child or a first-timer
       if (!info.hints_all) {
-        const hb = el("button", "button small-b", s.hints ? "Turn hints off" : "Turn hints on");
+        const hb = el("button", "button small-b", s.hints ? _("Turn hints off") : _("Turn hints on"));
         hb.dataset.action = "hints";
         hb.addEventListener("click", () => post("hints", { seat: s.seat, on: !s.hints }));
         row.append(hb);
-      } else box.append(el("p", "state", "Hints are on for everyone."));
+      } else box.append(el("p", "state", _("Hints are on for everyone.")));
     }
     box.append(row);
     return box;
@@ -124,26 +126,26 @@
   function requestBox(s) {
     const box = el("div", "seat-request");
     box.setAttribute("role", "alert");
-    box.append(el("p", "warn", `A phone asks for ${s.name}'s seat.`),
-      el("p", "small", `Give it only if ${s.name} is asking from the phone in their hand: anyone who saw the QR code could ask.${s.joined ? " The phone that has the seat now loses it." : ""}`));
+    box.append(el("p", "warn", _("A phone asks for %(name)s's seat.", { name: s.name })),
+      el("p", "small", _("Give it only if %(name)s is asking from the phone in their hand: anyone who saw the QR code could ask.", { name: s.name }) + (s.joined ? " " + _("The phone that has the seat now loses it.") : "")));
     const row = el("div", "row");
-    const yes = el("button", "button primary small-b", "Give the seat to that phone");
+    const yes = el("button", "button primary small-b", _("Give the seat to that phone"));
     yes.dataset.action = "approve";
     yes.addEventListener("click", () => post("approve", { seat: s.seat, request: s.request }));
-    const no = el("button", "button small-b", "Refuse");
+    const no = el("button", "button small-b", _("Refuse"));
     no.dataset.action = "refuse";
     no.addEventListener("click", () => post("refuse", { seat: s.seat, request: s.request }));
     row.append(yes, no);
     box.append(row);
     return box;
   }
-  const LEVEL_WORDS = { easy: "easy", medium: "medium", hard: "hard" };
+  const LEVEL_WORDS = { easy: _("easy"), medium: _("medium"), hard: _("hard") };
   const LEVEL_OF = { random: "easy", easy: "easy", greedy: "medium", medium: "medium", strong: "hard", hard: "hard" };
 
   async function post(action, extra = {}) {
     try {
       const r = await api(`/api/games/${gid}/host/${action}`, { version: info.version, ...extra });
-      say(action === "undo" ? `Undone (${r.undone} move${r.undone > 1 ? "s" : ""}).` : "");
+      say(action === "undo" ? ngettext("Undone (%(n)s move).", "Undone (%(n)s moves).", r.undone) : "");
       await refresh();
     } catch (e) {
       say(e.message, "error");
@@ -159,8 +161,8 @@
   }
 
   $("release").addEventListener("click", async () => {
-    if (!confirm("Let the board go? Another table can then take it; this game goes on with the phones.")) return;
-    try { await api(`/api/games/${gid}/board/release`, {}); say("The board is free for another table."); }
+    if (!confirm(_("Let the board go? Another table can then take it; this game goes on with the phones."))) return;
+    try { await api(`/api/games/${gid}/board/release`, {}); say(_("The board is free for another table.")); }
     catch (e) { say(e.message, "error"); }
     refreshBoard();
   });
@@ -169,18 +171,21 @@
   $("undo").addEventListener("click", () => {
     const u = info && info.undo;
     if (!u) return;
-    const more = u.moves > 1 ? ` and the computer's ${u.moves - 1} move${u.moves > 2 ? "s" : ""} after it` : "";
-    if (confirm(`Undo ${u.who}'s last move${more}? Everyone's phone goes back to before it.`)) post("undo");
+    const ask = u.moves > 1
+      ? ngettext("Undo %(who)s's last move and the computer's %(n)s move after it? Everyone's phone goes back to before it.",
+                 "Undo %(who)s's last move and the computer's %(n)s moves after it? Everyone's phone goes back to before it.", u.moves - 1, { who: u.who })
+      : _("Undo %(who)s's last move? Everyone's phone goes back to before it.", { who: u.who });
+    if (confirm(ask)) post("undo");
   });
   {  // hints for every seat at once
-    const all = el("button", "button", "Hints for everyone");
+    const all = el("button", "button", _("Hints for everyone"));
     all.id = "hints-all";
     all.type = "button";
     all.addEventListener("click", () => post("hints", { all: true, on: !info.hints_all }));
     $("undo").parentNode.append(all);
   }
   $("pause").addEventListener("click", () => post(info.status === "paused" ? "resume" : "pause"));
-  $("end").addEventListener("click", () => { if (confirm("End this game for everyone?")) post("end"); });
+  $("end").addEventListener("click", () => { if (confirm(_("End this game for everyone?"))) post("end"); });
 
   const conn = PJ.live(gid, refresh, $("conn"));
   refresh();

@@ -16,7 +16,7 @@
 
   const presetSel = $("preset");
   for (const p of boot.presets) {
-    const o = el("option", null, p.name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()));
+    const o = el("option", null, p.title || p.name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()));
     o.value = p.name;
     presetSel.append(o);
   }
@@ -26,8 +26,8 @@
     const p = presets[presetSel.value];
     $("preset-desc").textContent = p.description;
     const ul = $("preset-diff");
-    const lines = p.differences.length ? p.differences : ["none: this is the basic game"];
-    ul.replaceChildren(...lines.map((d) => el("li", null, d)), ...p.rulings.map((r) => el("li", "muted", `Ruling: ${r}`)));
+    const lines = p.differences.length ? p.differences : [_("none: this is the basic game")];
+    ul.replaceChildren(...lines.map((d) => el("li", null, d)), ...p.rulings.map((r) => el("li", "muted", _("Ruling: %(ruling)s", { ruling: r }))));
     $("decks").value = p.decks;
     $("jokers_per_deck").value = p.jokers_per_deck;
     $("extra_jokers").value = p.extra_jokers;
@@ -66,7 +66,7 @@
   function renderPlayers() {
     const p = presets[presetSel.value];
     const counts = p.layouts ? Object.keys(p.layouts).map(Number) : [2, 4, 6, 8, 10];
-    seg($("players"), counts, players, (n) => `${n} players`, (n) => {
+    seg($("players"), counts, players, (n) => ngettext("%(n)s player", "%(n)s players", n), (n) => {
       players = n;
       teams = p.layouts ? p.layouts[String(n)].teams : 2;
       if (p.layouts) sections = p.layouts[String(n)].default_sections;
@@ -75,16 +75,16 @@
     if (p.layouts) {
       const lay = p.layouts[String(players)];
       teams = lay.teams;
-      seg($("teams"), [teams], teams, (t) => (t === players ? "each on their own" : `${t} teams of 2, partners opposite`), () => {});
+      seg($("teams"), [teams], teams, (t) => (t === players ? _("each on their own") : ngettext("%(n)s team of 2, partners opposite", "%(n)s teams of 2, partners opposite", t)), () => {});
       $("sections").hidden = lay.sections.length < 2;
-      seg($("sections"), lay.sections, sections, (x) => `board of ${x} sections`, (x) => {
+      seg($("sections"), lay.sections, sections, (x) => ngettext("board of %(n)s section", "board of %(n)s sections", x), (x) => {
         sections = x;
         renderPlayers();
       });
     } else {
       $("sections").hidden = true;
       const layouts = boot.layouts[String(players)];
-      seg($("teams"), layouts, teams, (t) => (players === 2 ? "1 against 1" : `${t} teams of ${players / t}`), (t) => {
+      seg($("teams"), layouts, teams, (t) => (players === 2 ? _("1 against 1") : ngettext("%(n)s team of %(size)s", "%(n)s teams of %(size)s", t, { size: players / t })), (t) => {
         teams = t;
         renderPlayers();
       });
@@ -94,8 +94,8 @@
     if (solo && $("draw").checked) { $("draw").checked = false; $("dealer-row").hidden = false; }
     const dealer = $("dealer");
     const prev = dealer.value;
-    dealer.replaceChildren(...Array.from({ length: players }, (_, i) => {
-      const o = el("option", null, `Seat ${i + 1}${names[i] ? ` (${names[i]})` : ""}`);
+    dealer.replaceChildren(...Array.from({ length: players }, (unused, i) => {
+      const o = el("option", null, names[i] ? _("Seat %(number)s (%(name)s)", { number: i + 1, name: names[i] }) : _("Seat %(number)s", { number: i + 1 }));
       o.value = i;
       return o;
     }));
@@ -109,8 +109,8 @@
     ol.replaceChildren();
     const draw = $("draw").checked;
     $("seats-help").textContent = draw
-      ? "Names in any order: the draw seats everyone. Peg colours belong to the seats round the board."
-      : "In seating order, clockwise round the board. Pick each seat's peg colour to match the pegs on the board.";
+      ? _("Names in any order: the draw seats everyone. Peg colours belong to the seats round the board.")
+      : _("In seating order, clockwise round the board. Pick each seat's peg colour to match the pegs on the board.");
     for (let i = 0; i < players; i++) {
       // RG-B4: in Tock, Carbles, Jackaroo a seat's colour is its side's (seat i on side i·S/n)
       if (!picked[i]) colours[i] = related() ? boot.side_defaults[Math.floor(i * sections / players)] : boot.defaults[i];
@@ -118,21 +118,21 @@
     for (let i = 0; i < players; i++) {
       const li = el("li", "seat-row");
       const solo = related() && teams === players;
-      const team = el("span", "team-tag", draw || solo ? `Seat ${i + 1}` : `Seat ${i + 1} · team ${PJ.TEAM_NAMES[i % teams]}`);
+      const team = el("span", "team-tag", draw || solo ? _("Seat %(number)s", { number: i + 1 }) : _("Seat %(number)s", { number: i + 1 }) + " · " + _("team %(team)s", { team: PJ.TEAM_NAMES[i % teams] }));
       const name = el("input");
       name.type = "text";
       name.maxLength = 24;
-      name.placeholder = `Player ${i + 1}`;
+      name.placeholder = _("Player %(number)s", { number: i + 1 });
       name.value = names[i] || "";
       name.id = `name-${i}`;
-      name.setAttribute("aria-label", `Name of player ${i + 1}`);
+      name.setAttribute("aria-label", _("Name of player %(number)s", { number: i + 1 }));
       name.autocomplete = "off";
       name.addEventListener("input", () => { names[i] = name.value; });
       const col = el("select", "colour-sel");
       col.id = `colour-${i}`;
-      col.setAttribute("aria-label", `Peg colour of seat ${i + 1}`);
+      col.setAttribute("aria-label", _("Peg colour of seat %(number)s", { number: i + 1 }));
       for (const c of palette) {
-        const o = el("option", null, `● ${c.name}`);
+        const o = el("option", null, `● ${pgettext("colour", c.name)}`);
         o.value = c.key;
         col.append(o);
       }
@@ -153,9 +153,9 @@
       // the computer's level for this seat (issue 17): easy, medium (greedy), hard (strong)
       const level = el("select", "level");
       level.id = `level-${i}`;
-      level.setAttribute("aria-label", `Level of the computer at seat ${i + 1}`);
+      level.setAttribute("aria-label", _("Level of the computer at seat %(number)s", { number: i + 1 }));
       for (const v of ["easy", "medium", "hard"]) {
-        const o = el("option", null, v);
+        const o = el("option", null, { easy: _("easy"), medium: _("medium"), hard: _("hard") }[v]);
         o.value = v;
         level.append(o);
       }
@@ -163,7 +163,7 @@
       level.hidden = !bots[i];
       level.addEventListener("change", () => { bots[i] = level.value; });
       cb.addEventListener("change", () => { bots[i] = cb.checked ? level.value : false; level.hidden = !cb.checked; });
-      bot.append(cb, document.createTextNode(" computer plays"));
+      bot.append(cb, document.createTextNode(" " + _("computer plays")));
       const colRow = el("div", "colour-row");
       colRow.append(sw, col, bot, level);
       li.append(team, name, colRow);
@@ -173,7 +173,7 @@
 
   function shoeSize() {
     const d = +$("decks").value, j = +$("jokers_per_deck").value, x = +$("extra_jokers").value;
-    $("shoe-size").textContent = `${d * (52 + j) + x} cards in the shoe.`;
+    $("shoe-size").textContent = ngettext("%(n)s card in the shoe.", "%(n)s cards in the shoe.", d * (52 + j) + x);
   }
   ["decks", "jokers_per_deck", "extra_jokers"].forEach((id) => $(id).addEventListener("input", shoeSize));
   $("draw").addEventListener("change", () => {
@@ -190,9 +190,9 @@
       preset: presetSel.value,
       players,
       teams,
-      names: Array.from({ length: players }, (_, i) => (names[i] || "").trim() || `Player ${i + 1}`),
+      names: Array.from({ length: players }, (unused, i) => (names[i] || "").trim() || _("Player %(number)s", { number: i + 1 })),
       colours: colours.slice(0, players),
-      bots: Array.from({ length: players }, (_, i) => (bots[i] ? (typeof bots[i] === "string" ? bots[i] : "medium") : null)),
+      bots: Array.from({ length: players }, (unused, i) => (bots[i] ? (typeof bots[i] === "string" ? bots[i] : "medium") : null)),
       decks: +$("decks").value,
       jokers_per_deck: +$("jokers_per_deck").value,
       extra_jokers: +$("extra_jokers").value,

@@ -87,7 +87,7 @@
       for (const hole of st.doubtful || []) {   // the camera's view of the holes it could not read
         const img = el("img", "crop");
         img.src = `/api/games/${gid}/board/crop/${encodeURIComponent(hole)}?v=${st.version}`;
-        img.alt = `the camera's view of ${hole.startsWith("M") ? `hole ${hole.slice(1)}` : "a hole it could not read"}`;
+        img.alt = hole.startsWith("M") ? _("the camera's view of hole %(number)s", { number: hole.slice(1) }) : _("the camera's view of a hole it could not read");
         img.width = 96;
         img.onerror = () => img.remove();
         cands.append(img);
@@ -155,12 +155,12 @@
   /* This phone holds no seat (any more): say why, offer to ask the host for it, and
      stop asking the server (only a phone waiting for the host's answer keeps listening). */
   const LOST = {
-    seat_computer: ["The host gave your seat to the computer", "Ask for my seat back"],
-    seat_moved: ["Your seat is on another phone", "Ask for my seat back"],
-    seat_refused: ["The host did not give you the seat", "Ask again"],
-    seat_superseded: ["Another phone asked after you", "Ask again"],
-    seat_requested: ["Waiting for the host", null],
-    no_seat: ["No seat on this phone", null],
+    seat_computer: [_("The host gave your seat to the computer"), _("Ask for my seat back")],
+    seat_moved: [_("Your seat is on another phone"), _("Ask for my seat back")],
+    seat_refused: [_("The host did not give you the seat"), _("Ask again")],
+    seat_superseded: [_("Another phone asked after you"), _("Ask again")],
+    seat_requested: [_("Waiting for the host"), null],
+    no_seat: [_("No seat on this phone"), null],
   };
 
   function showLost(e) {
@@ -176,10 +176,10 @@
     o.dataset.code = code;
     const box = el("div");
     const said = code === "seat_computer"
-      ? `The computer plays ${e.body.name}'s pegs now. To play again yourself, ask the host for your seat back.`
+      ? _("The computer plays %(name)s's pegs now. To play again yourself, ask the host for your seat back.", { name: e.body.name })
       : e.message.charAt(0).toUpperCase() + e.message.slice(1) + ".";
     box.append(el("h1", null, title), el("p", null, said));
-    if (code === "seat_requested") box.append(el("p", "muted", "This page changes by itself once the host has answered."));
+    if (code === "seat_requested") box.append(el("p", "muted", _("This page changes by itself once the host has answered.")));
     if (ask) {
       const b = el("button", "button primary big", ask);
       b.id = "ask-back";
@@ -213,10 +213,15 @@
     if (o) o.hidden = true;
   }
 
-  function say(text, kind = "info") {
+  function say(text, kind = "info", rule = null) {
     const m = $("msg");
     m.hidden = !text;
     m.textContent = text || "";
+    if (text && rule) {   // the rule id opens its explanation, in this phone's language (25.1)
+      const a = el("a", "rule-link", _("What rule %(rule)s says", { rule }));
+      a.href = `/rules/${gid}#rule-${encodeURIComponent(rule)}`;
+      m.append(" ", a);
+    }
     m.className = `msg ${kind}`;
   }
 
@@ -224,13 +229,15 @@
   function render() {
     const me = view.seats[view.seat];
     const alone = view.teams && view.teams[me.team] && view.teams[me.team].length < 2;   // Tock, Carbles: no partner
-    $("me").replaceChildren(chip(me), el("span", "muted", alone ? "" : ` · team ${PJ.TEAM_NAMES[me.team]}`));
+    $("me").replaceChildren(chip(me), el("span", "muted", alone ? "" : " · " + _("team %(team)s", { team: PJ.TEAM_NAMES[me.team] })));
     const myTurn = view.actor === view.seat && view.status === "playing";
     PJ.wake.set(myTurn);
     document.body.classList.toggle("my-turn", myTurn);
     const banner = $("banner");
     banner.className = `banner${myTurn ? " go" : ""}`;
     banner.textContent = bannerText(myTurn);
+    PJ.alert.set(myTurn ? bannerText(true) : null);   // the tab title, a vibration and a chime (25.2)
+    PJ.announcer(view);
     PJ.pilesInto($("piles"), view);
     PJ.countingInto($("counting"), view);
     const logEl = $("log");
@@ -253,13 +260,12 @@
     if (!box) {
       box = el("div", "hintbox");
       box.id = "hintbox";
-      const b = el("button", "button small-b hint-b", "Hint");
+      const b = el("button", "button small-b hint-b", _("Hint"));
       b.id = "hint";
       b.type = "button";
       b.addEventListener("click", askHint);
       const p = el("p", "hint-text");
       p.id = "hint-text";
-      p.setAttribute("aria-live", "polite");
       box.append(b, p);
       $("action").insertBefore(box, $("choices"));
     }
@@ -277,9 +283,11 @@
     b.hidden = !!h;
     b.disabled = hintAsked === view.version;
     p.hidden = !h && hintAsked !== view.version;
-    if (!h) { p.textContent = hintAsked === view.version ? "Thinking…" : ""; return; }
-    const what = h.card ? `Play the ${cardText(h.card)}` : (h.move === "doubt" ? "Doubt" : h.move === "pass" ? "Pass" : "Send back the highlighted peg");
-    p.textContent = `Hint: ${what}: ${h.reason}.`;
+    if (!h) { p.textContent = hintAsked === view.version ? _("Thinking…") : ""; return; }
+    const what = h.card ? _("Play the %(card)s", { card: cardText(h.card) }) : (h.move === "doubt" ? _("Doubt") : h.move === "pass" ? _("Pass") : _("Send back the highlighted peg"));
+    const said = _("Hint: %(what)s: %(reason)s.", { what, reason: h.reason });
+    if (p.textContent !== said) $("said").textContent = said;   // told once, in the page's one live region
+    p.textContent = said;
     if (!sel && h.steps && h.steps.length) {
       board.highlight(h.steps.map((st) => st.from_id), "hint");
       board.highlight(h.steps.map((st) => st.to_id), "hint");
@@ -301,26 +309,27 @@
   }
 
   function bannerText(myTurn) {
-    if (view.status === "ended") return "The host has ended the game.";
+    if (view.status === "ended") return _("The host has ended the game.");
     if (view.drawn) return view.drawn;
     if (view.winner) {
       const names = view.winner.map((s) => view.seats[s].name).join(" & ");
-      return view.winner.includes(view.seat) ? `You win! (${names})` : `${names} win the game.`;
+      return view.winner.includes(view.seat) ? _("You win! (%(names)s)", { names })
+        : ngettext("%(names)s wins the game.", "%(names)s win the game.", view.winner.length, { names });
     }
-    if (view.status === "paused") return "Paused by the host.";
+    if (view.status === "paused") return _("Paused by the host.");
     if (myTurn) {
-      if (view.phase === "doubt") return "Your call: doubt or pass?";
-      if (view.phase === "penalty") return "Choose the penalty peg";
-      if (view.phase === "give") return "Pass a card to your partner";
-      if (view.phase === "forced") return "Discard a card: a 10 forced you";
-      return "Your turn";
+      if (view.phase === "doubt") return _("Your call: doubt or pass?");
+      if (view.phase === "penalty") return _("Choose the penalty peg");
+      if (view.phase === "give") return _("Pass a card to your partner");
+      if (view.phase === "forced") return _("Discard a card: a 10 forced you");
+      return _("Your turn");
     }
     const who = seatName(view, view.actor);
-    if (view.phase === "doubt") return `Waiting for ${who} to doubt or pass`;
-    if (view.phase === "penalty") return `${who} is choosing a penalty peg`;
-    if (view.phase === "give") return `${who} is choosing a card to pass`;
-    if (view.phase === "forced") return `${who} is discarding a card (forced by a 10)`;
-    return `${who} to play`;
+    if (view.phase === "doubt") return _("Waiting for %(who)s to doubt or pass", { who });
+    if (view.phase === "penalty") return _("%(who)s is choosing a penalty peg", { who });
+    if (view.phase === "give") return _("%(who)s is choosing a card to pass", { who });
+    if (view.phase === "forced") return _("%(who)s is discarding a card (forced by a 10)", { who });
+    return _("%(who)s to play", { who });
   }
 
   function drawBoard(preview, moved) {
@@ -362,12 +371,12 @@
     if (!sel) say(view.told ? `${view.told}.` : "");
     if (view.phase === "doubt" && view.declared) {
       const d = view.declared;
-      prompt.textContent = d.words ? `${d.words}.` : `${seatName(view, d.seat)} played a card face down.`;
+      prompt.textContent = d.words ? `${d.words}.` : _("%(who)s played a card face down.", { who: seatName(view, d.seat) });
       if (myTurn) {
-        const doubt = el("button", "button danger big", "Doubt");
+        const doubt = el("button", "button danger big", _("Doubt"));
         doubt.id = "doubt";
         doubt.addEventListener("click", () => send("doubt", null));
-        const pass = el("button", "button big", "Pass");
+        const pass = el("button", "button big", _("Pass"));
         pass.id = "pass";
         pass.addEventListener("click", () => send("pass", null));
         choices.append(doubt, pass);
@@ -376,15 +385,15 @@
     }
     if (view.phase === "penalty" && view.penalty) {
       const p = view.penalty;
-      prompt.textContent = `${seatName(view, p.chooser)} sends one of ${seatName(view, p.victim_seat)}'s pegs on the main track back to start.`;
+      prompt.textContent = _("%(chooser)s sends one of %(victim)s's pegs on the main track back to start.", { chooser: seatName(view, p.chooser), victim: seatName(view, p.victim_seat) });
       if (myTurn && plays && plays.penalty) {
         const ids = plays.penalty.map((m) => m.steps[0].from_id);
         if (sel && sel.penalty) {
           board.highlight([sel.penalty.steps[0].from_id], "chosen");
-          showConfirm(`Send the peg on ${holeWords(sel.penalty.steps[0].from)} to start`, () => send(sel.penalty.move, null));
+          showConfirm(_("Send the peg on %(hole)s to start", { hole: holeWords(sel.penalty.steps[0].from) }), () => send(sel.penalty.move, null));
         } else board.highlight(ids, "victim");
         plays.penalty.forEach((m) => {
-          const b = el("button", "button choice", `Peg on ${holeWords(m.steps[0].from)}`);
+          const b = el("button", "button choice", _("Peg on %(hole)s", { hole: holeWords(m.steps[0].from) }));
           b.addEventListener("click", () => { sel = { penalty: m }; renderAction(true); });
           choices.append(b);
         });
@@ -392,14 +401,14 @@
       return;
     }
     if (!myTurn) {
-      prompt.textContent = view.status === "playing" ? "Your cards are below. The board updates by itself." : "";
+      prompt.textContent = view.status === "playing" ? _("Your cards are below. The board updates by itself.") : "";
       return;
     }
-    if (!plays) { prompt.textContent = "Loading your moves…"; return; }
+    if (!plays) { prompt.textContent = _("Loading your moves…"); return; }
     if (plays.options) { renderOptions(prompt, choices); return; }
     if (!sel) {
       const any = plays.cards.some((c) => plays.bluffing || c.moves.length);
-      prompt.textContent = any ? "Tap a card to play." : "No card can move: tap a card to discard it.";
+      prompt.textContent = any ? _("Tap a card to play.") : _("No card can move: tap a card to discard it.");
       return;
     }
     // a card is chosen
@@ -408,13 +417,14 @@
     const moves = currentMoves();
     $("cancel").hidden = false;
     if (sel.onBoard && !sel.manual && moves.length) {
-      prompt.textContent = `Move the peg on the board with your ${cardName()}.`;
+      prompt.textContent = _("Move the peg on the board with your %(card)s.", { card: cardName() });
       return;
     }
     if (!moves.length) {
       prompt.textContent = plays.bluffing
-        ? `Nothing can move as ${PJ.aRank(sel.rank)}. Declare another card${plays.discard ? ", or discard" : ""}.`
-        : `The ${cardText(sel.card)} can't move any peg.`;
+        ? (plays.discard ? _("Nothing can move as %(card)s. Declare another card, or discard.", { card: PJ.aRank(sel.rank) })
+          : _("Nothing can move as %(card)s. Declare another card.", { card: PJ.aRank(sel.rank) }))
+        : _("The %(card)s can't move any peg.", { card: cardText(sel.card) });
       if (plays.discard) offerDiscard(choices);
       return;
     }
@@ -423,9 +433,9 @@
     if (done) {
       drawBoard(done.result, new Set(done.steps.map((s) => s.to_id)));
       board.highlight(done.steps.map((s) => s.to_id), "chosen");
-      prompt.textContent = "Check the board, then confirm.";
-      const hits = done.hits.map((h) => `${seatName(view, sideSeat()[h.side])}'s peg on ${holeWords(h.from)} goes to ${holeWords(h.to)}`);
-      const desc = describe(done) + (hits.length ? `. ${hits.join("; ")}.` : "");
+      prompt.textContent = _("Check the board, then confirm.");
+      const hits = done.hits.map((h) => _("%(who)s's peg on %(src)s goes to %(dst)s", { who: seatName(view, sideSeat()[h.side]), src: holeWords(h.from), dst: holeWords(h.to) }));
+      const desc = hits.length ? _("%(move)s. %(hits)s.", { move: describe(done), hits: hits.reduce((a, b) => _("%(a)s; %(b)s", { a, b })) }) : describe(done);
       showConfirm(desc, () => send(done.move, sel.card));
       const more = cands.filter((m) => m.steps.length > sel.steps.length);
       if (!more.length) return;
@@ -434,13 +444,13 @@
     if (sel.from === null) {
       const froms = uniq(cands.filter((m) => m.steps.length > k).map((m) => m.steps[k].from_id));
       if (!done) {
-        prompt.textContent = k === 0 ? `Tap the peg to move with the ${cardName()}.` : `Now tap the second peg (the rest of the ${cardName()}).`;
+        prompt.textContent = k === 0 ? _("Tap the peg to move with the %(card)s.", { card: cardName() }) : _("Now tap the second peg (the rest of the %(card)s).", { card: cardName() });
         if (sel.steps.length) board.highlight(sel.steps.map((s) => s.to_id), "chosen");
-      } else prompt.textContent += " Or tap another peg to split.";
+      } else prompt.textContent = _("%(said)s Or tap another peg to split.", { said: prompt.textContent });
       board.highlight(froms, "movable");
       for (const id of froms) {
         const step = cands.find((m) => m.steps.length > k && m.steps[k].from_id === id).steps[k];
-        const b = el("button", "button choice", `${pegName(step.side)} on ${holeWords(step.from)}`);
+        const b = el("button", "button choice", _("%(peg)s on %(hole)s", { peg: pegName(step.side), hole: holeWords(step.from) }));
         b.addEventListener("click", () => onHoleTap(id));
         choices.append(b);
       }
@@ -448,12 +458,12 @@
     } else {
       const steps = cands.filter((m) => m.steps.length > k && m.steps[k].from_id === sel.from).map((m) => m.steps[k]);
       const dests = uniq(steps.map((s) => s.to_id));
-      prompt.textContent = steps[0] && steps[0].swap_side !== undefined ? "Tap the peg to swap with." : "Tap where it goes.";
+      prompt.textContent = steps[0] && steps[0].swap_side !== undefined ? _("Tap the peg to swap with.") : _("Tap where it goes.");
       board.highlight([sel.from], "chosen");
       board.highlight(dests, "dest");
       for (const id of dests) {
         const st = steps.find((s) => s.to_id === id);
-        const b = el("button", "button choice", `to ${holeWords(st.to)}`);
+        const b = el("button", "button choice", _("to %(hole)s", { hole: holeWords(st.to) }));
         b.addEventListener("click", () => onHoleTap(id));
         choices.append(b);
       }
@@ -472,21 +482,21 @@
     };
     if (sel && sel.giveUp) {
       $("cancel").hidden = false;
-      prompt.textContent = "Check, then confirm.";
+      prompt.textContent = _("Check, then confirm.");
       showConfirm(plays.give_up.words.toLowerCase(), () => send(plays.give_up.move, null));
       return;
     }
     if (!sel) {
       const any = plays.cards.some((c) => c.moves.length);
       prompt.textContent = plays.prompt ? `${plays.prompt}.`
-        : any ? "Tap a card to play." : plays.give_up ? "No card can move." : "No card can move: tap a card to discard it.";
+        : any ? _("Tap a card to play.") : plays.give_up ? _("No card can move.") : _("No card can move: tap a card to discard it.");
       giveUp();
       return;
     }
     $("cancel").hidden = false;
     const info = plays.cards.find((c) => c.card === sel.card);
     const moves = info ? info.moves : [];
-    if (!moves.length) { prompt.textContent = `The ${cardText(sel.card)} can't be played now.`; giveUp(); return; }
+    if (!moves.length) { prompt.textContent = _("The %(card)s can't be played now.", { card: cardText(sel.card) }); giveUp(); return; }
     if (sel.option) {
       const m = sel.option;
       if (m.result) {
@@ -495,13 +505,13 @@
           board.highlight(m.steps.map((st) => st.to_id), "chosen");
         } catch (e) { drawBoard(); }   // a board this phone can't draw yet: the words say it all
       }
-      prompt.textContent = "Check, then confirm.";
+      prompt.textContent = _("Check, then confirm.");
       showConfirm(`${cardText(sel.card)}: ${m.words}`, () => send(m.move, sel.card));
       return;
     }
-    prompt.textContent = plays.prompt ? `${plays.prompt}: the ${cardText(sel.card)}?`
-      : sel.onBoard && !sel.manual ? `Move the peg on the board with the ${cardText(sel.card)}, or choose here:`
-      : `What to do with the ${cardText(sel.card)}:`;
+    prompt.textContent = plays.prompt ? _("%(prompt)s: the %(card)s?", { prompt: plays.prompt, card: cardText(sel.card) })
+      : sel.onBoard && !sel.manual ? _("Move the peg on the board with the %(card)s, or choose here:", { card: cardText(sel.card) })
+      : _("What to do with the %(card)s:", { card: cardText(sel.card) });
     moves.forEach((m, i) => {
       const b = el("button", "button choice option", m.words);
       b.dataset.move = m.move;
@@ -514,14 +524,14 @@
   function renderDeclare(cardInfo) {
     const box = $("declare");
     box.hidden = false;
-    box.replaceChildren(el("span", "small", `Play the ${cardText(sel.card)} face down as:`));
+    box.replaceChildren(el("span", "small", _("Play the %(card)s face down as:", { card: cardText(sel.card) })));
     const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
     for (const r of ranks) {
       const b = el("button", "button rank", r);
       const n = (plays.declare[r] || []).length;
       b.disabled = !n;
       if (sel.rank === r) b.classList.add("selected");
-      b.setAttribute("aria-label", `declare ${r}${r === cardInfo.rank ? " (the real card)" : " (a bluff)"}`);
+      b.setAttribute("aria-label", r === cardInfo.rank ? _("declare %(rank)s (the real card)", { rank: PJ.aRank(r) }) : _("declare %(rank)s (a bluff)", { rank: PJ.aRank(r) }));
       b.addEventListener("click", () => {
         sel = { card: sel.card, rank: r, steps: [], from: null };
         say("");
@@ -533,10 +543,10 @@
   }
 
   function offerDiscard(box) {
-    const b = el("button", "button warn-b choice", `Discard the ${cardText(sel.card)}`);
+    const b = el("button", "button warn-b choice", _("Discard the %(card)s", { card: cardText(sel.card) }));
     b.id = "discard";
     b.addEventListener("click", () => {
-      showConfirm(`Discard the ${cardText(sel.card)} (no move)`, () => send(`${PJ.rankOf(sel.card)} discard`, sel.card));
+      showConfirm(_("Discard the %(card)s (no move)", { card: cardText(sel.card) }), () => send(`${PJ.rankOf(sel.card)} discard`, sel.card));
     });
     box.append(b);
   }
@@ -544,22 +554,25 @@
   function showConfirm(text, action) {
     const c = $("confirm");
     c.hidden = false;
-    c.textContent = `Confirm: ${text}`;
+    c.textContent = _("Confirm: %(what)s", { what: text });
     c.onclick = action;
     $("cancel").hidden = false;
   }
 
   const uniq = (a) => Array.from(new Set(a));
-  const cardName = () => (plays.bluffing ? `card, declared as ${PJ.aRank(sel.rank)}` : cardText(sel.card));
-  const pegName = (side) => `${view.seats[sideSeat()[side]].colour.name} peg`;
+  const cardName = () => (plays.bluffing ? _("card, declared as %(card)s", { card: PJ.aRank(sel.rank) }) : cardText(sel.card));
+  const pegName = (side) => _("%(colour)s peg", { colour: pgettext("peg colour", view.seats[sideSeat()[side]].colour.name.toLowerCase()) });
 
   function describe(m) {
     if (m.kind === "swap") {
       const s = m.steps[0];
-      return `swap the ${pegName(s.side)} on ${holeWords(s.from)} with the ${pegName(s.swap_side)} on ${holeWords(s.to)}`;
+      return _("swap the %(peg)s on %(src)s with the %(other)s on %(dst)s", { peg: pegName(s.side), src: holeWords(s.from), other: pegName(s.swap_side), dst: holeWords(s.to) });
     }
-    const parts = m.steps.map((s) => `${pegName(s.side)} ${holeWords(s.from)} → ${holeWords(s.to)}`);
-    return `${plays.bluffing ? `as ${PJ.aRank(sel.rank)}` : cardText(sel.card)}: ${parts.join(", then ")}`;
+    const parts = m.steps.map((s) => _("%(peg)s %(src)s → %(dst)s", { peg: pegName(s.side), src: holeWords(s.from), dst: holeWords(s.to) }));
+    let steps = parts[parts.length - 1];
+    for (let i = parts.length - 2; i >= 0; i--) steps = _("%(a)s, then %(b)s", { a: parts[i], b: steps });
+    const card = plays.bluffing ? _("as %(card)s", { card: PJ.aRank(sel.rank) }) : cardText(sel.card);
+    return _("%(card)s: %(steps)s", { card, steps });
   }
 
   function currentMoves() {
@@ -595,11 +608,11 @@
     if (view.phase === "penalty" && plays.penalty) {
       const m = plays.penalty.find((p) => p.steps[0].from_id === id);
       if (m) { sel = { penalty: m }; renderAction(true); }
-      else say("Tap one of the highlighted pegs.", "error");
+      else say(_("Tap one of the highlighted pegs."), "error");
       return;
     }
-    if (plays.options) { say(sel ? "Choose one of the plays listed." : "First tap a card below.", "info"); return; }
-    if (!sel || view.phase !== "play") { say("First tap a card below.", "info"); return; }
+    if (plays.options) { say(sel ? _("Choose one of the plays listed.") : _("First tap a card below."), "info"); return; }
+    if (!sel || view.phase !== "play") { say(_("First tap a card below."), "info"); return; }
     const moves = candidates(currentMoves());
     const k = sel.steps.length;
     const next = moves.filter((m) => m.steps.length > k);
@@ -608,8 +621,8 @@
         sel.from = id;
         say("");
       } else if (isOwnPeg(id)) {
-        say(`That peg has no legal move with the ${cardName()}.`, "error");
-      } else say("Tap one of the highlighted pegs.", "info");
+        say(_("That peg has no legal move with the %(card)s.", { card: cardName() }), "error");
+      } else say(_("Tap one of the highlighted pegs."), "info");
       renderAction(true);
       return;
     }
@@ -636,16 +649,16 @@
   async function explainTap(id) {
     const fromTok = tokenOf(sel.from), toTok = tokenOf(id);
     const side = sel.from.startsWith("S-s") ? sel.from.slice(3) : sideOfPegAt(sel.from);
-    if (side === null || !toTok) { say("Tap one of the highlighted holes.", "info"); return; }
+    if (side === null || !toTok) { say(_("Tap one of the highlighted holes."), "info"); return; }
     const rank = plays.bluffing ? sel.rank : PJ.rankOf(sel.card);
     const prev = sel.steps.map((s) => `${s.side}:${s.from}-${s.to}`);
     const move = [rank, ...prev, `${side}:${fromTok}-${toTok}`].join(" ");
     try {
       await api(`/api/games/${gid}/check`, { version: view.version, move, card: sel.card });
-      say("That move needs the whole count of the card: tap a highlighted hole.", "info");
+      say(_("That move needs the whole count of the card: tap a highlighted hole."), "info");
     } catch (e) {
       if (e.status === 409) return refresh();
-      say(e.body.words || (e.body.rule ? `${e.message} (rule ${e.body.rule})` : e.message), "error");
+      say(e.body.words || (e.body.rule ? _("%(said)s (rule %(rule)s)", { said: e.message, rule: e.body.rule }) : e.message), "error", e.body.rule);
     }
   }
 
@@ -676,7 +689,7 @@
       refresh();   // this phone may act again at once (a penalty to choose, its turn): load its plays
     } catch (e) {
       if (e.status === 409) { say(e.message, "info"); view = null; await refresh(); }
-      else say(e.body && e.body.words ? e.body.words : e.body && e.body.rule ? `${e.message} (rule ${e.body.rule})` : e.message, "error");
+      else say(e.body && e.body.words ? e.body.words : e.body && e.body.rule ? _("%(said)s (rule %(rule)s)", { said: e.message, rule: e.body.rule }) : e.message, "error", e.body && e.body.rule);
     } finally {
       busy = false;
       $("confirm").disabled = false;

@@ -27,8 +27,8 @@
     const b = $("brightness");
     b.disabled = v["wiring.leds.brightness"] === null;
     b.value = v["wiring.leds.brightness"] === null ? "" : v["wiring.leds.brightness"];
-    $("config-path").textContent = state.config_path ? `Kept in ${state.config_path}.`
-      : "No config file: changes last until the companion stops (start it with --config FILE).";
+    $("config-path").textContent = state.config_path ? _("Kept in %(file)s.", { file: state.config_path })
+      : _("No config file: changes last until the companion stops (start it with --config FILE).");
     PJ.boardProblemsInto($("board-status"), $("board-problems"), state.board);
   }
 
@@ -52,7 +52,7 @@
     if (!$("brightness").disabled && num("brightness") !== v["wiring.leds.brightness"]) {
       changes["wiring.leds.brightness"] = num("brightness");
     }
-    if (!Object.keys(changes).length) { $("settings-msg").textContent = "Nothing changed."; return; }
+    if (!Object.keys(changes).length) { $("settings-msg").textContent = _("Nothing changed."); return; }
     $("save").disabled = true;
     try {
       state = await api("/api/settings", { changes });

@@ -61,10 +61,10 @@
   }
 
   const STATE_TITLES = {
-    setup: "Set-up", restore: "Put the board back", sync: "Move the pegs", ready: "The board is ready",
-    following: "Waiting for the board", hit: "A hit", wrong: "Wrong", ambiguous: "Choose on the phone",
-    waiting: "The board", fault: "Sensor problem", error: "The board", elsewhere: "The board",
-    unavailable: "No board", starting: "The board",
+    setup: _("Set-up"), restore: _("Put the board back"), sync: _("Move the pegs"), ready: _("The board is ready"),
+    following: _("Waiting for the board"), hit: _("A hit"), wrong: _("Wrong"), ambiguous: _("Choose on the phone"),
+    waiting: _("The board"), fault: _("Sensor problem"), error: _("The board"), elsewhere: _("The board"),
+    unavailable: _("No board"), starting: _("The board"),
   };
 
   function renderReferee() {
@@ -74,7 +74,7 @@
     box.dataset.state = st.state;
     // a move made elsewhere, replayed by the simulated board: catch-up, not a move to make
     const catchUp = PJ.catchingUp(st, bb.mode);
-    $("ref-title").textContent = catchUp ? "Catching up" : STATE_TITLES[st.state] || "The board";
+    $("ref-title").textContent = catchUp ? _("Catching up") : STATE_TITLES[st.state] || _("The board");
     board.svg.classList.toggle("catch-up", !!(st.attached && st.state === "sync"));
     $("ref-msg").textContent = catchUp ? st.catch_up || PJ.CATCH_UP_WORDS : st.message || "";
     $("ref-fix").replaceChildren(...(catchUp ? [] : st.fix || []).map((f) => el("li", null, f)));
@@ -108,6 +108,7 @@
     else drawPosition();
     renderBanner();
     renderSide(last);
+    PJ.announcer(view);
     wantKey();
     if (mirror && !bstate) refreshBoard();
   }
@@ -116,18 +117,20 @@
     const banner = $("banner");
     banner.replaceChildren();
     if (view.winner) {
-      banner.textContent = `${view.winner.map((s) => view.seats[s].name).join(" & ")} win!`;
+      banner.textContent = ngettext("%(names)s wins!", "%(names)s win!", view.winner.length, { names: view.winner.map((s) => view.seats[s].name).join(" & ") });
     } else if (view.drawn) banner.textContent = view.drawn;
-    else if (view.status === "ended") banner.textContent = "The host ended the game.";
-    else if (view.status === "paused") banner.textContent = "Paused by the host";
+    else if (view.status === "ended") banner.textContent = _("The host ended the game.");
+    else if (view.status === "paused") banner.textContent = _("Paused by the host");
     else {
       const who = view.actor;
-      let verb = view.phase === "doubt" ? " — doubt or pass?" : view.phase === "penalty" ? " chooses a penalty peg" : " to play";
+      let verb = view.phase === "doubt" ? _("%(who)s — doubt or pass?") : view.phase === "penalty" ? _("%(who)s chooses a penalty peg") : _("%(who)s to play");
       if (bstate && bstate.attached && bstate.seat === who && bstate.rank && ["following", "hit", "wrong", "ambiguous"].includes(bstate.state)) {
-        verb = ` plays ${PJ.aRank(bstate.rank)}: waiting for the board`;
+        verb = _("%(who)s plays %(card)s: waiting for the board", { card: PJ.aRank(bstate.rank) });
       }
-      banner.append(chip(view.seats[who]), document.createTextNode(verb));
-      if (view.hint && view.hint.seat === who) banner.append(el("span", "hint-note", " (using a hint)"));
+      // the seat's chip where the sentence names it (before or after, as the language says)
+      const [before, after] = verb.split("%(who)s");
+      banner.append(document.createTextNode(before), chip(view.seats[who]), document.createTextNode(after || ""));
+      if (view.hint && view.hint.seat === who) banner.append(el("span", "hint-note", _(" (using a hint)")));
     }
   }
 
@@ -138,8 +141,8 @@
     if (view.declared) {
       dec.hidden = false;
       dec.textContent = view.declared.words
-        ? `${view.declared.words}. Waiting for ${seatName(view, view.declared.queue[0])} to doubt or pass.`
-        : `${seatName(view, view.declared.seat)} played a card face down. Waiting for ${seatName(view, view.declared.queue[0])} to doubt or pass.`;
+        ? _("%(said)s. Waiting for %(who)s to doubt or pass.", { said: view.declared.words, who: seatName(view, view.declared.queue[0]) })
+        : _("%(bluffer)s played a card face down. Waiting for %(who)s to doubt or pass.", { bluffer: seatName(view, view.declared.seat), who: seatName(view, view.declared.queue[0]) });
     } else if (view.told) {
       dec.hidden = false;
       dec.textContent = `${view.told}.`;
@@ -148,23 +151,23 @@
     prog.replaceChildren(...view.progress.map((t, i) => {
       const li = el("li");
       const head = el("div", "team-head");
-      head.append(el("strong", null, `Team ${PJ.TEAM_NAMES[i]} `));
+      head.append(el("strong", null, _("Team %(team)s", { team: PJ.TEAM_NAMES[i] }) + " "));
       t.seats.forEach((s) => head.append(chip(view.seats[s])));
       const bar = el("div", "bar");
       const fill = el("div", "fill");
       fill.style.width = `${Math.round((100 * t.home) / t.pegs)}%`;
       bar.append(fill);
-      li.append(head, bar, el("span", "small", `${t.home} of ${t.pegs} pegs home`));
+      li.append(head, bar, el("span", "small", ngettext("%(home)s of %(n)s peg home", "%(home)s of %(n)s pegs home", t.pegs, { home: t.home })));
       return li;
     }));
     const lines = view.log.slice().reverse().map((e) => PJ.logLine(view, e));
     // hints are public knowledge: say who has used them, so nobody wonders
     const used = view.seats.filter((s) => s.hints_used).map((s) => `${s.name} ${s.hints_used}`);
-    if (used.length) lines.unshift(el("li", "hint-note", `Hints used: ${used.join(", ")}`));
+    if (used.length) lines.unshift(el("li", "hint-note", _("Hints used: %(list)s", { list: used.join(", ") })));
     $("log").replaceChildren(...lines);
     const w = $("winner");
     w.hidden = !view.winner && !view.drawn;
-    if (view.winner) $("winner-text").textContent = `${view.winner.map((s) => seatName(view, s)).join(" & ")} win!`;
+    if (view.winner) $("winner-text").textContent = ngettext("%(names)s wins!", "%(names)s win!", view.winner.length, { names: view.winner.map((s) => seatName(view, s)).join(" & ") });
     else if (view.drawn) $("winner-text").textContent = view.drawn;
   }
 
@@ -180,13 +183,13 @@
   $("board-retry").addEventListener("click", async () => {
     const b = $("board-retry");
     b.disabled = true;
-    b.textContent = "Trying…";
+    b.textContent = _("Trying…");
     try {
       const st = await api("/api/board/retry", {});
       if (st.running !== bb.mode) { location.reload(); return; }
       PJ.boardProblemsInto($("board-problem"), $("board-problems"), st);
     } catch (e) { $("board-problems").replaceChildren(PJ.el("li", null, e.message)); }
-    finally { b.disabled = false; b.textContent = "Try the board again"; }
+    finally { b.disabled = false; b.textContent = _("Try the board again"); }
   });
 
   const conn = PJ.live(gid, () => { refresh(); refreshBoard(); }, $("conn"), watchBoard ? refreshBoard : null);

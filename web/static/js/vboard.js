@@ -12,20 +12,20 @@
 "use strict";
 
 const LED_WORDS = {
-  "can-move": "slow blink: this peg can move",
-  legal: "steady: the peg in hand may go here",
-  hit: "pulse: a hit peg goes here",
-  wrong: "fast blink: wrong, put it right",
-  selected: "white: the peg in your hand came from here",
-  hint: "double flash: the hint's move, this peg or where it goes",
+  "can-move": _("slow blink: this peg can move"),
+  legal: _("steady: the peg in hand may go here"),
+  hit: _("pulse: a hit peg goes here"),
+  wrong: _("fast blink: wrong, put it right"),
+  selected: _("white: the peg in your hand came from here"),
+  hint: _("double flash: the hint's move, this peg or where it goes"),
 };
 
 class LedMirror {
   /* A hole id as a player finds it: "M21" hole 21, "H3-s1" home hole 3, "S-s1-5" start. */
   static holeName(hole) {
-    if (hole[0] === "M") return `hole ${hole.slice(1)}`;
-    if (hole[0] === "H") return `home hole ${hole.slice(1).split("-")[0]}`;
-    return "start";
+    if (hole[0] === "M") return _("hole %(number)s", { number: hole.slice(1) });
+    if (hole[0] === "H") return _("home hole %(number)s", { number: hole.slice(1).split("-")[0] });
+    return _("start");
   }
 
   constructor(board) {
@@ -56,8 +56,8 @@ class LedMirror {
       if (led.period) c.style.animationDuration = `${led.period}s`;
       const t = document.createElementNS(Board.NS, "title");
       // a hole that wants a particular peg glows in that peg's colour, and says so
-      t.textContent = `${LedMirror.holeName(hole)}: ${led.want ? `${led.want}'s peg goes here (${led.pattern})`
-        : LED_WORDS[led.role] || led.pattern}`;
+      const what = led.want ? _("%(who)s's peg goes here", { who: led.want }) : LED_WORDS[led.role] || led.pattern;
+      t.textContent = `${LedMirror.holeName(hole)}: ${what}`;
       if (led.want) c.dataset.want = led.want;
       c.append(t);
       layer.append(c);
@@ -113,13 +113,14 @@ class VirtualBoard {
       t.textContent = L.label;
       t.dataset.side = side;
       t.dataset.i = i;
-      t.setAttribute("aria-label", `${L.name} peg in the hand${hit.has(side) ? " (a hit peg: put it where the pulsing hole is)" : ""}`);
+      t.setAttribute("aria-label", hit.has(side) ? _("%(colour)s peg in the hand (a hit peg: put it where the pulsing hole is)", { colour: pgettext("colour", L.name) })
+        : _("%(colour)s peg in the hand", { colour: pgettext("colour", L.name) }));
       this.tray.append(t);
     });
     if (!b.tray.length) {
       const e = document.createElement("span");
       e.className = "muted small";
-      e.textContent = "none";
+      e.textContent = _("none");
       this.tray.append(e);
     }
   }
@@ -140,7 +141,8 @@ class VirtualBoard {
     t.setAttribute("text-anchor", "middle");
     t.textContent = L.label;
     const title = document.createElementNS(Board.NS, "title");
-    title.textContent = `${L.name} peg${hole ? ` in ${hole}` : ""}: drag it`;
+    title.textContent = hole ? _("%(colour)s peg on %(hole)s: drag it", { colour: pgettext("colour", L.name), hole: LedMirror.holeName(hole) })
+      : _("%(colour)s peg: drag it", { colour: pgettext("colour", L.name) });
     g.append(c, t, title);
     return g;
   }
