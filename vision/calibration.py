@@ -31,10 +31,12 @@ import numpy as np
 
 from .colours import bgr_to_lab
 from .detect import Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, weighted
+from .geometry import CameraModel, fit_camera, fit_pose, residuals
 from .layout import Layout
 from .markers import detect_in_windows, detect_markers, to_gray
 
-FORMAT = "pegs-and-jokers/vision-calibration/1"
+FORMAT = "pegs-and-jokers/vision-calibration/2"
+FORMAT_V1 = "pegs-and-jokers/vision-calibration/1"   # a homography only: still read, as before
 MIN_MARKERS = 2
 
 
@@ -58,6 +60,17 @@ class Calibration:
     weak: list = field(default_factory=list)        # sides whose pegs can't be told apart (dicts)
     accepted_weak: bool = False                     # the user saved it anyway
     created: float = field(default_factory=time.time)
+    camera: CameraModel | None = None               # the lens and pose (format 2); None: the homography
+    head_height: float = 0.0                        # where the pegs' heads are seen, mm above the board
+    fit: dict = field(default_factory=dict)         # the camera fit's figures (residual per region, ...)
+
+    @property
+    def geometry(self):
+        """What ``HoleSampler`` maps the board with: the camera where fitted, else the homography."""
+        return self.camera if self.camera is not None else self.homography
+
+    def sampler(self, layout: Layout, image_size=None) -> HoleSampler:
+        return HoleSampler(layout, self.geometry, image_size or self.image_size, self.head_height)
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "method": self.method, "layout": self.layout_id,
@@ -68,11 +81,18 @@ class Calibration:
                 "markers": {str(k): np.asarray(v).round(2).tolist() for k, v in sorted(self.markers.items())},
                 "colours": self.colours.to_json() if self.colours else None,
                 "warnings": list(self.warnings), "weak": list(self.weak), "accepted_weak": self.accepted_weak,
-                "created": round(self.created, 1)}
+                "created": round(self.created, 1),
+                "camera": self.camera.to_json() if self.camera is not None else None,
+                "head_height": round(float(self.head_height), 2), "fit": self.fit}
 
     @classmethod
     def from_json(cls, data) -> "Calibration":
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        if isinstance(data, dict) and isinstance(data.get("format"), str) \
+                and data["format"].startswith("pegs-and-jokers/vision-calibration/") \
+                and data["format"] not in (FORMAT, FORMAT_V1):
+            raise CalibrationError(f"the calibration file is in a newer format ({data['format']}) than this "
+                                   f"version reads ({FORMAT}): calibrate again with this version")
+        if not isinstance(data, dict) or data.get("format") not in (FORMAT, FORMAT_V1):
             raise CalibrationError(f"not a calibration file (format should be {FORMAT!r})")
         try:
             H = np.array(data["homography"], np.float64)
@@ -86,7 +106,9 @@ class Calibration:
                        refined_on=int(data.get("refined_on", 0)),
                        colours=ColourModel.from_json(data["colours"]) if data.get("colours") else None,
                        warnings=list(data.get("warnings", [])), weak=list(data.get("weak", [])),
-                       accepted_weak=bool(data.get("accepted_weak", False)), created=float(data.get("created", 0)))
+                       accepted_weak=bool(data.get("accepted_weak", False)), created=float(data.get("created", 0)),
+                       camera=CameraModel.from_json(data["camera"]) if data.get("camera") else None,
+                       head_height=float(data.get("head_height") or 0.0), fit=dict(data.get("fit") or {}))
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"calibration file is damaged ({exc.__class__.__name__}: {exc})") from None
 
@@ -243,6 +265,151 @@ def refine_with_holes(image: np.ndarray, layout: Layout, H, holes=None, search_m
     return H, used
 
 
+def find_holes(gray: np.ndarray, layout: Layout, holes, predicted: np.ndarray, scale: np.ndarray,
+               radius_mm: float) -> tuple[np.ndarray, np.ndarray, list]:
+    """(board mm, image px, hole ids) of the drilled holes found within ``radius_mm`` of their
+    ``predicted`` image positions (``scale``: px per mm there): each the dark-weighted centroid."""
+    h, w = gray.shape
+    r_mm = layout.hole_diameter / 2
+    got_b, got_i, ids = [], [], []
+    for hole, (px, py), sc in zip(holes, predicted, scale):
+        rad = max(3.0, radius_mm * sc)
+        x0, x1 = int(max(0, px - rad)), int(min(w, px + rad + 1))
+        y0, y1 = int(max(0, py - rad)), int(min(h, py + rad + 1))
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            continue
+        patch = gray[y0:y1, x0:x1]
+        thr = 0.5 * (float(np.median(patch)) + float(patch.min()))
+        weight = np.clip(thr - patch, 0, None)
+        area = float((weight > 0).sum())
+        expect = np.pi * (r_mm * sc) ** 2
+        if weight.sum() <= 0 or not 0.3 * expect <= area <= 3 * expect:
+            continue
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        got_b.append(layout.holes[hole])
+        got_i.append(((weight * xs).sum() / weight.sum(), (weight * ys).sum() / weight.sum()))
+        ids.append(hole)
+    return np.array(got_b, np.float64).reshape(-1, 2), np.array(got_i, np.float64).reshape(-1, 2), ids
+
+
+def _regions(layout: Layout, board: np.ndarray) -> list:
+    """Each board point's region: centre, or the edge/corner it is nearest (a 3 x 3 grid)."""
+    names = [["top left", "top", "top right"], ["left", "centre", "right"], ["bottom left", "bottom", "bottom right"]]
+    cx = np.clip((board[:, 0] / layout.width * 3).astype(int), 0, 2)
+    cy = np.clip((board[:, 1] / layout.height * 3).astype(int), 0, 2)
+    return [names[j][i] for i, j in zip(cx, cy)]
+
+
+def fit_camera_to_picture(image: np.ndarray, layout: Layout, H: np.ndarray, found: dict | None = None,
+                          holes=None, fov: float | None = None) -> tuple[CameraModel | None, dict]:
+    """(the camera, its figures) fitted to the markers' corners (``found``) and the drilled holes
+    (default every hole but the start holes) found round where ``H`` puts them, then round where
+    the camera puts them (twice, dropping outliers). None if fewer than 12 points are found."""
+    gray = to_gray(image).astype(np.float32)
+    hh_, ww_ = gray.shape
+    holes = holes or [h for h in layout.holes if not h.startswith("S-")]
+    board_all = np.array([layout.holes[h] for h in holes], np.float64)
+    mb, mi, _ = marker_points(layout, found or {})
+    r_mm = layout.hole_diameter / 2
+
+    def scale_of(project):
+        return np.linalg.norm(project(board_all + [1.0, 0.0]) - project(board_all), axis=1)
+
+    def by_h(b):
+        return cv2.perspectiveTransform(np.asarray(b, np.float64).reshape(1, -1, 2), H)[0]
+    hb, hi, _ = find_holes(gray, layout, holes, by_h(board_all), scale_of(by_h), 2 * r_mm)
+    if len(hb) + len(mb) < 12:
+        return None, {}
+    pts_b, pts_i = np.concatenate([mb, hb]), np.concatenate([mi, hi])
+    try:
+        cam, rms = fit_camera(pts_b, pts_i, (ww_, hh_), k2=False, fov=fov)
+        for k2 in (True, True):
+            hb, hi, ids = find_holes(gray, layout, holes, cam.project(board_all), scale_of(cam.project), r_mm)
+            pts_b, pts_i = np.concatenate([mb, hb]), np.concatenate([mi, hi])
+            err = residuals(cam, pts_b, pts_i)
+            keep = err <= max(3 * float(np.median(err)), 1.5)
+            cam, rms = fit_camera(pts_b[keep], pts_i[keep], (ww_, hh_), k2=k2 and keep.sum() >= 40, fov=fov)
+    except ValueError:
+        return None, {}
+    err = residuals(cam, pts_b, pts_i)
+    keep = err <= max(3 * float(np.median(err)), 1.5)
+    # the homography judged the same way: on the holes found round where it puts them
+    hb2, hi2, _ = find_holes(gray, layout, holes, by_h(board_all), scale_of(by_h), r_mm)
+    b2, i2 = np.concatenate([mb, hb2]), np.concatenate([mi, hi2])
+    err_h = np.linalg.norm(by_h(b2) - i2, axis=1)
+    keep_h = err_h <= max(3 * float(np.median(err_h)), 1.5)
+    regions = _regions(layout, pts_b)
+    per_region = {}
+    for name in dict.fromkeys(regions):
+        sel = np.array([r == name for r in regions]) & keep
+        if sel.any():
+            per_region[name] = round(float(np.sqrt(np.mean(err[sel] ** 2))), 2)
+    lens = cam.lens_shift_px(board_all)
+    return cam, {"rms_px": round(float(np.sqrt(np.mean(err[keep] ** 2))), 3),
+                 "homography_rms_px": round(float(np.sqrt(np.mean(err_h[keep_h] ** 2))), 3),
+                 "homography_points": int(keep_h.sum()),
+                 "points": int(keep.sum()), "outliers": int((~keep).sum()), "per_region_px": per_region,
+                 "lens_shift_px": round(float(lens.max()), 1), "height_mm": round(cam.height_mm, 1),
+                 "tilt_deg": round(cam.tilt_deg, 1), "fov_deg": round(cam.fov_deg, 1),
+                 "focal_observed": cam.focal_observed,
+                 "look_at_mm": [round(v, 1) for v in cam.look_point]}
+
+
+def measure_head_height(image: np.ndarray, layout: Layout, cam: CameraModel, sides=None,
+                        heights=np.arange(0.0, 26.0, 1.0)) -> float | None:
+    """How high above the board (mm) the set-up picture shows the start pegs' heads: the height at
+    which the heads, projected through the camera, look least like the board does at the same
+    spot round the empty holes. None when no height stands out (a view straight down, where
+    every height projects alike, or no pegs)."""
+    from .detect import sample_geometry
+    g = sample_geometry(layout, camera=True)
+    offsets = np.array(g["head_points"], np.float64)
+    ring_r = 0.5 * (g["ring_in"] + g["ring_out"])
+    ring_off = np.array([(ring_r * math.cos(2 * math.pi * k / 16), ring_r * math.sin(2 * math.pi * k / 16))
+                         for k in range(16)])
+    sides = range(layout.sides) if sides is None else sides
+    starts = {s: layout.start_ids(s) for s in sides}
+    start_ids = [h for ids in starts.values() for h in ids]
+    if not start_ids:
+        return None
+    empty_ids = [h for h in layout.holes if not h.startswith("S-")]
+    img = image.astype(np.float32)
+
+    def look(ids, z):
+        xy = np.array([layout.holes[h] for h in ids], np.float64)
+        pts = np.concatenate([xy[:, None, :] + offsets[None], np.full((len(ids), len(offsets), 1), -z)], axis=2)
+        p = cam.project(pts).astype(np.float32)
+        vals = cv2.remap(img, p[..., 0], p[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        rp = cam.project(xy[:, None, :] + ring_off[None]).astype(np.float32)
+        ring = cv2.remap(img, rp[..., 0], rp[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return np.median(vals, axis=1), np.maximum(np.median(ring, axis=1), 1.0)
+    scores = []
+    for z in heights:
+        e_val, e_ring = look(empty_ids, z)
+        ratio = np.median(e_val / e_ring, axis=0)
+        s_val, s_ring = look(start_ids, z)
+        d = np.linalg.norm(bgr_to_lab(s_val) - bgr_to_lab(ratio * s_ring), axis=1)
+        scores.append(d)
+    scores = np.array(scores)                               # (heights, start pegs)
+    total = np.zeros(len(heights))
+    k = 0
+    for s, ids in starts.items():
+        sc = np.median(scores[:, k:k + len(ids)], axis=1)
+        k += len(ids)
+        if sc.max() - sc.min() > 3.0:                       # this side's pegs show where their heads are
+            total += (sc - sc.min()) / (sc.max() - sc.min())
+    if not total.any() or total.max() - np.median(total) < 0.2 * len(starts) / max(len(starts), 1):
+        return None
+    i = int(np.argmax(total))
+    if 0 < i < len(heights) - 1:                            # a parabola through the best and its neighbours
+        a, b, c = total[i - 1], total[i], total[i + 1]
+        den = a - 2 * b + c
+        step = float(heights[1] - heights[0])
+        if den < 0:
+            return float(heights[i] + 0.5 * step * (a - c) / den)
+    return float(heights[i])
+
+
 def _cross(a, b) -> float:
     return float(a[0] * b[1] - a[1] * b[0])
 
@@ -283,7 +450,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     if (w, h) != tuple(calib.image_size):
         raise CalibrationError(f"the set-up picture is {w}x{h} but the calibration is for "
                                f"{calib.image_size[0]}x{calib.image_size[1]}")
-    sampler = HoleSampler(layout, calib.homography, calib.image_size)
+    sampler = calib.sampler(layout)
     if not sampler.visible.all():
         missing = [hh for hh, v in zip(sampler.holes, sampler.visible) if not v]
         raise CalibrationError(f"{len(missing)} holes are outside the picture ({', '.join(missing[:4])}"
@@ -525,7 +692,8 @@ def colour_warnings(model: ColourModel, in_hole: dict | None = None) -> list[str
 
 
 def calibrate(image: np.ndarray, layout: Layout, sides=None, points=None, names=None,
-              empty_image: np.ndarray | None = None) -> Calibration:
+              empty_image: np.ndarray | None = None, head_height: float | None = None,
+              fov: float | None = None) -> Calibration:
     """Geometry (markers, or the four manual ``points``) and colours from a set-up picture
     (see ``learn_colours`` for ``names`` and ``empty_image``). ``calib.weak`` lists what
     can't be told apart: the caller must not use such a calibration unless the user accepts it."""
@@ -537,8 +705,73 @@ def calibrate(image: np.ndarray, layout: Layout, sides=None, points=None, names=
         calib = calibrate_geometry(image, layout)
         search = None
     calib.homography, calib.refined_on = refine_with_holes(image, layout, calib.homography, search_mm=search)
+    fit_camera_geometry(image, layout, calib, sides, names, head_height=head_height, fov=fov)
     learn_colours(image, layout, calib, sides, names, empty_image)
     return calib
+
+
+def fit_camera_geometry(image, layout: Layout, calib: Calibration, sides=None, names=None,
+                        head_height: float | None = None, fov: float | None = None) -> None:
+    """The camera's lens and pose (``calib.camera``) where they fit the picture better than the
+    homography, and the heads' height (measured from the start pegs unless given); the figures
+    go to ``calib.fit``, a lens that doesn't fit the corners to ``calib.warnings``."""
+    found = {}
+    if calib.method == "markers":
+        found = detect_markers(image, ids={m.id for m in layout.markers})
+    cam, figures = fit_camera_to_picture(image, layout, calib.homography, found, fov=fov)
+    if cam is None:
+        return
+    # a camera has fewer free parameters than a homography: take it where it fits at least as well
+    # (a real lens and a tilted view), keep the homography where only that fits (a flat picture)
+    if figures["rms_px"] > figures["homography_rms_px"] * 1.1 + 0.05 \
+            or figures["points"] < figures["homography_points"] - 2:
+        figures["used"] = False
+        calib.fit = figures
+        return
+    figures["used"] = True
+    if sides is None and names:
+        sides = sorted(int(k) for k in names)
+    measured = measure_head_height(image, layout, cam, sides) if head_height is None else None
+    calib.camera = cam
+    # not seen: every height projects alike (a view straight down, flat pegs): any will do
+    calib.head_height = float(head_height if head_height is not None else measured if measured is not None
+                              else 0.0)
+    figures["head_height_mm"] = round(calib.head_height, 1)
+    figures["head_height_from"] = "set" if head_height is not None else "measured" if measured is not None \
+        else "not seen"
+    calib.fit = figures
+    worst = max(figures["per_region_px"].items(), key=lambda kv: kv[1], default=(None, 0.0))
+    if worst[0] is not None and worst[1] > max(1.0, 3 * figures["rms_px"]):
+        calib.warnings.append(f"the board's {worst[0]} doesn't fit the camera (residual {worst[1]:.1f} px, "
+                              f"{figures['rms_px']:.2f} px overall): the lens bends the corners more than "
+                              f"it can be modelled, or the board isn't flat there")
+
+
+
+def repose_camera(image: np.ndarray, layout: Layout, camera: CameraModel, found: dict,
+                  holes=None) -> tuple[CameraModel, float]:
+    """The same lens, the pose again (the board or camera moved): solvePnP on the markers'
+    corners, then on them and the empty holes (``holes``) found round the new pose."""
+    mb, mi, used = marker_points(layout, found)
+    if len(used) < MIN_MARKERS:
+        have = f"only marker {used[0]}" if used else "no marker"
+        raise CalibrationError(f"{have} of the board found (need {MIN_MARKERS} of {len(layout.markers)}): "
+                               f"check that the markers are in view, lit and not covered")
+    try:
+        cam, rms = fit_pose(camera, mb, mi)
+        holes = holes or [h for h in layout.holes if not h.startswith("S-")]
+        board = np.array([layout.holes[h] for h in holes], np.float64)
+        scale = np.linalg.norm(cam.project(board + [1.0, 0.0]) - cam.project(board), axis=1)
+        hb, hi, _ = find_holes(to_gray(image).astype(np.float32), layout, holes, cam.project(board), scale,
+                               layout.hole_diameter / 2)
+        if len(hb) >= 8:
+            b, i = np.concatenate([mb, hb]), np.concatenate([mi, hi])
+            err = residuals(cam, b, i)
+            keep = err <= max(3 * float(np.median(err)), 1.5)
+            cam, rms = fit_pose(cam, b[keep], i[keep])
+    except ValueError as exc:
+        raise CalibrationError(f"the markers don't fit the camera ({exc})") from None
+    return cam, rms
 
 
 # --------------------------------------------------------------------------- per-frame check
@@ -561,14 +794,17 @@ class MarkerCheck:
 
     def __init__(self, layout: Layout, homography, image_size, threshold_px: float | None = None,
                  pad: float = 0.6):
+        """``homography``: a homography, or a ``CameraModel`` (its lens puts the corners)."""
         self.layout = layout
-        self.homography = np.asarray(homography, np.float64)
+        camera = homography if isinstance(homography, CameraModel) else None
+        self.homography = camera.plane_homography() if camera is not None else np.asarray(homography, np.float64)
         w, h = image_size
         self.threshold = threshold_px if threshold_px is not None else max(2.0, 0.002 * math.hypot(w, h))
         self.expected, self.windows = {}, {}
         for m in layout.markers:
             corners = np.array(m.corners(), np.float64)
-            img = cv2.perspectiveTransform(corners.reshape(1, -1, 2), self.homography)[0]
+            img = camera.project(corners) if camera is not None else \
+                cv2.perspectiveTransform(corners.reshape(1, -1, 2), self.homography)[0]
             self.expected[m.id] = img
             size = np.linalg.norm(img[0] - img[2]) / math.sqrt(2)
             grow = size * (pad + 1 / 6)

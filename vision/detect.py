@@ -43,7 +43,7 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
     return pts
 
 
-def sample_geometry(layout: Layout) -> dict:
+def sample_geometry(layout: Layout, camera: bool = False) -> dict:
     """The sample radii and offsets (mm) for a layout's holes and pegs.
 
     * ``hole``: the disc read to see an empty hole (inside the drilled hole);
@@ -55,6 +55,21 @@ def sample_geometry(layout: Layout) -> dict:
     * ``ring_in`` .. ``ring_out``: the bare board round all of that.
     """
     hole_r, peg_r = layout.hole_diameter / 2, layout.peg_diameter / 2
+    if camera:
+        # the head is read where the camera model puts it: its middle and a ring at 0.7 of its radius
+        # (which lies beyond the hole when the camera is straight above it: a black head shows
+        # against the template's grey disc there, not against the dark hole), at the spot and at 8
+        # places 1.5 mm round it (heads differ in height; a dome's top catches the light)
+        head_pts = [(0.0, 0.0)] + [(0.7 * peg_r * math.cos(2 * math.pi * k / 12),
+                                    0.7 * peg_r * math.sin(2 * math.pi * k / 12)) for k in range(12)]
+        step = min(1.5, 0.25 * peg_r)
+        shifts = [(0.0, 0.0)] + [(step * math.cos(2 * math.pi * k / 8), step * math.sin(2 * math.pi * k / 8))
+                                 for k in range(8)]
+        max_shift = peg_r
+        ring_in = max(hole_r, peg_r + max_shift) + max(1.0, 0.04 * layout.pitch)
+        ring_out = ring_in + max(2.0, 0.12 * layout.pitch)
+        return {"hole": 0.8 * hole_r, "head": 0.7 * peg_r, "head_points": head_pts, "shifts": shifts,
+                "max_shift": max_shift, "ring_in": ring_in, "ring_out": ring_out}
     max_shift = peg_r
     head = 0.4 * peg_r
     shifts = [(0.0, 0.0)] + [(r * math.cos(2 * math.pi * k / 8 + off), r * math.sin(2 * math.pi * k / 8 + off))
@@ -78,14 +93,25 @@ class Samples:
 class HoleSampler:
     """Reads every hole's discs and bare-board ring from a frame with one ``cv2.remap``."""
 
-    def __init__(self, layout: Layout, homography, image_size):
+    def __init__(self, layout: Layout, homography, image_size, head_height: float | None = None):
+        """``homography``: a board -> image homography (3x3), or a ``geometry.CameraModel``: then
+        every point is projected through the lens, and a peg's head is read where the camera sees
+        it, ``head_height`` mm above its hole (a few small shifts round it absorb the heads'
+        spread), instead of anywhere within a head's radius of the hole."""
         self.layout = layout
         self.holes = list(layout.holes)
-        self.homography = np.asarray(homography, np.float64)
+        self.camera = None if isinstance(homography, np.ndarray) or isinstance(homography, (list, tuple)) \
+            else homography
+        if self.camera is not None:
+            from .geometry import best_homography
+            self.homography = best_homography(self.camera, layout)
+        else:
+            self.homography = np.asarray(homography, np.float64)
+        self.head_height = float(head_height) if self.camera is not None and head_height else 0.0
         self.image_size = tuple(image_size)
-        g = self.geometry = sample_geometry(layout)
+        g = self.geometry = sample_geometry(layout, camera=self.camera is not None)
         hole_disc = _disc(g["hole"], 2, 6)
-        head_disc = _disc(g["head"], 2, 6)
+        head_disc = g.get("head_points") or _disc(g["head"], 2, 6)
         self.n_hole, self.n_head, self.n_shift = len(hole_disc), len(head_disc), len(g["shifts"])
         ring = [(r * math.cos(2 * math.pi * (k + 0.5 * j) / 24), r * math.sin(2 * math.pi * (k + 0.5 * j) / 24))
                 for j, r in enumerate(np.linspace(g["ring_in"], g["ring_out"], 3)) for k in range(24)]
@@ -110,8 +136,17 @@ class HoleSampler:
                 good = [(x + dx, y + dy) for dx, dy in ring]
             pts_ring.append([good[k % len(good)] for k in range(len(ring))])
         board_pts = np.concatenate([centres[:, None, :] + local[None], np.array(pts_ring)], axis=1)  # (N, K, 2)
-        img_pts = cv2.perspectiveTransform(board_pts.reshape(1, -1, 2), self.homography).reshape(board_pts.shape)
-        self.centres = cv2.perspectiveTransform(centres.reshape(1, -1, 2), self.homography)[0]
+        if self.camera is not None:
+            z = np.zeros(board_pts.shape[:2] + (1,))
+            z[:, self.n_hole:self.n_hole + self.n_head * self.n_shift] = -self.head_height
+            img_pts = self.camera.project(np.concatenate([board_pts, z], axis=-1))
+            self.centres = self.camera.project(centres)
+            self.head_centres = self.camera.project(np.column_stack([centres, np.full(len(centres),
+                                                                                      -self.head_height)]))
+        else:
+            img_pts = cv2.perspectiveTransform(board_pts.reshape(1, -1, 2), self.homography).reshape(board_pts.shape)
+            self.centres = cv2.perspectiveTransform(centres.reshape(1, -1, 2), self.homography)[0]
+            self.head_centres = self.centres
         w, h = self.image_size
 
         def inside(p):
@@ -125,6 +160,13 @@ class HoleSampler:
         self.map_x = np.ascontiguousarray(img_pts[..., 0], dtype=np.float32)
         self.map_y = np.ascontiguousarray(img_pts[..., 1], dtype=np.float32)
         self.visible = inside(img_pts).all(axis=1)
+
+    def board_to_image(self, pts) -> np.ndarray:
+        """Board points (N, 2) mm -> image px, through the lens when there is a camera."""
+        pts = np.asarray(pts, np.float64).reshape(-1, 2)
+        if self.camera is not None:
+            return self.camera.project(pts)
+        return cv2.perspectiveTransform(pts.reshape(1, -1, 2), self.homography)[0]
 
     def sample(self, frame: np.ndarray) -> Samples:
         vals = cv2.remap(frame, self.map_x, self.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

@@ -67,7 +67,7 @@ def accuracy(layout, level, sessions, images):
         t = time.perf_counter()
         cal = calibrate(setup, layout)
         t_cal.append(time.perf_counter() - t)
-        sampler = HoleSampler(layout, cal.homography, cal.image_size)
+        sampler = cal.sampler(layout)
         clf = Classifier(cal.colours)
         for i in range(images):
             pos = random_position(layout, np.random.default_rng(1000 * k + i))
@@ -159,7 +159,7 @@ def hard_stages(size, frames_n, cpu=False):
     scene = make_hard_scene(layout, "hard", 7, size)
     cal = calibrate(render_hard(scene, setup_pegs(layout, colours=TABLE_COLOURS), 1), layout,
                     names=dict(enumerate(TABLE_NAMES)))
-    sampler = HoleSampler(layout, cal.homography, cal.image_size)
+    sampler = cal.sampler(layout)
     clf = Classifier(cal.colours, sampler.holes)
     check = MarkerCheck(layout, cal.homography, cal.image_size)
     pos = random_position(layout, np.random.default_rng(3))

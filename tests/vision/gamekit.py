@@ -60,7 +60,7 @@ class CameraSetUp:
         setup = self.render(setup_pegs(self.layout, colours=TABLE_COLOURS), seed)
         self.calibration = calibrate(setup, self.layout, names=dict(enumerate(TABLE_NAMES)),
                                      empty_image=self.render({}, seed + 1) if empty_picture else None)
-        self.sampler = HoleSampler(self.layout, self.calibration.homography, self.calibration.image_size)
+        self.sampler = self.calibration.sampler(self.layout)
         self.classifier = Classifier(self.calibration.colours, self.sampler.holes)
         self.frames = 0
 

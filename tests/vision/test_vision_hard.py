@@ -135,7 +135,7 @@ def test_corner_holes_at_the_picture_edge_are_read(layout4):
     scene = make_hard_scene(layout4, replace(PRESETS["hard"], margin=(-58, -50)), 0)
     cal = calibrate(render_hard(scene, setup_pegs(layout4, colours=TABLE_COLOURS), 1), layout4,
                     names=dict(enumerate(TABLE_NAMES)))
-    sampler = HoleSampler(layout4, cal.homography, cal.image_size)
+    sampler = cal.sampler(layout4)
     clf = Classifier(cal.colours, sampler.holes)
     corner = min(layout4.holes, key=lambda h: min(scene.hole_px(h)[0], scene.hole_px(h)[1],
                                                   1279 - scene.hole_px(h)[0], 719 - scene.hole_px(h)[1]))
@@ -153,7 +153,7 @@ def test_an_empty_board_picture_gives_every_hole_its_own_empty_look(layout4):
     assert set(cal.colours.hole_empty) == {h for h in layout4.holes if not h.startswith("S-")}
     cal = calibrate(setup, layout4, names=dict(enumerate(TABLE_NAMES)), empty_image=render_hard(scene, {}, 2))
     assert set(cal.colours.hole_empty) == set(layout4.holes)
-    sampler = HoleSampler(layout4, cal.homography, cal.image_size)
+    sampler = cal.sampler(layout4)
     pos = random_position(layout4, np.random.default_rng(9))
     reading = read_holes(render_hard(scene, coloured(pos, TABLE_COLOURS), 3), sampler,
                          Classifier(cal.colours, sampler.holes))

@@ -206,7 +206,7 @@ def analyse():
         with _lock:
             _state()["calibration"] = None
         return jsonify(out)
-    sampler = HoleSampler(layout, cal.homography, cal.image_size)
+    sampler = cal.sampler(layout)
     reading = read_holes(frame, sampler, Classifier(cal.colours, sampler.holes))
     for i, hole in enumerate(sampler.holes):
         label, conf = reading.labels[hole], reading.confidence[hole]
