@@ -433,7 +433,8 @@ EMPTY_ADVICE = "add a picture of the empty board (pegs vision calibrate --empty)
 
 
 def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=None, names=None,
-                  empty_image: np.ndarray | None = None, _seen_empty: dict | None = None) -> ColourModel:
+                  empty_image: np.ndarray | None = None, _seen_empty: dict | None = None,
+                  _seen_head: dict | None = None) -> ColourModel:
     """Learn the colour classes from a picture of the set-up position; adds warnings to ``calib``
     and, for every side whose pegs can't be told apart, an entry to ``calib.weak``.
 
@@ -490,6 +491,14 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     q, loo = _spread_ratios(layout, sampler.holes, ratio, [index[hh] for hh in measured])
     norm = LocalNorm(q.astype(np.float32), (np.median(ratio[[index[hh] for hh in measured]], axis=0)
                                             * board_ref).astype(np.float32), board_ref.astype(np.float32))
+    camera = sampler.camera is not None
+    head_q = head_loo = None
+    if camera:      # what each head's spot shows with its hole empty, as a ratio to its ring
+        head_ratio = samples.heads[:, 0] / ring_est
+        for hh, r in (_seen_head or {}).items():
+            head_ratio[index[hh]] = r
+        head_q, head_loo = _spread_ratios(layout, sampler.holes, head_ratio, [index[hh] for hh in measured])
+        norm.head_ratio = head_q.astype(np.float32)
     f = features(samples, board_ref, norm)
     x = weighted(f.hole_lab)
     heads = weighted(f.head_lab)
@@ -500,9 +509,17 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     spread_e = max(_robust_spread(np.linalg.norm(e_keep - mu_e, axis=1))
                    + float(np.median(np.linalg.norm(e_keep - mu_e, axis=1))), 1.0)
     hole_empty = {hh: x[index[hh]] for hh in measured if hh not in seen}
+    head_empty = None
+    if camera:      # a peg is judged on its head's spot: how far that strays from its neighbours' look
+        head_empty = weighted(f.head_empty_lab)
+        f_hl = features(samples, board_ref, LocalNorm(norm.ratio, norm.empty_ref, norm.board_ref,
+                                                       head_loo.astype(np.float32)))
+        keep_i = [index[hh] for hh in measured if hh not in seen]
+        dh = np.linalg.norm(heads[keep_i, 0] - weighted(f_hl.head_empty_lab)[keep_i], axis=1)
+        spread_e = max(_robust_spread(dh) + float(np.median(dh)), 1.0)
     # which sides have pegs: start holes well away from the empty holes
     stand_out = max(4 * spread_e, 8.0)
-    side_lab, centres, side_spread, spreads = {}, {}, {}, [np.linalg.norm(e_keep - mu_e, axis=1)]
+    side_lab, centres, side_spread, spreads = {}, {}, {}, [dh if camera else np.linalg.norm(e_keep - mu_e, axis=1)]
     found_sides = []
     for s in range(layout.sides):
         ids = layout.start_ids(s)
@@ -510,8 +527,12 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         hs = heads[[index[hh] for hh in ids]]                                  # (5, C, 3)
         apart = np.minimum(np.linalg.norm(hs - mu_e, axis=2), np.linalg.norm(hs - board_w, axis=2))
         xs = hs[np.arange(len(ids)), apart.argmax(axis=1)]
-        # full: the hole itself (its centre disc) no longer looks like an empty hole
-        dist_empty = np.linalg.norm(x[[index[hh] for hh in ids]] - mu_e, axis=1)
+        # full: the hole itself (its centre disc) no longer looks like an empty hole; with the camera
+        # model, the head's spot no longer looks as it does with the hole empty
+        dist_empty = np.linalg.norm(x[[index[hh] for hh in ids]] - mu_e, axis=1) if not camera else \
+            np.linalg.norm(heads[[index[hh] for hh in ids], 0] - head_empty[[index[hh] for hh in ids]], axis=1)
+        if camera:
+            xs = heads[[index[hh] for hh in ids], 0]
         full = dist_empty > stand_out
         wanted = sides is None and full.sum() >= math.ceil(len(ids) / 2) or sides is not None and s in sides
         if not wanted:
@@ -538,7 +559,9 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             if s in found_sides:
                 continue
             ids = layout.start_ids(s)
-            some = int((np.linalg.norm(x[[index[hh] for hh in ids]] - mu_e, axis=1) > stand_out).sum())
+            ii = [index[hh] for hh in ids]
+            some = int(((np.linalg.norm(heads[ii, 0] - head_empty[ii], axis=1) if camera else
+                         np.linalg.norm(x[ii] - mu_e, axis=1)) > stand_out).sum())
             if some:
                 warnings.append(f"side {s}: {some} of its start holes look filled, the others empty, so its "
                                 f"pegs were not learnt; if that seat plays, name the table's colours "
@@ -551,6 +574,8 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                         names={s: n for s, n in names.items() if s in side_lab},
                         hole_empty={hh: [round(float(v), 2) for v in lab / lab_w] for hh, lab in hole_empty.items()},
                         hole_ratio={hh: [round(float(v), 4) for v in q[index[hh]]] for hh in sampler.holes},
+                        head_ratio={hh: [round(float(v), 4) for v in head_q[index[hh]]] for hh in sampler.holes}
+                        if camera else {},
                         empty_ref=[round(float(v), 2) for v in norm.empty_ref],
                         bodies={s: [round(float(v), 2) for v in c / lab_w] for s, c in centres.items()},
                         spreads={s: round(v, 2) for s, v in side_spread.items()})
@@ -572,11 +597,16 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             # look filled only because its empty look was not known yet)
             seen_now = {hh: own[i] for i, hh in enumerate(sampler.holes)
                         if hh.startswith("S-") and hh not in model.hole_empty}
-            return learn_colours(image, layout, calib, sides, names, empty_image, seen_now)
+            own_head = se.heads[:, 0] / ring_estimate(se.ring)
+            seen_head = {hh: own_head[index[hh]] for hh in seen_now} if camera else None
+            return learn_colours(image, layout, calib, sides, names, empty_image, seen_now, seen_head)
         fe = clf.features(se)
         model.hole_empty.update({hh: [round(float(v), 2) for v in fe.hole_lab[index[hh]]] for hh in seen})
     in_hole = {s: float(np.linalg.norm(c - mu_e)) for s, c in centres.items()}
-    problems = weak_sides(model, in_hole)
+    at_holes = None
+    if camera:      # each side against every hole's own empty look at its head's spot
+        at_holes = weighted(features(samples, board_ref, model.local_norm(sampler.holes)).head_empty_lab)
+    problems = weak_sides(model, in_hole, at_holes)
     # how the light is where each weak side's pegs stand: the advice depends on it
     for s, items in problems.items():
         ring = np.median(samples.ring[[index[hh] for hh in layout.start_ids(s)]], axis=0)
@@ -589,10 +619,15 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                 light += ", " + EMPTY_ADVICE
         else:
             light = "add light over that side"
+        cause = None
+        if at_holes is not None and any(k == "empty" for k, *_ in items):
+            cause = _weak_cause(layout, calib, sampler.holes, at_holes, weighted(model.pegs[s]), margin_for(model))
         for kind, other, d, margin in items:
             what = {"empty": "empty holes", "board": "the bare board"}.get(kind, _side_name(model, other))
             fix = ("give one of these seats pegs of a clearly different colour" if kind == "side"
                    else f"{light}, or use lighter, brighter pegs for that seat")
+            if kind == "empty" and cause:
+                what, fix = cause
             calib.weak.append({"side": s, "colour": model.names.get(s), "like": kind, "other": other,
                                "distance": round(d, 1), "needed": round(margin, 1),
                                "message": f"{_side_name(model, s)} can't be told from {what} "
@@ -601,6 +636,12 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     # a side that can't be told from empty holes (in its start holes, where it was measured): neither
     # "empty" nor "a peg" is ever sure there, nor where a lamp's sheen blows the board out
     like_empty = [s for s, items in problems.items() if any(k == "empty" for k, *_ in items)]
+    near_empty = set()
+    if at_holes is not None:     # the holes where some side's pegs look like that hole empty: never sure
+        m = hole_margin(model)
+        for s in model.pegs:
+            near = np.linalg.norm(at_holes - weighted(model.pegs[s]), axis=1) < m
+            near_empty |= {hh for hh, v in zip(sampler.holes, near) if v}
     # ... except a start hole whose own empty look was seen (an empty-board picture) and whose peg
     # clips a channel that its empty look leaves well below the clip: the detector rules "empty" out
     # there on that channel alone (``brighter_than_empty``), not on the colour distance
@@ -610,15 +651,38 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         fs = features(samples, board_ref, model.local_norm(sampler.holes))
         proven = {hh for hh in starts if hh in seen and fs.brighter[index[hh]]}
     model.clip_proven = sorted(proven)
-    model.unsure = sorted({hh for s in like_empty for hh in layout.start_ids(s) if hh not in proven}
-                          | ({hh for hh, v in zip(sampler.holes, samples.saturated) if v > 0.3} if like_empty
-                             else set()))
+    if at_holes is not None:
+        model.unsure = sorted(near_empty | ({hh for hh, v in zip(sampler.holes, samples.saturated) if v > 0.3}
+                                            if like_empty else set()))
+    else:
+        model.unsure = sorted({hh for s in like_empty for hh in layout.start_ids(s) if hh not in proven}
+                              | ({hh for hh, v in zip(sampler.holes, samples.saturated) if v > 0.3} if like_empty
+                                 else set()))
     calib.colours = model
     calib.warnings = [w for w in calib.warnings if w.startswith("manual")] + warnings
     return model
 
 
 CLIP_LEVEL = 245.0
+
+
+def _weak_cause(layout: Layout, calib: Calibration, holes, at_holes, peg, margin):
+    """(what the pegs look like, what to do) for a side whose pegs look like the empty spot at
+    too many holes, in the words of the cause: the heads seen off the template's grey discs
+    (parallax: raise the camera or point it straight down) or their colour."""
+    from .template import hole_disc_radius
+    near = np.linalg.norm(np.asarray(at_holes) - peg, axis=1) < margin
+    xy = np.array([layout.holes[h] for h in holes], np.float64)
+    shift = calib.camera.parallax_mm(xy, calib.head_height)
+    off_disc = shift > hole_disc_radius(layout) - 0.7 * layout.peg_diameter / 2
+    n = int(near.sum())
+    if n and (near & off_disc).sum() >= 0.7 * n:
+        h, t = calib.camera.height_mm / 10, calib.camera.tilt_deg
+        return (f"the board where the camera sees their heads off the holes' grey discs ({n} holes, heads "
+                f"seen up to {shift[near].max():.0f} mm off their holes; camera {h:.0f} cm up, tilted {t:.0f} "
+                f"degrees)", "raise the camera" + (" or point it straight down" if t > 5 else ""))
+    return ("empty holes (these pegs look like the board and the empty holes)",
+            "use pegs of a clearly different colour for that seat, or add light over that side")
 
 
 def _spread_ratios(layout: Layout, holes: list, ratio: np.ndarray, known: list, k: int = 6):
@@ -653,10 +717,20 @@ def margin_for(model: ColourModel) -> float:
     return max(6 * model.tau, 15.0)
 
 
-def weak_sides(model: ColourModel, in_hole: dict | None = None) -> dict:
+WEAK_SHARE = 0.05     # a side is refused when its pegs look like the empty spot at more holes than this
+
+
+def hole_margin(model: ColourModel) -> float:
+    """A side's pegs closer than this to one hole's own empty look (camera model) can't be read there."""
+    return max(4.5 * model.tau, 12.0)
+
+
+def weak_sides(model: ColourModel, in_hole: dict | None = None, at_holes=None) -> dict:
     """side -> [(kind, other side or None, distance, margin needed)] for every class a side's
     pegs are too close to (kind: empty, board, side). ``in_hole``: side -> how far (weighted Lab)
-    the middle of its occupied start holes is from an empty hole."""
+    the middle of its occupied start holes is from an empty hole. ``at_holes``: (N, 3) weighted
+    Lab of each hole's head spot with the hole empty (the camera model): a side is then judged
+    against every hole's own look, at the ``WEAK_SHARE`` worst holes' distance."""
     out: dict = {}
     margin = margin_for(model)
     empty = weighted(model.empty)
@@ -664,6 +738,13 @@ def weak_sides(model: ColourModel, in_hole: dict | None = None) -> dict:
     sides = sorted(model.pegs)
     for s in sides:
         p = weighted(model.pegs[s])
+        if at_holes is not None:
+            # each hole's own empty look is measured there, not a class mean: 4.5 spreads suffice
+            m = hole_margin(model)
+            d = float(np.quantile(np.linalg.norm(np.asarray(at_holes) - p, axis=1), WEAK_SHARE))
+            if d < m:
+                out.setdefault(s, []).append(("empty", None, d, m))
+            continue        # bare board over a hole is told from a peg by the hole's own disc
         d = float(np.linalg.norm(p - empty))
         if in_hole and s in in_hole and d < 2 * margin:     # a dark head and a dark stem: a black peg
             d = min(d, in_hole[s])

@@ -232,6 +232,7 @@ class Features:
     head_clip: np.ndarray     # (N, C, 3)
     saturated: np.ndarray
     brighter: np.ndarray | None = None   # (N,) bool: clipped where its empty look is well below the clip
+    head_empty_lab: np.ndarray | None = None   # (N, 3) what the head's spot shows with the hole empty
 
 
 def local_normalised(values: np.ndarray, ring: np.ndarray, norm) -> np.ndarray:
@@ -256,6 +257,7 @@ class LocalNorm:
     ratio: np.ndarray
     empty_ref: np.ndarray
     board_ref: np.ndarray
+    head_ratio: np.ndarray | None = None   # (N, 3) the head's spot, hole empty, to its ring (camera model)
 
 
 CLIP_PROOF = 20.0     # levels an empty look must stay below the clip for a clipped reading to rule it out
@@ -278,9 +280,12 @@ def features(samples: Samples, board_ref, norm: LocalNorm | None = None) -> Feat
     else:
         hole = local_normalised(samples.hole, samples.ring, norm)
         heads = local_normalised(samples.heads, samples.ring, norm)
+    head_empty = None
+    if norm is not None and norm.head_ratio is not None:
+        head_empty = bgr_to_lab(local_normalised(norm.head_ratio * ring_estimate(samples.ring), samples.ring, norm))
     return Features(hole, heads, bgr_to_lab(hole), bgr_to_lab(heads), samples.hole >= CLIP,
                     samples.heads >= CLIP, samples.saturated,
-                    None if norm is None else brighter_than_empty(samples, norm))
+                    None if norm is None else brighter_than_empty(samples, norm), head_empty)
 
 
 # --------------------------------------------------------------------------- the colour model
@@ -300,13 +305,17 @@ class ColourModel:
     spreads: dict = field(default_factory=dict)  # side -> its own pegs' spread (weighted Lab), if above tau
     unsure: list = field(default_factory=list)   # holes never read surely (see calibration)
     clip_proven: list = field(default_factory=list)  # holes where a clipped channel rules "empty" out
+    head_ratio: dict = field(default_factory=dict)   # hole -> BGR of its head's spot (hole empty) / its ring
 
     def local_norm(self, holes) -> LocalNorm | None:
         """The local normalisation for ``holes`` (in the sampler's order), None for a model without it."""
         if not self.hole_ratio or self.empty_ref is None or any(h not in self.hole_ratio for h in holes):
             return None
+        head = None
+        if self.head_ratio and all(h in self.head_ratio for h in holes):
+            head = np.array([self.head_ratio[h] for h in holes], np.float32)
         return LocalNorm(np.array([self.hole_ratio[h] for h in holes], np.float32),
-                         np.asarray(self.empty_ref, np.float32), np.asarray(self.board_ref, np.float32))
+                         np.asarray(self.empty_ref, np.float32), np.asarray(self.board_ref, np.float32), head)
 
     def classes(self):
         """(keys, weighted Lab means): EMPTY, sides..., UNKNOWN for bare board."""
@@ -325,7 +334,8 @@ class ColourModel:
                 "empty_ref": [round(float(v), 2) for v in self.empty_ref] if self.empty_ref is not None else None,
                 "bodies": {str(s): [round(float(v), 2) for v in lab] for s, lab in sorted(self.bodies.items())},
                 "spreads": {str(s): round(float(v), 3) for s, v in sorted(self.spreads.items())},
-                "unsure": list(self.unsure), "clip_proven": list(self.clip_proven)}
+                "unsure": list(self.unsure), "clip_proven": list(self.clip_proven),
+                "head_ratio": {h: [round(float(v), 4) for v in q] for h, q in self.head_ratio.items()}}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
@@ -338,7 +348,8 @@ class ColourModel:
                    bodies={int(s): [float(x) for x in v] for s, v in (data.get("bodies") or {}).items()},
                    spreads={int(s): float(v) for s, v in (data.get("spreads") or {}).items()},
                    unsure=[str(h) for h in data.get("unsure") or []],
-                   clip_proven=[str(h) for h in data.get("clip_proven") or []])
+                   clip_proven=[str(h) for h in data.get("clip_proven") or []],
+                   head_ratio={str(h): [float(x) for x in v] for h, v in (data.get("head_ratio") or {}).items()})
 
 
 class Classifier:
@@ -408,6 +419,11 @@ class Classifier:
         if self.empty_means is not None and len(self.empty_means) == len(d_empty):
             own = np.linalg.norm(weighted(f.hole_lab) - self.empty_means, axis=1)
             d_empty = np.where(f.hole_clip.any(axis=1), d_empty, np.minimum(d_empty, own))
+        if f.head_empty_lab is not None:
+            # the camera model puts the head: a peg is there when its spot doesn't look as it does with
+            # the hole empty (a black head against the grey disc, not a dark shaft in a dark hole; a
+            # neighbour's head over this hole's disc doesn't count for this hole)
+            d_empty = np.linalg.norm(weighted(f.head_lab[:, 0]) - weighted(f.head_empty_lab), axis=1)
         if f.brighter is not None and self.clip_proven is not None and len(self.clip_proven) == len(d_empty):
             # clipped where its own (seen) empty look is far from clipping: not an empty hole
             d_empty = np.where(f.brighter & self.clip_proven, np.maximum(d_empty, 1e3), d_empty)

@@ -48,6 +48,11 @@ def position_read(reading, min_confidence: float = 0.8):
     return {h: int(v) for h, v in reading.labels.items() if v != EMPTY}
 
 
+# issue 23's room set-ups: every colour a group owns, black and white included
+ROOM_SETS = [(["black", "white", "red", "#1a3a8c"], ["black", "white", "red", "blue"]),
+             (["yellow", "black", "green", "white"], ["yellow", "black", "green", "white"])]
+
+
 class CameraSetUp:
     """One camera set-up of the hard set: scene, calibration, sampler and classifier."""
 
@@ -57,8 +62,10 @@ class CameraSetUp:
         self.flat = level in LEVELS          # render.py's flat-board levels (clean ... strong)
         self.scene = (make_scene if self.flat else make_hard_scene)(self.layout, level, seed)
         self.seed = seed
-        setup = self.render(setup_pegs(self.layout, colours=TABLE_COLOURS), seed)
-        self.calibration = calibrate(setup, self.layout, names=dict(enumerate(TABLE_NAMES)),
+        self.colours, self.names = (ROOM_SETS[seed % len(ROOM_SETS)] if str(level).startswith("room")
+                                    else (TABLE_COLOURS, TABLE_NAMES))
+        setup = self.render(setup_pegs(self.layout, colours=self.colours), seed)
+        self.calibration = calibrate(setup, self.layout, names=dict(enumerate(self.names)),
                                      empty_image=self.render({}, seed + 1) if empty_picture else None)
         self.sampler = self.calibration.sampler(self.layout)
         self.classifier = Classifier(self.calibration.colours, self.sampler.holes)
@@ -80,7 +87,7 @@ class CameraSetUp:
         return [((px[0] + reach * np.cos(a), px[1] + reach * np.sin(a)), angle)]
 
     def read(self, board: dict, hands=()):
-        img = self.render(coloured(board, TABLE_COLOURS), 7919 * self.seed + self.frames, hands)
+        img = self.render(coloured(board, self.colours), 7919 * self.seed + self.frames, hands)
         self.frames += 1
         return read_holes(img, self.sampler, self.classifier)
 
