@@ -636,12 +636,19 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     # a side that can't be told from empty holes (in its start holes, where it was measured): neither
     # "empty" nor "a peg" is ever sure there, nor where a lamp's sheen blows the board out
     like_empty = [s for s, items in problems.items() if any(k == "empty" for k, *_ in items)]
-    near_empty = set()
-    if at_holes is not None:     # the holes where some side's pegs look like that hole empty: never sure
+    near_empty, head_weak = set(), set()
+    if at_holes is not None:
+        # the holes where some side's heads look like the spot empty: read on the hole's disc too
+        # there, and never sure where that side's peg in its hole looks like the hole empty as well
         m = hole_margin(model)
+        hole_e = weighted(np.array([model.hole_empty.get(hh, model.empty) for hh in sampler.holes], float))
         for s in model.pegs:
             near = np.linalg.norm(at_holes - weighted(model.pegs[s]), axis=1) < m
-            near_empty |= {hh for hh, v in zip(sampler.holes, near) if v}
+            head_weak |= {hh for hh, v in zip(sampler.holes, near) if v}
+            body = weighted(model.bodies[s]) if s in model.bodies else weighted(model.pegs[s])
+            also = near & (np.linalg.norm(hole_e - body, axis=1) < m)
+            near_empty |= {hh for hh, v in zip(sampler.holes, also) if v}
+    model.head_weak = sorted(head_weak)
     # ... except a start hole whose own empty look was seen (an empty-board picture) and whose peg
     # clips a channel that its empty look leaves well below the clip: the detector rules "empty" out
     # there on that channel alone (``brighter_than_empty``), not on the colour distance
@@ -674,7 +681,7 @@ def _weak_cause(layout: Layout, calib: Calibration, holes, at_holes, peg, margin
     near = np.linalg.norm(np.asarray(at_holes) - peg, axis=1) < margin
     xy = np.array([layout.holes[h] for h in holes], np.float64)
     shift = calib.camera.parallax_mm(xy, calib.head_height)
-    off_disc = shift > hole_disc_radius(layout) - 0.7 * layout.peg_diameter / 2
+    off_disc = shift > hole_disc_radius(layout) - 0.82 * layout.peg_diameter / 2
     n = int(near.sum())
     if n and (near & off_disc).sum() >= 0.7 * n:
         h, t = calib.camera.height_mm / 10, calib.camera.tilt_deg

@@ -56,12 +56,12 @@ def sample_geometry(layout: Layout, camera: bool = False) -> dict:
     """
     hole_r, peg_r = layout.hole_diameter / 2, layout.peg_diameter / 2
     if camera:
-        # the head is read where the camera model puts it: its middle and a ring at 0.7 of its radius
+        # the head is read where the camera model puts it: its middle and a ring at 0.82 of its radius
         # (which lies beyond the hole when the camera is straight above it: a black head shows
         # against the template's grey disc there, not against the dark hole), at the spot and at 8
         # places 1.5 mm round it (heads differ in height; a dome's top catches the light)
-        head_pts = [(0.0, 0.0)] + [(0.7 * peg_r * math.cos(2 * math.pi * k / 12),
-                                    0.7 * peg_r * math.sin(2 * math.pi * k / 12)) for k in range(12)]
+        head_pts = [(0.0, 0.0)] + [(0.82 * peg_r * math.cos(2 * math.pi * k / 12),
+                                    0.82 * peg_r * math.sin(2 * math.pi * k / 12)) for k in range(12)]
         step = min(1.5, 0.25 * peg_r)
         shifts = [(0.0, 0.0)] + [(step * math.cos(2 * math.pi * k / 8), step * math.sin(2 * math.pi * k / 8))
                                  for k in range(8)]
@@ -306,6 +306,7 @@ class ColourModel:
     unsure: list = field(default_factory=list)   # holes never read surely (see calibration)
     clip_proven: list = field(default_factory=list)  # holes where a clipped channel rules "empty" out
     head_ratio: dict = field(default_factory=dict)   # hole -> BGR of its head's spot (hole empty) / its ring
+    head_weak: list = field(default_factory=list)    # holes whose head spot looks like some side's pegs
 
     def local_norm(self, holes) -> LocalNorm | None:
         """The local normalisation for ``holes`` (in the sampler's order), None for a model without it."""
@@ -335,7 +336,8 @@ class ColourModel:
                 "bodies": {str(s): [round(float(v), 2) for v in lab] for s, lab in sorted(self.bodies.items())},
                 "spreads": {str(s): round(float(v), 3) for s, v in sorted(self.spreads.items())},
                 "unsure": list(self.unsure), "clip_proven": list(self.clip_proven),
-                "head_ratio": {h: [round(float(v), 4) for v in q] for h, q in self.head_ratio.items()}}
+                "head_ratio": {h: [round(float(v), 4) for v in q] for h, q in self.head_ratio.items()},
+                "head_weak": list(self.head_weak)}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
@@ -349,7 +351,8 @@ class ColourModel:
                    spreads={int(s): float(v) for s, v in (data.get("spreads") or {}).items()},
                    unsure=[str(h) for h in data.get("unsure") or []],
                    clip_proven=[str(h) for h in data.get("clip_proven") or []],
-                   head_ratio={str(h): [float(x) for x in v] for h, v in (data.get("head_ratio") or {}).items()})
+                   head_ratio={str(h): [float(x) for x in v] for h, v in (data.get("head_ratio") or {}).items()},
+                   head_weak=[str(h) for h in data.get("head_weak") or []])
 
 
 class Classifier:
@@ -374,6 +377,8 @@ class Classifier:
         # holes where calibration saw both looks and the peg clipped where the empty look did not
         self.clip_proven = np.array([h in model.clip_proven for h in holes], bool) \
             if holes is not None and model.clip_proven else None
+        self.head_weak = np.array([h in model.head_weak for h in holes], bool) \
+            if holes is not None and model.head_weak else None
         self.keys = np.array(keys)
         self.sides = np.array(sorted(model.pegs), int)
         d = np.linalg.norm(self.means[:, None] - self.means[None], axis=2)
@@ -423,7 +428,11 @@ class Classifier:
             # the camera model puts the head: a peg is there when its spot doesn't look as it does with
             # the hole empty (a black head against the grey disc, not a dark shaft in a dark hole; a
             # neighbour's head over this hole's disc doesn't count for this hole)
-            d_empty = np.linalg.norm(weighted(f.head_lab[:, 0]) - weighted(f.head_empty_lab), axis=1)
+            d_head = np.linalg.norm(weighted(f.head_lab[:, 0]) - weighted(f.head_empty_lab), axis=1)
+            # where some side's heads look like the empty spot (a white head seen against a marker's
+            # white sticker), the hole's own disc (the shaft hides the dark hole) must look empty too
+            d_empty = np.where(self.head_weak, np.maximum(d_head, d_empty), d_head) \
+                if self.head_weak is not None and len(self.head_weak) == len(d_head) else d_head
         if f.brighter is not None and self.clip_proven is not None and len(self.clip_proven) == len(d_empty):
             # clipped where its own (seen) empty look is far from clipping: not an empty hole
             d_empty = np.where(f.brighter & self.clip_proven, np.maximum(d_empty, 1e3), d_empty)
