@@ -648,6 +648,10 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             body = weighted(model.bodies[s]) if s in model.bodies else weighted(model.pegs[s])
             also = near & (np.linalg.norm(hole_e - body, axis=1) < m)
             near_empty |= {hh for hh, v in zip(sampler.holes, also) if v}
+    if at_holes is not None and like_empty:
+        # a side refused as like the empty spot: nowhere is "empty" sure unless the hole's own disc
+        # looks empty too (no wrong hole from a refused side used anyway)
+        head_weak = set(sampler.holes)
     model.head_weak = sorted(head_weak)
     # ... except a start hole whose own empty look was seen (an empty-board picture) and whose peg
     # clips a channel that its empty look leaves well below the clip: the detector rules "empty" out
@@ -908,3 +912,49 @@ class MarkerCheck:
         med = float(np.median(errors))
         moved = (len(errors) >= 2 and med > self.threshold) or (len(errors) == 1 and errors[0] > 3 * self.threshold)
         return CheckResult("moved" if moved else "ok", len(errors), med)
+
+
+# --------------------------------------------------------------------------- the camera in words
+
+def working_envelope(layout: Layout, head_height: float, tilts=(0, 10, 20, 25)) -> list:
+    """[(tilt degrees, lowest camera height mm or None)] at which every head is seen within the
+    template's grey disc round its hole (a camera aimed at the board's middle): there black and
+    white heads show against the grey; lower or more tilted, the heads far from the camera are
+    seen against the paper or the next hole. None: not at any height."""
+    from .template import hole_disc_radius
+    s = hole_disc_radius(layout) - 0.82 * layout.peg_diameter / 2
+    centre = np.array([layout.width / 2, layout.height / 2])
+    R = float(max(np.linalg.norm(np.array(xy) - centre) for xy in layout.holes.values()))
+    h = max(float(head_height), 1e-6)
+    out = []
+    for t in tilts:
+        k = s - h * math.tan(math.radians(t))
+        out.append((t, h * (R + s) / k if k > 0 else None))
+    return out
+
+
+def camera_summary(calib: Calibration, layout: Layout) -> list[str]:
+    """The camera as calibration measured it, in words (the CLI and the phone page show these)."""
+    cam, fit = calib.camera, calib.fit
+    if cam is None:
+        if fit:
+            return [f"camera model not used: the holes fit a flat homography better "
+                    f"({fit.get('homography_rms_px')} px against {fit.get('rms_px')} px)"]
+        return []
+    lines = [f"camera {cam.height_mm / 10:.0f} cm above the board, tilted {cam.tilt_deg:.0f} degrees from straight "
+             f"down, lens {cam.fov_deg:.0f} degrees across" + ("" if cam.focal_observed else
+                                                               " (assumed: a view straight down can't tell)")]
+    worst = max((fit.get("per_region_px") or {}).items(), key=lambda kv: kv[1], default=("-", 0.0))
+    lines.append(f"lens: k1 {cam.dist[0]:+.3f}, k2 {cam.dist[1]:+.3f}, bending the corners by up to "
+                 f"{fit.get('lens_shift_px', 0):.0f} px; fitted to {fit.get('rms_px', 0):.2f} px over "
+                 f"{fit.get('points', 0)} points (worst: {worst[0]}, {worst[1]:.2f} px; a homography: "
+                 f"{fit.get('homography_rms_px', 0):.2f} px)")
+    xy = np.array(list(layout.holes.values()), np.float64)
+    shift = cam.parallax_mm(xy, calib.head_height)
+    lines.append(f"peg heads seen {calib.head_height:.1f} mm above the board "
+                 f"({fit.get('head_height_from', 'measured')}), up to {shift.max():.0f} mm off their holes")
+    env = ", ".join(f"{t} degrees: " + (f"{hmin / 10:.0f} cm" if hmin else "not at any height")
+                    for t, hmin in working_envelope(layout, calib.head_height))
+    lines.append(f"working envelope for these pegs (every head on its hole's grey disc), lowest camera "
+                 f"height at a tilt of {env}")
+    return lines

@@ -276,7 +276,7 @@ def _parse_points(text: str):
 
 
 def cmd_calibrate(args) -> int:
-    from .calibration import CalibrationError, calibrate
+    from .calibration import CalibrationError, calibrate, camera_summary
     from .layout import LayoutError
     try:
         layout = _layout_arg(args.layout)
@@ -308,6 +308,8 @@ def cmd_calibrate(args) -> int:
     if calib.weak and not args.accept_weak:
         print(f"pegs vision: the calibration can't tell every side's pegs apart; {args.out} not written:",
               file=sys.stderr)
+        for line in camera_summary(calib, layout):
+            print(f"  {line}", file=sys.stderr)
         for w in calib.weak:
             print(f"  {w['message']}", file=sys.stderr)
         print("  change what the message says and calibrate again, or add --accept-weak to save it anyway "
@@ -319,6 +321,8 @@ def cmd_calibrate(args) -> int:
     except OSError as exc:
         raise _Fail(f"can't write {args.out}: {exc.strerror}") from None
     print(f"calibrated from {how}; wrote {args.out}")
+    for line in camera_summary(calib, layout):
+        print(f"  {line}")
     for s in sorted(calib.colours.pegs):
         name = calib.colours.names.get(s)
         print(f"  side {s}: {name + ' pegs' if name else 'pegs learnt (no colour named: --colours)'}")
