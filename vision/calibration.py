@@ -30,7 +30,8 @@ import cv2
 import numpy as np
 
 from .colours import bgr_to_lab
-from .detect import Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, weighted
+from .detect import (Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, spot_distance,
+                     weighted)
 from .geometry import CameraModel, fit_camera, fit_pose, residuals
 from .layout import Layout
 from .markers import detect_in_windows, detect_markers, to_gray
@@ -355,6 +356,9 @@ def fit_camera_to_picture(image: np.ndarray, layout: Layout, H: np.ndarray, foun
                  "look_at_mm": [round(v, 1) for v in cam.look_point]}
 
 
+HEAD_UNIFORMITY = 0.0
+
+
 def measure_head_height(image: np.ndarray, layout: Layout, cam: CameraModel, sides=None,
                         heights=np.arange(0.0, 26.0, 1.0)) -> float | None:
     """How high above the board (mm) the set-up picture shows the start pegs' heads: the height at
@@ -382,13 +386,16 @@ def measure_head_height(image: np.ndarray, layout: Layout, cam: CameraModel, sid
         vals = cv2.remap(img, p[..., 0], p[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         rp = cam.project(xy[:, None, :] + ring_off[None]).astype(np.float32)
         ring = cv2.remap(img, rp[..., 0], rp[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return np.median(vals, axis=1), np.maximum(np.median(ring, axis=1), 1.0)
+        return np.median(vals, axis=1), np.maximum(np.median(ring, axis=1), 1.0), vals
     scores = []
     for z in heights:
-        e_val, e_ring = look(empty_ids, z)
+        e_val, e_ring, _ = look(empty_ids, z)
         ratio = np.median(e_val / e_ring, axis=0)
-        s_val, s_ring = look(start_ids, z)
+        s_val, s_ring, s_all = look(start_ids, z)
         d = np.linalg.norm(bgr_to_lab(s_val) - bgr_to_lab(ratio * s_ring), axis=1)
+        # all of the head's points on the head: they agree (a sample half on the board doesn't)
+        lab_all = bgr_to_lab(s_all)
+        d = d - HEAD_UNIFORMITY * np.median(np.linalg.norm(lab_all - bgr_to_lab(s_val)[:, None], axis=2), axis=1)
         scores.append(d)
     scores = np.array(scores)                               # (heights, start pegs)
     total = np.zeros(len(heights))
@@ -494,10 +501,11 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     camera = sampler.camera is not None
     head_q = head_loo = None
     if camera:      # what each head's spot shows with its hole empty, as a ratio to its ring
-        head_ratio = samples.heads[:, 0] / ring_est
+        head_ratio = (samples.spot / ring_est[:, None, :]).reshape(len(sampler.holes), 6)
         for hh, r in (_seen_head or {}).items():
-            head_ratio[index[hh]] = r
+            head_ratio[index[hh]] = np.ravel(r)
         head_q, head_loo = _spread_ratios(layout, sampler.holes, head_ratio, [index[hh] for hh in measured])
+        head_q, head_loo = head_q.reshape(-1, 2, 3), head_loo.reshape(-1, 2, 3)
         norm.head_ratio = head_q.astype(np.float32)
     f = features(samples, board_ref, norm)
     x = weighted(f.hole_lab)
@@ -511,14 +519,16 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     hole_empty = {hh: x[index[hh]] for hh in measured if hh not in seen}
     head_empty = None
     if camera:      # a peg is judged on its head's spot: how far that strays from its neighbours' look
-        head_empty = weighted(f.head_empty_lab)
+        head_empty = f.head_empty_lab
+        spots = f.spot_lab
         f_hl = features(samples, board_ref, LocalNorm(norm.ratio, norm.empty_ref, norm.board_ref,
                                                        head_loo.astype(np.float32)))
         keep_i = [index[hh] for hh in measured if hh not in seen]
-        dh = np.linalg.norm(heads[keep_i, 0] - weighted(f_hl.head_empty_lab)[keep_i], axis=1)
+        dh = spot_distance(spots[keep_i], f_hl.head_empty_lab[keep_i])
         spread_e = max(_robust_spread(dh) + float(np.median(dh)), 1.0)
     # which sides have pegs: start holes well away from the empty holes
     stand_out = max(4 * spread_e, 8.0)
+    side_full: dict = {}
     side_lab, centres, side_spread, spreads = {}, {}, {}, [dh if camera else np.linalg.norm(e_keep - mu_e, axis=1)]
     found_sides = []
     for s in range(layout.sides):
@@ -530,7 +540,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         # full: the hole itself (its centre disc) no longer looks like an empty hole; with the camera
         # model, the head's spot no longer looks as it does with the hole empty
         dist_empty = np.linalg.norm(x[[index[hh] for hh in ids]] - mu_e, axis=1) if not camera else \
-            np.linalg.norm(heads[[index[hh] for hh in ids], 0] - head_empty[[index[hh] for hh in ids]], axis=1)
+            spot_distance(spots[[index[hh] for hh in ids]], head_empty[[index[hh] for hh in ids]])
         if camera:
             xs = heads[[index[hh] for hh in ids], 0]
         full = dist_empty > stand_out
@@ -538,6 +548,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         if not wanted:
             continue
         found_sides.append(s)
+        side_full[s] = full if full.any() else np.ones(len(ids), bool)
         if sides is not None and not full.any():
             use = xs            # black pegs, say: learn them anyway (and warn below)
         else:
@@ -560,7 +571,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                 continue
             ids = layout.start_ids(s)
             ii = [index[hh] for hh in ids]
-            some = int(((np.linalg.norm(heads[ii, 0] - head_empty[ii], axis=1) if camera else
+            some = int(((spot_distance(spots[ii], head_empty[ii]) if camera else
                          np.linalg.norm(x[ii] - mu_e, axis=1)) > stand_out).sum())
             if some:
                 warnings.append(f"side {s}: {some} of its start holes look filled, the others empty, so its "
@@ -574,7 +585,8 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                         names={s: n for s, n in names.items() if s in side_lab},
                         hole_empty={hh: [round(float(v), 2) for v in lab / lab_w] for hh, lab in hole_empty.items()},
                         hole_ratio={hh: [round(float(v), 4) for v in q[index[hh]]] for hh in sampler.holes},
-                        head_ratio={hh: [round(float(v), 4) for v in head_q[index[hh]]] for hh in sampler.holes}
+                        head_ratio={hh: [round(float(v), 4) for v in head_q[index[hh]].ravel()]
+                                    for hh in sampler.holes}
                         if camera else {},
                         empty_ref=[round(float(v), 2) for v in norm.empty_ref],
                         bodies={s: [round(float(v), 2) for v in c / lab_w] for s, c in centres.items()},
@@ -597,7 +609,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             # look filled only because its empty look was not known yet)
             seen_now = {hh: own[i] for i, hh in enumerate(sampler.holes)
                         if hh.startswith("S-") and hh not in model.hole_empty}
-            own_head = se.heads[:, 0] / ring_estimate(se.ring)
+            own_head = se.spot / ring_estimate(se.ring)[:, None, :] if camera else None
             seen_head = {hh: own_head[index[hh]] for hh in seen_now} if camera else None
             return learn_colours(image, layout, calib, sides, names, empty_image, seen_now, seen_head)
         fe = clf.features(se)
@@ -605,7 +617,10 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     in_hole = {s: float(np.linalg.norm(c - mu_e)) for s, c in centres.items()}
     at_holes = None
     if camera:      # each side against every hole's own empty look at its head's spot
-        at_holes = weighted(features(samples, board_ref, model.local_norm(sampler.holes)).head_empty_lab)
+        at_holes = features(samples, board_ref, model.local_norm(sampler.holes)).head_empty_lab
+        model_spots = {s: np.median(spots[[index[hh] for hh in layout.start_ids(s)]][side_full[s]], axis=0)
+                       for s in side_lab}
+        at_holes = (at_holes, model_spots)
     problems = weak_sides(model, in_hole, at_holes)
     # how the light is where each weak side's pegs stand: the advice depends on it
     for s, items in problems.items():
@@ -621,7 +636,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             light = "add light over that side"
         cause = None
         if at_holes is not None and any(k == "empty" for k, *_ in items):
-            cause = _weak_cause(layout, calib, sampler.holes, at_holes, weighted(model.pegs[s]), margin_for(model))
+            cause = _weak_cause(layout, calib, sampler.holes, at_holes[0], at_holes[1][s], hole_margin(model))
         for kind, other, d, margin in items:
             what = {"empty": "empty holes", "board": "the bare board"}.get(kind, _side_name(model, other))
             fix = ("give one of these seats pegs of a clearly different colour" if kind == "side"
@@ -643,7 +658,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         m = hole_margin(model)
         hole_e = weighted(np.array([model.hole_empty.get(hh, model.empty) for hh in sampler.holes], float))
         for s in model.pegs:
-            near = np.linalg.norm(at_holes - weighted(model.pegs[s]), axis=1) < m
+            near = spot_distance(at_holes[1][s][None], at_holes[0]) < m
             head_weak |= {hh for hh, v in zip(sampler.holes, near) if v}
             body = weighted(model.bodies[s]) if s in model.bodies else weighted(model.pegs[s])
             also = near & (np.linalg.norm(hole_e - body, axis=1) < m)
@@ -682,7 +697,7 @@ def _weak_cause(layout: Layout, calib: Calibration, holes, at_holes, peg, margin
     too many holes, in the words of the cause: the heads seen off the template's grey discs
     (parallax: raise the camera or point it straight down) or their colour."""
     from .template import hole_disc_radius
-    near = np.linalg.norm(np.asarray(at_holes) - peg, axis=1) < margin
+    near = spot_distance(np.asarray(peg)[None], at_holes) < margin
     xy = np.array([layout.holes[h] for h in holes], np.float64)
     shift = calib.camera.parallax_mm(xy, calib.head_height)
     off_disc = shift > hole_disc_radius(layout) - 0.82 * layout.peg_diameter / 2
@@ -752,7 +767,7 @@ def weak_sides(model: ColourModel, in_hole: dict | None = None, at_holes=None) -
         if at_holes is not None:
             # each hole's own empty look is measured there, not a class mean: 4.5 spreads suffice
             m = hole_margin(model)
-            d = float(np.quantile(np.linalg.norm(np.asarray(at_holes) - p, axis=1), WEAK_SHARE))
+            d = float(np.quantile(spot_distance(at_holes[1][s][None], at_holes[0]), WEAK_SHARE))
             if d < m:
                 out.setdefault(s, []).append(("empty", None, d, m))
             continue        # bare board over a hole is told from a peg by the hole's own disc

@@ -43,6 +43,9 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
     return pts
 
 
+N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
+
+
 def sample_geometry(layout: Layout, camera: bool = False) -> dict:
     """The sample radii and offsets (mm) for a layout's holes and pegs.
 
@@ -56,12 +59,15 @@ def sample_geometry(layout: Layout, camera: bool = False) -> dict:
     """
     hole_r, peg_r = layout.hole_diameter / 2, layout.peg_diameter / 2
     if camera:
-        # the head is read where the camera model puts it: its middle and a ring at 0.82 of its radius
+        # the head is read where the camera model puts it: its middle (7 points within 0.4 of its radius)
+        # and 12 points on a ring at 0.82 of its radius
         # (which lies beyond the hole when the camera is straight above it: a black head shows
         # against the template's grey disc there, not against the dark hole), at the spot and at 8
         # places 1.5 mm round it (heads differ in height; a dome's top catches the light)
-        head_pts = [(0.0, 0.0)] + [(0.82 * peg_r * math.cos(2 * math.pi * k / 12),
-                                    0.82 * peg_r * math.sin(2 * math.pi * k / 12)) for k in range(12)]
+        head_pts = [(0.0, 0.0)] + [(0.4 * peg_r * math.cos(2 * math.pi * k / 6),
+                                    0.4 * peg_r * math.sin(2 * math.pi * k / 6)) for k in range(6)] \
+            + [(0.82 * peg_r * math.cos(2 * math.pi * (k + 0.5) / 12),
+                0.82 * peg_r * math.sin(2 * math.pi * (k + 0.5) / 12)) for k in range(12)]
         step = min(1.5, 0.25 * peg_r)
         shifts = [(0.0, 0.0)] + [(step * math.cos(2 * math.pi * k / 8), step * math.sin(2 * math.pi * k / 8))
                                  for k in range(8)]
@@ -88,6 +94,7 @@ class Samples:
     heads: np.ndarray         # (N, C, 3) a peg head's disc at each candidate position
     ring: np.ndarray          # (N, 3) bare board round the hole
     saturated: np.ndarray     # (N,) fraction of the ring clipped white (glare)
+    spot: np.ndarray | None = None   # (N, 2, 3) camera model: the head's spot, its core and its rim
 
 
 class HoleSampler:
@@ -179,7 +186,12 @@ class HoleSampler:
         ring_vals = vals[:, b:]
         ring = _median(ring_vals, 1)
         saturated = (ring_vals.min(axis=2) >= 250).mean(axis=1)     # white: every channel clipped
-        return Samples(hole, heads, ring, saturated)
+        spot = None
+        if self.camera is not None:     # the head's spot (no shift): its core and its rim apart
+            core = _median(vals[:, a:a + N_CORE], 1)
+            rim = _median(vals[:, a + N_CORE:a + self.n_head], 1)
+            spot = np.stack([core, rim], axis=1)
+        return Samples(hole, heads, ring, saturated, spot)
 
 
 def _median(x: np.ndarray, axis: int) -> np.ndarray:
@@ -232,7 +244,8 @@ class Features:
     head_clip: np.ndarray     # (N, C, 3)
     saturated: np.ndarray
     brighter: np.ndarray | None = None   # (N,) bool: clipped where its empty look is well below the clip
-    head_empty_lab: np.ndarray | None = None   # (N, 3) what the head's spot shows with the hole empty
+    head_empty_lab: np.ndarray | None = None   # (N, 2, 3) what the head's spot shows with the hole empty
+    spot_lab: np.ndarray | None = None         # (N, 2, 3) what it shows now (core, rim)
 
 
 def local_normalised(values: np.ndarray, ring: np.ndarray, norm) -> np.ndarray:
@@ -257,7 +270,7 @@ class LocalNorm:
     ratio: np.ndarray
     empty_ref: np.ndarray
     board_ref: np.ndarray
-    head_ratio: np.ndarray | None = None   # (N, 3) the head's spot, hole empty, to its ring (camera model)
+    head_ratio: np.ndarray | None = None   # (N, 2, 3) the head's spot (core, rim), hole empty, to its ring
 
 
 CLIP_PROOF = 20.0     # levels an empty look must stay below the clip for a clipped reading to rule it out
@@ -280,12 +293,14 @@ def features(samples: Samples, board_ref, norm: LocalNorm | None = None) -> Feat
     else:
         hole = local_normalised(samples.hole, samples.ring, norm)
         heads = local_normalised(samples.heads, samples.ring, norm)
-    head_empty = None
-    if norm is not None and norm.head_ratio is not None:
-        head_empty = bgr_to_lab(local_normalised(norm.head_ratio * ring_estimate(samples.ring), samples.ring, norm))
+    head_empty = spot = None
+    if norm is not None and norm.head_ratio is not None and samples.spot is not None:
+        head_empty = bgr_to_lab(local_normalised(norm.head_ratio * ring_estimate(samples.ring)[:, None, :],
+                                                 samples.ring, norm))
+        spot = bgr_to_lab(local_normalised(samples.spot, samples.ring, norm))
     return Features(hole, heads, bgr_to_lab(hole), bgr_to_lab(heads), samples.hole >= CLIP,
                     samples.heads >= CLIP, samples.saturated,
-                    None if norm is None else brighter_than_empty(samples, norm), head_empty)
+                    None if norm is None else brighter_than_empty(samples, norm), head_empty, spot)
 
 
 # --------------------------------------------------------------------------- the colour model
@@ -314,7 +329,7 @@ class ColourModel:
             return None
         head = None
         if self.head_ratio and all(h in self.head_ratio for h in holes):
-            head = np.array([self.head_ratio[h] for h in holes], np.float32)
+            head = np.array([self.head_ratio[h] for h in holes], np.float32).reshape(len(holes), 2, 3)
         return LocalNorm(np.array([self.hole_ratio[h] for h in holes], np.float32),
                          np.asarray(self.empty_ref, np.float32), np.asarray(self.board_ref, np.float32), head)
 
@@ -336,7 +351,7 @@ class ColourModel:
                 "bodies": {str(s): [round(float(v), 2) for v in lab] for s, lab in sorted(self.bodies.items())},
                 "spreads": {str(s): round(float(v), 3) for s, v in sorted(self.spreads.items())},
                 "unsure": list(self.unsure), "clip_proven": list(self.clip_proven),
-                "head_ratio": {h: [round(float(v), 4) for v in q] for h, q in self.head_ratio.items()},
+                "head_ratio": {h: [round(float(v), 4) for v in np.ravel(q)] for h, q in self.head_ratio.items()},
                 "head_weak": list(self.head_weak)}
 
     @classmethod
@@ -428,7 +443,7 @@ class Classifier:
             # the camera model puts the head: a peg is there when its spot doesn't look as it does with
             # the hole empty (a black head against the grey disc, not a dark shaft in a dark hole; a
             # neighbour's head over this hole's disc doesn't count for this hole)
-            d_head = np.linalg.norm(weighted(f.head_lab[:, 0]) - weighted(f.head_empty_lab), axis=1)
+            d_head = spot_distance(f.spot_lab, f.head_empty_lab)
             # where some side's heads look like the empty spot (a white head seen against a marker's
             # white sticker), the hole's own disc (the shaft hides the dark hole) must look empty too
             d_empty = np.where(self.head_weak, np.maximum(d_head, d_empty), d_head) \
@@ -558,6 +573,14 @@ def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, 
         lab = {h: (f.head_lab[i, head[i]] if labels[i] >= 0 else f.hole_lab[i]).tolist() for i, h in enumerate(holes)}
     return BoardReading(labels=dict(zip(holes, labels.tolist())), confidence=dict(zip(holes, conf.tolist())), lab=lab,
                         readings={h: r for h, r in per_hole.items() if r is not None})
+
+
+def spot_distance(a, b) -> np.ndarray:
+    """How unlike two head spots (..., 2, 3) Lab are: the larger of their cores' and rims' distances
+    (a black head shows on the rim against the grey disc, a white one in the core against the
+    dark hole or on the rim against the grey)."""
+    # lightness at full weight: black and white differ from the grey disc and the hole in nothing else
+    return np.linalg.norm(np.asarray(a, float) - np.asarray(b, float), axis=-1).max(axis=-1)
 
 
 def lab_to_bgr_unclipped(lab) -> np.ndarray:
