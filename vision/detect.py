@@ -154,6 +154,17 @@ class HoleSampler:
             img_pts = cv2.perspectiveTransform(board_pts.reshape(1, -1, 2), self.homography).reshape(board_pts.shape)
             self.centres = cv2.perspectiveTransform(centres.reshape(1, -1, 2), self.homography)[0]
             self.head_centres = self.centres
+        # camera model: which neighbours' heads are seen over each hole's disc
+        self.covered = {}
+        if self.camera is not None and self.head_height > 0:
+            px_mm = np.linalg.norm(self.camera.project(centres + [1.0, 0.0]) - self.centres, axis=1)
+            reach = (layout.peg_diameter / 2 + g["hole"]) * px_mm
+            d = np.linalg.norm(self.head_centres[None, :, :] - self.centres[:, None, :], axis=2)   # (hole, head)
+            np.fill_diagonal(d, np.inf)
+            for i in range(len(centres)):
+                near = np.nonzero(d[i] < reach[i])[0]
+                if len(near):
+                    self.covered[i] = [int(j) for j in near]
         w, h = self.image_size
 
         def inside(p):
@@ -432,13 +443,50 @@ class Classifier:
             d[rows] = np.linalg.norm(weighted(bgr_to_lab(raised)) - means[None], axis=-1)
         return d
 
-    def distances(self, f: Features) -> tuple[np.ndarray, np.ndarray]:
-        """((N, classes) distances in the order of ``keys``, (N, sides) best head position)."""
-        n_sides = len(self.sides)
+    def hole_empty_distance(self, f: Features) -> np.ndarray:
+        """(N,) how unlike its empty look each hole's own disc is (weighted Lab)."""
         d_empty = self._dist(f.hole_lab, f.hole_bgr, f.hole_clip, slice(0, 1))[:, 0]
         if self.empty_means is not None and len(self.empty_means) == len(d_empty):
             own = np.linalg.norm(weighted(f.hole_lab) - self.empty_means, axis=1)
             d_empty = np.where(f.hole_clip.any(axis=1), d_empty, np.minimum(d_empty, own))
+        return d_empty
+
+    def check_picture(self, f: Features, labels, conf, covered) -> np.ndarray:
+        """The confidences, lowered to 0.5 where the hole's own disc disagrees with its label (camera
+        model): a peg whose shaft, seen in its hole, is unlike that hole empty must show there, and
+        an empty hole's disc must look empty, unless a neighbour's head (``covered``: hole ->
+        neighbours' indices whose heads are seen over its disc) read as a peg hides it. So a
+        position rests on two looks at every hole, not on one look and the peg count."""
+        if f.head_empty_lab is None or self.empty_means is None or not self.model.bodies \
+                or len(self.empty_means) != len(labels):
+            return conf
+        d_hole = self.hole_empty_distance(f)
+        n = len(labels)
+        sides = [s for s in self.sides if s in self.model.bodies]
+        if not sides:
+            return conf
+        bodies = weighted(np.array([self.model.bodies[s] for s in sides], float))
+        gap = np.linalg.norm(self.empty_means[:, None, :] - bodies[None], axis=2)      # (N, sides)
+        distinct = gap > 6 * self.tau
+        col = {s: k for k, s in enumerate(sides)}
+        hidden = np.array([any(labels[j] >= 0 for j in covered.get(i, ())) for i in range(n)], bool)
+        out = conf.copy()
+        for i in range(n):
+            if hidden[i] or labels[i] == UNKNOWN:
+                continue
+            if labels[i] >= 0 and labels[i] in col:
+                k = col[labels[i]]
+                if distinct[i, k] and d_hole[i] < 0.35 * gap[i, k]:
+                    out[i] = min(out[i], 0.5)
+            elif labels[i] == EMPTY and distinct[i].any():
+                if d_hole[i] > max(0.5 * gap[i][distinct[i]].min(), 4 * self.tau):
+                    out[i] = min(out[i], 0.5)
+        return out
+
+    def distances(self, f: Features) -> tuple[np.ndarray, np.ndarray]:
+        """((N, classes) distances in the order of ``keys``, (N, sides) best head position)."""
+        n_sides = len(self.sides)
+        d_empty = self.hole_empty_distance(f)
         if f.head_empty_lab is not None:
             # the camera model puts the head: a peg is there when its spot doesn't look as it does with
             # the hole empty (a black head against the grey disc, not a dark shaft in a dark hole; a
@@ -562,6 +610,7 @@ def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, 
     f = classifier.features(sampler.sample(frame))
     d, where = classifier.distances(f)
     labels, conf, _, _ = classifier.classify(f, d=d)
+    conf = classifier.check_picture(f, labels, conf, sampler.covered)
     head = where[np.arange(len(d)), np.clip(np.argmin(d, axis=1) - 1, 0, max(len(classifier.sides) - 1, 0))] \
         if len(classifier.sides) else np.zeros(len(d), int)
     per_hole = dict(zip(sampler.holes, classifier.readings(f, sampler.visible, d, labels)))

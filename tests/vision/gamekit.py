@@ -49,21 +49,26 @@ def position_read(reading, min_confidence: float = 0.8):
 
 
 # issue 23's room set-ups: every colour a group owns, black and white included
-ROOM_SETS = [(["black", "white", "red", "#1a3a8c"], ["black", "white", "red", "blue"]),
-             (["yellow", "black", "green", "white"], ["yellow", "black", "green", "white"])]
+ROOM_SETS = [(["black", "white", "red", "#1a3a8c", "green", "yellow", "orange", "teal"],
+              ["black", "white", "red", "blue", "green", "yellow", "orange", "teal"]),
+             (["yellow", "black", "green", "white", "teal", "#1a3a8c", "red", "orange"],
+              ["yellow", "black", "green", "white", "teal", "blue", "red", "orange"])]
+# the picture a board of n sides needs (docs/CAMERA.md: about 1 px/mm or more)
+ROOM_SIZES = {4: (1280, 720), 6: (1920, 1080), 8: (2304, 1296)}
 
 
 class CameraSetUp:
     """One camera set-up of the hard set: scene, calibration, sampler and classifier."""
 
-    def __init__(self, seed: int, level="hard", layout=None, empty_picture: bool = False):
+    def __init__(self, seed: int, level="hard", layout=None, empty_picture: bool = False, size=None):
         """``empty_picture``: calibrate with a second picture, of the empty board (``--empty``)."""
         self.layout = layout or standard_layout(4)
         self.flat = level in LEVELS          # render.py's flat-board levels (clean ... strong)
-        self.scene = (make_scene if self.flat else make_hard_scene)(self.layout, level, seed)
+        size = size or ROOM_SIZES.get(self.layout.sides, (1280, 720))
+        self.scene = (make_scene if self.flat else make_hard_scene)(self.layout, level, seed, size)
         self.seed = seed
-        self.colours, self.names = (ROOM_SETS[seed % len(ROOM_SETS)] if str(level).startswith("room")
-                                    else (TABLE_COLOURS, TABLE_NAMES))
+        self.colours, self.names = ([c[:self.layout.sides] for c in ROOM_SETS[seed % len(ROOM_SETS)]]
+                                    if str(level).startswith("room") else (TABLE_COLOURS, TABLE_NAMES))
         setup = self.render(setup_pegs(self.layout, colours=self.colours), seed)
         self.calibration = calibrate(setup, self.layout, names=dict(enumerate(self.names)),
                                      empty_image=self.render({}, seed + 1) if empty_picture else None)
