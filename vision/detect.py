@@ -95,6 +95,7 @@ class Samples:
     ring: np.ndarray          # (N, 3) bare board round the hole
     saturated: np.ndarray     # (N,) fraction of the ring clipped white (glare)
     spot: np.ndarray | None = None   # (N, 2, 3) camera model: the head's spot, its core and its rim
+    covered: np.ndarray | None = None   # (N,) bool: some neighbour's head can be seen over the hole's disc
 
 
 class HoleSampler:
@@ -165,6 +166,7 @@ class HoleSampler:
                 near = np.nonzero(d[i] < reach[i])[0]
                 if len(near):
                     self.covered[i] = [int(j) for j in near]
+        self.covered_mask = np.array([i in self.covered for i in range(len(centres))], bool)
         w, h = self.image_size
 
         def inside(p):
@@ -202,7 +204,7 @@ class HoleSampler:
             core = _median(vals[:, a:a + N_CORE], 1)
             rim = _median(vals[:, a + N_CORE:a + self.n_head], 1)
             spot = np.stack([core, rim], axis=1)
-        return Samples(hole, heads, ring, saturated, spot)
+        return Samples(hole, heads, ring, saturated, spot, self.covered_mask)
 
 
 def _median(x: np.ndarray, axis: int) -> np.ndarray:
@@ -255,6 +257,7 @@ class Features:
     head_clip: np.ndarray     # (N, C, 3)
     saturated: np.ndarray
     brighter: np.ndarray | None = None   # (N,) bool: clipped where its empty look is well below the clip
+    covered: np.ndarray | None = None          # (N,) bool: a neighbour's head may be seen over the disc
     head_empty_lab: np.ndarray | None = None   # (N, 2, 3) what the head's spot shows with the hole empty
     spot_lab: np.ndarray | None = None         # (N, 2, 3) what it shows now (core, rim)
 
@@ -311,7 +314,7 @@ def features(samples: Samples, board_ref, norm: LocalNorm | None = None) -> Feat
         spot = bgr_to_lab(local_normalised(samples.spot, samples.ring, norm))
     return Features(hole, heads, bgr_to_lab(hole), bgr_to_lab(heads), samples.hole >= CLIP,
                     samples.heads >= CLIP, samples.saturated,
-                    None if norm is None else brighter_than_empty(samples, norm), head_empty, spot)
+                    None if norm is None else brighter_than_empty(samples, norm), samples.covered, head_empty, spot)
 
 
 # --------------------------------------------------------------------------- the colour model
@@ -494,8 +497,12 @@ class Classifier:
             d_head = spot_distance(f.spot_lab, f.head_empty_lab)
             # where some side's heads look like the empty spot (a white head seen against a marker's
             # white sticker), the hole's own disc (the shaft hides the dark hole) must look empty too
-            d_empty = np.where(self.head_weak, np.maximum(d_head, d_empty), d_head) \
-                if self.head_weak is not None and len(self.head_weak) == len(d_head) else d_head
+            # both looks must say "empty" where no neighbour's head can be seen over the disc (a yellow
+            # head may look like the wood round it, its body in the hole does not)
+            both = np.ones(len(d_head), bool) if f.covered is None else ~np.asarray(f.covered, bool)
+            if self.head_weak is not None and len(self.head_weak) == len(d_head):
+                both |= self.head_weak
+            d_empty = np.where(both, np.maximum(d_head, d_empty), d_head)
         if f.brighter is not None and self.clip_proven is not None and len(self.clip_proven) == len(d_empty):
             # clipped where its own (seen) empty look is far from clipping: not an empty hole
             d_empty = np.where(f.brighter & self.clip_proven, np.maximum(d_empty, 1e3), d_empty)
