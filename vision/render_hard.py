@@ -76,12 +76,12 @@ PRESETS = {
     "room": Conditions(tilt=(0.0, 25.0), k1=(-0.20, -0.04), k2=(0.0, 0.05), gradient=(0.3, 0.45),
                        band=(0.0, 0.3), noise=(3.0, 5.0), temperature=0.2, hotspot=(0.0, 0.25),
                        flare=(3.0, 8.0), glare=150.0, peg_spread=0.05, height=(400.0, 750.0),
-                       peg_height=(12.5, 15.5), shaft=True, discs=True),
+                       margin=(20, 60), peg_height=(12.5, 15.5), shaft=True, discs=True),
     # the same camera and lens over a board printed before the grey discs
     "room-plain": Conditions(tilt=(0.0, 25.0), k1=(-0.20, -0.04), k2=(0.0, 0.05), gradient=(0.3, 0.45),
                              band=(0.0, 0.3), noise=(3.0, 5.0), temperature=0.2, hotspot=(0.0, 0.25),
                              flare=(3.0, 8.0), glare=150.0, peg_spread=0.05, height=(400.0, 750.0),
-                             peg_height=(12.5, 15.5), shaft=True),
+                             margin=(20, 60), peg_height=(12.5, 15.5), shaft=True),
 }
 
 
