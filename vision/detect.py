@@ -44,6 +44,7 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
 
 
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
+SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
 
 
 def sample_geometry(layout: Layout, camera: bool = False) -> dict:
@@ -336,6 +337,7 @@ class ColourModel:
     clip_proven: list = field(default_factory=list)  # holes where a clipped channel rules "empty" out
     head_ratio: dict = field(default_factory=dict)   # hole -> BGR of its head's spot (hole empty) / its ring
     head_weak: list = field(default_factory=list)    # holes whose head spot looks like some side's pegs
+    spots: dict = field(default_factory=dict)        # side -> its head's spot (core, rim) Lab, camera model
 
     def local_norm(self, holes) -> LocalNorm | None:
         """The local normalisation for ``holes`` (in the sampler's order), None for a model without it."""
@@ -366,7 +368,8 @@ class ColourModel:
                 "spreads": {str(s): round(float(v), 3) for s, v in sorted(self.spreads.items())},
                 "unsure": list(self.unsure), "clip_proven": list(self.clip_proven),
                 "head_ratio": {h: [round(float(v), 4) for v in np.ravel(q)] for h, q in self.head_ratio.items()},
-                "head_weak": list(self.head_weak)}
+                "head_weak": list(self.head_weak),
+                "spots": {str(k): v for k, v in sorted(self.spots.items())}}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
@@ -381,7 +384,8 @@ class ColourModel:
                    unsure=[str(h) for h in data.get("unsure") or []],
                    clip_proven=[str(h) for h in data.get("clip_proven") or []],
                    head_ratio={str(h): [float(x) for x in v] for h, v in (data.get("head_ratio") or {}).items()},
-                   head_weak=[str(h) for h in data.get("head_weak") or []])
+                   head_weak=[str(h) for h in data.get("head_weak") or []],
+                   spots={int(k): [list(map(float, p)) for p in v] for k, v in (data.get("spots") or {}).items()})
 
 
 class Classifier:
@@ -521,6 +525,12 @@ class Classifier:
         d_board = np.maximum(d_board, d_board_heads[np.arange(len(at)), at])
         if self.gate is not None:
             d_sides = np.maximum(d_sides, 2 * self.gate[None, :] - d_empty[:, None])
+        if f.spot_lab is not None and self.model.spots and all(s in self.model.spots for s in self.sides):
+            # "a peg or empty" weighed on the same look: the head's spot against each side's own spot
+            # as well as against its empty look (the best of the heads nearby may find a shadow)
+            own = np.array([self.model.spots[s] for s in self.sides], float)           # (S, 2, 3)
+            d_spot = spot_distance(f.spot_lab[:, None], own[None])                      # (N, S)
+            d_sides = np.maximum(d_sides, SPOT_WEIGHT * d_spot)
         return np.column_stack([d_empty, d_sides, d_board]), where
 
     def readings(self, f: Features, visible=None, d=None, labels=None) -> list:
