@@ -30,7 +30,8 @@ import cv2
 import numpy as np
 
 from .colours import bgr_to_lab
-from .detect import Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, weighted
+from .detect import (Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, spot_distance,
+                     weighted)
 from .geometry import CameraModel, fit_camera, fit_pose, residuals
 from .layout import Layout
 from .markers import detect_in_windows, detect_markers, to_gray
@@ -355,6 +356,10 @@ def fit_camera_to_picture(image: np.ndarray, layout: Layout, H: np.ndarray, foun
                  "look_at_mm": [round(v, 1) for v in cam.look_point]}
 
 
+HEAD_UNIFORMITY = 0.0
+HEAD_RANK = 0
+
+
 def measure_head_height(image: np.ndarray, layout: Layout, cam: CameraModel, sides=None,
                         heights=np.arange(0.0, 26.0, 1.0)) -> float | None:
     """How high above the board (mm) the set-up picture shows the start pegs' heads: the height at
@@ -382,19 +387,23 @@ def measure_head_height(image: np.ndarray, layout: Layout, cam: CameraModel, sid
         vals = cv2.remap(img, p[..., 0], p[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         rp = cam.project(xy[:, None, :] + ring_off[None]).astype(np.float32)
         ring = cv2.remap(img, rp[..., 0], rp[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return np.median(vals, axis=1), np.maximum(np.median(ring, axis=1), 1.0)
+        return np.median(vals, axis=1), np.maximum(np.median(ring, axis=1), 1.0), vals
     scores = []
     for z in heights:
-        e_val, e_ring = look(empty_ids, z)
+        e_val, e_ring, _ = look(empty_ids, z)
         ratio = np.median(e_val / e_ring, axis=0)
-        s_val, s_ring = look(start_ids, z)
+        s_val, s_ring, s_all = look(start_ids, z)
         d = np.linalg.norm(bgr_to_lab(s_val) - bgr_to_lab(ratio * s_ring), axis=1)
+        # all of the head's points on the head: they agree (a sample half on the board doesn't)
+        lab_all = bgr_to_lab(s_all)
+        d = d - HEAD_UNIFORMITY * np.median(np.linalg.norm(lab_all - bgr_to_lab(s_val)[:, None], axis=2), axis=1)
         scores.append(d)
     scores = np.array(scores)                               # (heights, start pegs)
     total = np.zeros(len(heights))
     k = 0
     for s, ids in starts.items():
-        sc = np.median(scores[:, k:k + len(ids)], axis=1)
+        # the least of its pegs: a height that puts the heads on their neighbours leaves the end one out
+        sc = np.sort(scores[:, k:k + len(ids)], axis=1)[:, min(HEAD_RANK, len(ids) - 1)]
         k += len(ids)
         if sc.max() - sc.min() > 3.0:                       # this side's pegs show where their heads are
             total += (sc - sc.min()) / (sc.max() - sc.min())
@@ -433,7 +442,8 @@ EMPTY_ADVICE = "add a picture of the empty board (pegs vision calibrate --empty)
 
 
 def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=None, names=None,
-                  empty_image: np.ndarray | None = None, _seen_empty: dict | None = None) -> ColourModel:
+                  empty_image: np.ndarray | None = None, _seen_empty: dict | None = None,
+                  _seen_head: dict | None = None) -> ColourModel:
     """Learn the colour classes from a picture of the set-up position; adds warnings to ``calib``
     and, for every side whose pegs can't be told apart, an entry to ``calib.weak``.
 
@@ -490,6 +500,15 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     q, loo = _spread_ratios(layout, sampler.holes, ratio, [index[hh] for hh in measured])
     norm = LocalNorm(q.astype(np.float32), (np.median(ratio[[index[hh] for hh in measured]], axis=0)
                                             * board_ref).astype(np.float32), board_ref.astype(np.float32))
+    camera = sampler.camera is not None
+    head_q = head_loo = None
+    if camera:      # what each head's spot shows with its hole empty, as a ratio to its ring
+        head_ratio = (samples.spot / ring_est[:, None, :]).reshape(len(sampler.holes), 6)
+        for hh, r in (_seen_head or {}).items():
+            head_ratio[index[hh]] = np.ravel(r)
+        head_q, head_loo = _spread_ratios(layout, sampler.holes, head_ratio, [index[hh] for hh in measured])
+        head_q, head_loo = head_q.reshape(-1, 2, 3), head_loo.reshape(-1, 2, 3)
+        norm.head_ratio = head_q.astype(np.float32)
     f = features(samples, board_ref, norm)
     x = weighted(f.hole_lab)
     heads = weighted(f.head_lab)
@@ -500,9 +519,19 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     spread_e = max(_robust_spread(np.linalg.norm(e_keep - mu_e, axis=1))
                    + float(np.median(np.linalg.norm(e_keep - mu_e, axis=1))), 1.0)
     hole_empty = {hh: x[index[hh]] for hh in measured if hh not in seen}
+    head_empty = None
+    if camera:      # a peg is judged on its head's spot: how far that strays from its neighbours' look
+        head_empty = f.head_empty_lab
+        spots = f.spot_lab
+        f_hl = features(samples, board_ref, LocalNorm(norm.ratio, norm.empty_ref, norm.board_ref,
+                                                       head_loo.astype(np.float32)))
+        keep_i = [index[hh] for hh in measured if hh not in seen]
+        dh = spot_distance(spots[keep_i], f_hl.head_empty_lab[keep_i])
+        spread_e = max(_robust_spread(dh) + float(np.median(dh)), 1.0)
     # which sides have pegs: start holes well away from the empty holes
     stand_out = max(4 * spread_e, 8.0)
-    side_lab, centres, side_spread, spreads = {}, {}, {}, [np.linalg.norm(e_keep - mu_e, axis=1)]
+    side_full: dict = {}
+    side_lab, centres, side_spread, spreads = {}, {}, {}, [dh if camera else np.linalg.norm(e_keep - mu_e, axis=1)]
     found_sides = []
     for s in range(layout.sides):
         ids = layout.start_ids(s)
@@ -510,13 +539,18 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         hs = heads[[index[hh] for hh in ids]]                                  # (5, C, 3)
         apart = np.minimum(np.linalg.norm(hs - mu_e, axis=2), np.linalg.norm(hs - board_w, axis=2))
         xs = hs[np.arange(len(ids)), apart.argmax(axis=1)]
-        # full: the hole itself (its centre disc) no longer looks like an empty hole
-        dist_empty = np.linalg.norm(x[[index[hh] for hh in ids]] - mu_e, axis=1)
+        # full: the hole itself (its centre disc) no longer looks like an empty hole; with the camera
+        # model, the head's spot no longer looks as it does with the hole empty
+        dist_empty = np.linalg.norm(x[[index[hh] for hh in ids]] - mu_e, axis=1) if not camera else \
+            spot_distance(spots[[index[hh] for hh in ids]], head_empty[[index[hh] for hh in ids]])
+        if camera:
+            xs = heads[[index[hh] for hh in ids], 0]
         full = dist_empty > stand_out
         wanted = sides is None and full.sum() >= math.ceil(len(ids) / 2) or sides is not None and s in sides
         if not wanted:
             continue
         found_sides.append(s)
+        side_full[s] = full if full.any() else np.ones(len(ids), bool)
         if sides is not None and not full.any():
             use = xs            # black pegs, say: learn them anyway (and warn below)
         else:
@@ -538,7 +572,9 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             if s in found_sides:
                 continue
             ids = layout.start_ids(s)
-            some = int((np.linalg.norm(x[[index[hh] for hh in ids]] - mu_e, axis=1) > stand_out).sum())
+            ii = [index[hh] for hh in ids]
+            some = int(((spot_distance(spots[ii], head_empty[ii]) if camera else
+                         np.linalg.norm(x[ii] - mu_e, axis=1)) > stand_out).sum())
             if some:
                 warnings.append(f"side {s}: {some} of its start holes look filled, the others empty, so its "
                                 f"pegs were not learnt; if that seat plays, name the table's colours "
@@ -551,6 +587,9 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                         names={s: n for s, n in names.items() if s in side_lab},
                         hole_empty={hh: [round(float(v), 2) for v in lab / lab_w] for hh, lab in hole_empty.items()},
                         hole_ratio={hh: [round(float(v), 4) for v in q[index[hh]]] for hh in sampler.holes},
+                        head_ratio={hh: [round(float(v), 4) for v in head_q[index[hh]].ravel()]
+                                    for hh in sampler.holes}
+                        if camera else {},
                         empty_ref=[round(float(v), 2) for v in norm.empty_ref],
                         bodies={s: [round(float(v), 2) for v in c / lab_w] for s, c in centres.items()},
                         spreads={s: round(v, 2) for s, v in side_spread.items()})
@@ -572,11 +611,19 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             # look filled only because its empty look was not known yet)
             seen_now = {hh: own[i] for i, hh in enumerate(sampler.holes)
                         if hh.startswith("S-") and hh not in model.hole_empty}
-            return learn_colours(image, layout, calib, sides, names, empty_image, seen_now)
+            own_head = se.spot / ring_estimate(se.ring)[:, None, :] if camera else None
+            seen_head = {hh: own_head[index[hh]] for hh in seen_now} if camera else None
+            return learn_colours(image, layout, calib, sides, names, empty_image, seen_now, seen_head)
         fe = clf.features(se)
         model.hole_empty.update({hh: [round(float(v), 2) for v in fe.hole_lab[index[hh]]] for hh in seen})
     in_hole = {s: float(np.linalg.norm(c - mu_e)) for s, c in centres.items()}
-    problems = weak_sides(model, in_hole)
+    at_holes = None
+    if camera:      # each side against every hole's own empty look at its head's spot
+        at_holes = features(samples, board_ref, model.local_norm(sampler.holes)).head_empty_lab
+        model_spots = {s: np.median(spots[[index[hh] for hh in layout.start_ids(s)]][side_full[s]], axis=0)
+                       for s in side_lab}
+        at_holes = (at_holes, model_spots)
+    problems = weak_sides(model, in_hole, at_holes)
     # how the light is where each weak side's pegs stand: the advice depends on it
     for s, items in problems.items():
         ring = np.median(samples.ring[[index[hh] for hh in layout.start_ids(s)]], axis=0)
@@ -589,10 +636,15 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                 light += ", " + EMPTY_ADVICE
         else:
             light = "add light over that side"
+        cause = None
+        if at_holes is not None and any(k == "empty" for k, *_ in items):
+            cause = _weak_cause(layout, calib, sampler.holes, at_holes[0], at_holes[1][s], hole_margin(model))
         for kind, other, d, margin in items:
             what = {"empty": "empty holes", "board": "the bare board"}.get(kind, _side_name(model, other))
             fix = ("give one of these seats pegs of a clearly different colour" if kind == "side"
                    else f"{light}, or use lighter, brighter pegs for that seat")
+            if kind == "empty" and cause:
+                what, fix = cause
             calib.weak.append({"side": s, "colour": model.names.get(s), "like": kind, "other": other,
                                "distance": round(d, 1), "needed": round(margin, 1),
                                "message": f"{_side_name(model, s)} can't be told from {what} "
@@ -601,6 +653,23 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     # a side that can't be told from empty holes (in its start holes, where it was measured): neither
     # "empty" nor "a peg" is ever sure there, nor where a lamp's sheen blows the board out
     like_empty = [s for s, items in problems.items() if any(k == "empty" for k, *_ in items)]
+    near_empty, head_weak = set(), set()
+    if at_holes is not None:
+        # the holes where some side's heads look like the spot empty: read on the hole's disc too
+        # there, and never sure where that side's peg in its hole looks like the hole empty as well
+        m = hole_margin(model)
+        hole_e = weighted(np.array([model.hole_empty.get(hh, model.empty) for hh in sampler.holes], float))
+        for s in model.pegs:
+            near = spot_distance(at_holes[1][s][None], at_holes[0]) < m
+            head_weak |= {hh for hh, v in zip(sampler.holes, near) if v}
+            body = weighted(model.bodies[s]) if s in model.bodies else weighted(model.pegs[s])
+            also = near & (np.linalg.norm(hole_e - body, axis=1) < m)
+            near_empty |= {hh for hh, v in zip(sampler.holes, also) if v}
+    if at_holes is not None and like_empty:
+        # a side refused as like the empty spot: nowhere is "empty" sure unless the hole's own disc
+        # looks empty too (no wrong hole from a refused side used anyway)
+        head_weak = set(sampler.holes)
+    model.head_weak = sorted(head_weak)
     # ... except a start hole whose own empty look was seen (an empty-board picture) and whose peg
     # clips a channel that its empty look leaves well below the clip: the detector rules "empty" out
     # there on that channel alone (``brighter_than_empty``), not on the colour distance
@@ -610,15 +679,38 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         fs = features(samples, board_ref, model.local_norm(sampler.holes))
         proven = {hh for hh in starts if hh in seen and fs.brighter[index[hh]]}
     model.clip_proven = sorted(proven)
-    model.unsure = sorted({hh for s in like_empty for hh in layout.start_ids(s) if hh not in proven}
-                          | ({hh for hh, v in zip(sampler.holes, samples.saturated) if v > 0.3} if like_empty
-                             else set()))
+    if at_holes is not None:
+        model.unsure = sorted(near_empty | ({hh for hh, v in zip(sampler.holes, samples.saturated) if v > 0.3}
+                                            if like_empty else set()))
+    else:
+        model.unsure = sorted({hh for s in like_empty for hh in layout.start_ids(s) if hh not in proven}
+                              | ({hh for hh, v in zip(sampler.holes, samples.saturated) if v > 0.3} if like_empty
+                                 else set()))
     calib.colours = model
     calib.warnings = [w for w in calib.warnings if w.startswith("manual")] + warnings
     return model
 
 
 CLIP_LEVEL = 245.0
+
+
+def _weak_cause(layout: Layout, calib: Calibration, holes, at_holes, peg, margin):
+    """(what the pegs look like, what to do) for a side whose pegs look like the empty spot at
+    too many holes, in the words of the cause: the heads seen off the template's grey discs
+    (parallax: raise the camera or point it straight down) or their colour."""
+    from .template import hole_disc_radius
+    near = spot_distance(np.asarray(peg)[None], at_holes) < margin
+    xy = np.array([layout.holes[h] for h in holes], np.float64)
+    shift = calib.camera.parallax_mm(xy, calib.head_height)
+    off_disc = shift > hole_disc_radius(layout) - 0.82 * layout.peg_diameter / 2
+    n = int(near.sum())
+    if n and (near & off_disc).sum() >= 0.7 * n:
+        h, t = calib.camera.height_mm / 10, calib.camera.tilt_deg
+        return (f"the board where the camera sees their heads off the holes' grey discs ({n} holes, heads "
+                f"seen up to {shift[near].max():.0f} mm off their holes; camera {h:.0f} cm up, tilted {t:.0f} "
+                f"degrees)", "raise the camera" + (" or point it straight down" if t > 5 else ""))
+    return ("empty holes (these pegs look like the board and the empty holes)",
+            "use pegs of a clearly different colour for that seat, or add light over that side")
 
 
 def _spread_ratios(layout: Layout, holes: list, ratio: np.ndarray, known: list, k: int = 6):
@@ -653,10 +745,20 @@ def margin_for(model: ColourModel) -> float:
     return max(6 * model.tau, 15.0)
 
 
-def weak_sides(model: ColourModel, in_hole: dict | None = None) -> dict:
+WEAK_SHARE = 0.05     # a side is refused when its pegs look like the empty spot at more holes than this
+
+
+def hole_margin(model: ColourModel) -> float:
+    """A side's pegs closer than this to one hole's own empty look (camera model) can't be read there."""
+    return max(4.5 * model.tau, 12.0)
+
+
+def weak_sides(model: ColourModel, in_hole: dict | None = None, at_holes=None) -> dict:
     """side -> [(kind, other side or None, distance, margin needed)] for every class a side's
     pegs are too close to (kind: empty, board, side). ``in_hole``: side -> how far (weighted Lab)
-    the middle of its occupied start holes is from an empty hole."""
+    the middle of its occupied start holes is from an empty hole. ``at_holes``: (N, 3) weighted
+    Lab of each hole's head spot with the hole empty (the camera model): a side is then judged
+    against every hole's own look, at the ``WEAK_SHARE`` worst holes' distance."""
     out: dict = {}
     margin = margin_for(model)
     empty = weighted(model.empty)
@@ -664,6 +766,13 @@ def weak_sides(model: ColourModel, in_hole: dict | None = None) -> dict:
     sides = sorted(model.pegs)
     for s in sides:
         p = weighted(model.pegs[s])
+        if at_holes is not None:
+            # each hole's own empty look is measured there, not a class mean: 4.5 spreads suffice
+            m = hole_margin(model)
+            d = float(np.quantile(spot_distance(at_holes[1][s][None], at_holes[0]), WEAK_SHARE))
+            if d < m:
+                out.setdefault(s, []).append(("empty", None, d, m))
+            continue        # bare board over a hole is told from a peg by the hole's own disc
         d = float(np.linalg.norm(p - empty))
         if in_hole and s in in_hole and d < 2 * margin:     # a dark head and a dark stem: a black peg
             d = min(d, in_hole[s])
@@ -820,3 +929,49 @@ class MarkerCheck:
         med = float(np.median(errors))
         moved = (len(errors) >= 2 and med > self.threshold) or (len(errors) == 1 and errors[0] > 3 * self.threshold)
         return CheckResult("moved" if moved else "ok", len(errors), med)
+
+
+# --------------------------------------------------------------------------- the camera in words
+
+def working_envelope(layout: Layout, head_height: float, tilts=(0, 10, 20, 25)) -> list:
+    """[(tilt degrees, lowest camera height mm or None)] at which every head is seen within the
+    template's grey disc round its hole (a camera aimed at the board's middle): there black and
+    white heads show against the grey; lower or more tilted, the heads far from the camera are
+    seen against the paper or the next hole. None: not at any height."""
+    from .template import hole_disc_radius
+    s = hole_disc_radius(layout) - 0.82 * layout.peg_diameter / 2
+    centre = np.array([layout.width / 2, layout.height / 2])
+    R = float(max(np.linalg.norm(np.array(xy) - centre) for xy in layout.holes.values()))
+    h = max(float(head_height), 1e-6)
+    out = []
+    for t in tilts:
+        k = s - h * math.tan(math.radians(t))
+        out.append((t, h * (R + s) / k if k > 0 else None))
+    return out
+
+
+def camera_summary(calib: Calibration, layout: Layout) -> list[str]:
+    """The camera as calibration measured it, in words (the CLI and the phone page show these)."""
+    cam, fit = calib.camera, calib.fit
+    if cam is None:
+        if fit:
+            return [f"camera model not used: the holes fit a flat homography better "
+                    f"({fit.get('homography_rms_px')} px against {fit.get('rms_px')} px)"]
+        return []
+    lines = [f"camera {cam.height_mm / 10:.0f} cm above the board, tilted {cam.tilt_deg:.0f} degrees from straight "
+             f"down, lens {cam.fov_deg:.0f} degrees across" + ("" if cam.focal_observed else
+                                                               " (assumed: a view straight down can't tell)")]
+    worst = max((fit.get("per_region_px") or {}).items(), key=lambda kv: kv[1], default=("-", 0.0))
+    lines.append(f"lens: k1 {cam.dist[0]:+.3f}, k2 {cam.dist[1]:+.3f}, bending the corners by up to "
+                 f"{fit.get('lens_shift_px', 0):.0f} px; fitted to {fit.get('rms_px', 0):.2f} px over "
+                 f"{fit.get('points', 0)} points (worst: {worst[0]}, {worst[1]:.2f} px; a homography: "
+                 f"{fit.get('homography_rms_px', 0):.2f} px)")
+    xy = np.array(list(layout.holes.values()), np.float64)
+    shift = cam.parallax_mm(xy, calib.head_height)
+    lines.append(f"peg heads seen {calib.head_height:.1f} mm above the board "
+                 f"({fit.get('head_height_from', 'measured')}), up to {shift.max():.0f} mm off their holes")
+    env = ", ".join(f"{t} degrees: " + (f"{hmin / 10:.0f} cm" if hmin else "not at any height")
+                    for t, hmin in working_envelope(layout, calib.head_height))
+    lines.append(f"working envelope for these pegs (every head on its hole's grey disc), lowest camera "
+                 f"height at a tilt of {env}")
+    return lines

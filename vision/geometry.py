@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 TYPICAL_FOV = 65.0          # horizontal field of view (degrees) assumed when the picture can't tell
-FOV_RANGE = (35.0, 110.0)
+FOV_RANGE = (35.0, 130.0)
 
 
 @dataclass
@@ -171,7 +171,7 @@ def fit_camera(board, image, size, k2: bool = True, fov: float | None = None) ->
             raise ValueError("the points don't fit a camera")
         return got[1], got[0]
     scan = []
-    for deg in np.linspace(FOV_RANGE[0], FOV_RANGE[1], 16):
+    for deg in np.linspace(FOV_RANGE[0], FOV_RANGE[1], 20):
         got = _calibrate(board, image, size, focal(deg), flags | cv2.CALIB_FIX_FOCAL_LENGTH)
         if got is not None:
             scan.append((got[0], deg, got[1]))

@@ -177,6 +177,7 @@ class BoardVision:
             f = self.classifier.features(samples)
             d, _ = self.classifier.distances(f)
             labels, conf, _, _ = self.classifier.classify(f, d=d)
+            conf = self.classifier.check_picture(f, labels, conf, self.sampler.covered)
             per_hole = self.classifier.readings(f, self.sampler.visible, d, labels)
             labels = np.where(self.sampler.visible, labels, UNKNOWN)
             conf = np.where(self.sampler.visible, conf, 0.0)
@@ -273,6 +274,7 @@ def detect_image(image: np.ndarray, layout: Layout, calibration: Calibration) ->
     classifier = Classifier(calibration.colours, list(layout.holes))
     f = classifier.features(sampler.sample(image))
     labels, conf, _, head = classifier.classify(f)
+    conf = classifier.check_picture(f, labels, conf, sampler.covered)
     labels = np.where(sampler.visible, labels, UNKNOWN)
     conf = np.where(sampler.visible, conf, 0.0)
     holes = sampler.holes

@@ -219,6 +219,9 @@ def analyse():
     out["weak"] = [_page_words(w["message"]) for w in cal.weak]
     out["ok"] = not cal.weak
     out["method"] = cal.method
+    from vision.calibration import camera_summary
+    # the camera's measured height, tilt and lens, and the working envelope for the pegs measured
+    out["camera"] = camera_summary(cal, layout)
     with _lock:
         _state()["calibration"] = cal
     return jsonify(out)
