@@ -623,6 +623,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         model_spots = {s: np.median(spots[[index[hh] for hh in layout.start_ids(s)]][side_full[s]], axis=0)
                        for s in side_lab}
         at_holes = (at_holes, model_spots)
+        model.spots = {s: [[round(float(v), 2) for v in part] for part in sp] for s, sp in model_spots.items()}
     problems = weak_sides(model, in_hole, at_holes)
     # how the light is where each weak side's pegs stand: the advice depends on it
     for s, items in problems.items():

@@ -44,6 +44,7 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
 
 
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
+SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
 
 
 def sample_geometry(layout: Layout, camera: bool = False) -> dict:
@@ -95,6 +96,7 @@ class Samples:
     ring: np.ndarray          # (N, 3) bare board round the hole
     saturated: np.ndarray     # (N,) fraction of the ring clipped white (glare)
     spot: np.ndarray | None = None   # (N, 2, 3) camera model: the head's spot, its core and its rim
+    covered: np.ndarray | None = None   # (N,) bool: some neighbour's head can be seen over the hole's disc
 
 
 class HoleSampler:
@@ -165,6 +167,7 @@ class HoleSampler:
                 near = np.nonzero(d[i] < reach[i])[0]
                 if len(near):
                     self.covered[i] = [int(j) for j in near]
+        self.covered_mask = np.array([i in self.covered for i in range(len(centres))], bool)
         w, h = self.image_size
 
         def inside(p):
@@ -202,7 +205,7 @@ class HoleSampler:
             core = _median(vals[:, a:a + N_CORE], 1)
             rim = _median(vals[:, a + N_CORE:a + self.n_head], 1)
             spot = np.stack([core, rim], axis=1)
-        return Samples(hole, heads, ring, saturated, spot)
+        return Samples(hole, heads, ring, saturated, spot, self.covered_mask)
 
 
 def _median(x: np.ndarray, axis: int) -> np.ndarray:
@@ -255,6 +258,7 @@ class Features:
     head_clip: np.ndarray     # (N, C, 3)
     saturated: np.ndarray
     brighter: np.ndarray | None = None   # (N,) bool: clipped where its empty look is well below the clip
+    covered: np.ndarray | None = None          # (N,) bool: a neighbour's head may be seen over the disc
     head_empty_lab: np.ndarray | None = None   # (N, 2, 3) what the head's spot shows with the hole empty
     spot_lab: np.ndarray | None = None         # (N, 2, 3) what it shows now (core, rim)
 
@@ -311,7 +315,7 @@ def features(samples: Samples, board_ref, norm: LocalNorm | None = None) -> Feat
         spot = bgr_to_lab(local_normalised(samples.spot, samples.ring, norm))
     return Features(hole, heads, bgr_to_lab(hole), bgr_to_lab(heads), samples.hole >= CLIP,
                     samples.heads >= CLIP, samples.saturated,
-                    None if norm is None else brighter_than_empty(samples, norm), head_empty, spot)
+                    None if norm is None else brighter_than_empty(samples, norm), samples.covered, head_empty, spot)
 
 
 # --------------------------------------------------------------------------- the colour model
@@ -333,6 +337,7 @@ class ColourModel:
     clip_proven: list = field(default_factory=list)  # holes where a clipped channel rules "empty" out
     head_ratio: dict = field(default_factory=dict)   # hole -> BGR of its head's spot (hole empty) / its ring
     head_weak: list = field(default_factory=list)    # holes whose head spot looks like some side's pegs
+    spots: dict = field(default_factory=dict)        # side -> its head's spot (core, rim) Lab, camera model
 
     def local_norm(self, holes) -> LocalNorm | None:
         """The local normalisation for ``holes`` (in the sampler's order), None for a model without it."""
@@ -363,7 +368,8 @@ class ColourModel:
                 "spreads": {str(s): round(float(v), 3) for s, v in sorted(self.spreads.items())},
                 "unsure": list(self.unsure), "clip_proven": list(self.clip_proven),
                 "head_ratio": {h: [round(float(v), 4) for v in np.ravel(q)] for h, q in self.head_ratio.items()},
-                "head_weak": list(self.head_weak)}
+                "head_weak": list(self.head_weak),
+                "spots": {str(k): v for k, v in sorted(self.spots.items())}}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
@@ -378,7 +384,8 @@ class ColourModel:
                    unsure=[str(h) for h in data.get("unsure") or []],
                    clip_proven=[str(h) for h in data.get("clip_proven") or []],
                    head_ratio={str(h): [float(x) for x in v] for h, v in (data.get("head_ratio") or {}).items()},
-                   head_weak=[str(h) for h in data.get("head_weak") or []])
+                   head_weak=[str(h) for h in data.get("head_weak") or []],
+                   spots={int(k): [list(map(float, p)) for p in v] for k, v in (data.get("spots") or {}).items()})
 
 
 class Classifier:
@@ -494,8 +501,12 @@ class Classifier:
             d_head = spot_distance(f.spot_lab, f.head_empty_lab)
             # where some side's heads look like the empty spot (a white head seen against a marker's
             # white sticker), the hole's own disc (the shaft hides the dark hole) must look empty too
-            d_empty = np.where(self.head_weak, np.maximum(d_head, d_empty), d_head) \
-                if self.head_weak is not None and len(self.head_weak) == len(d_head) else d_head
+            # both looks must say "empty" where no neighbour's head can be seen over the disc (a yellow
+            # head may look like the wood round it, its body in the hole does not)
+            both = np.ones(len(d_head), bool) if f.covered is None else ~np.asarray(f.covered, bool)
+            if self.head_weak is not None and len(self.head_weak) == len(d_head):
+                both |= self.head_weak
+            d_empty = np.where(both, np.maximum(d_head, d_empty), d_head)
         if f.brighter is not None and self.clip_proven is not None and len(self.clip_proven) == len(d_empty):
             # clipped where its own (seen) empty look is far from clipping: not an empty hole
             d_empty = np.where(f.brighter & self.clip_proven, np.maximum(d_empty, 1e3), d_empty)
@@ -514,6 +525,12 @@ class Classifier:
         d_board = np.maximum(d_board, d_board_heads[np.arange(len(at)), at])
         if self.gate is not None:
             d_sides = np.maximum(d_sides, 2 * self.gate[None, :] - d_empty[:, None])
+        if f.spot_lab is not None and self.model.spots and all(s in self.model.spots for s in self.sides):
+            # "a peg or empty" weighed on the same look: the head's spot against each side's own spot
+            # as well as against its empty look (the best of the heads nearby may find a shadow)
+            own = np.array([self.model.spots[s] for s in self.sides], float)           # (S, 2, 3)
+            d_spot = spot_distance(f.spot_lab[:, None], own[None])                      # (N, S)
+            d_sides = np.maximum(d_sides, SPOT_WEIGHT * d_spot)
         return np.column_stack([d_empty, d_sides, d_board]), where
 
     def readings(self, f: Features, visible=None, d=None, labels=None) -> list:

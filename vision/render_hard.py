@@ -76,12 +76,12 @@ PRESETS = {
     "room": Conditions(tilt=(0.0, 25.0), k1=(-0.20, -0.04), k2=(0.0, 0.05), gradient=(0.3, 0.45),
                        band=(0.0, 0.3), noise=(3.0, 5.0), temperature=0.2, hotspot=(0.0, 0.25),
                        flare=(3.0, 8.0), glare=150.0, peg_spread=0.05, height=(400.0, 750.0),
-                       peg_height=(12.5, 15.5), shaft=True, discs=True),
+                       margin=(20, 60), peg_height=(12.5, 15.5), shaft=True, discs=True),
     # the same camera and lens over a board printed before the grey discs
     "room-plain": Conditions(tilt=(0.0, 25.0), k1=(-0.20, -0.04), k2=(0.0, 0.05), gradient=(0.3, 0.45),
                              band=(0.0, 0.3), noise=(3.0, 5.0), temperature=0.2, hotspot=(0.0, 0.25),
                              flare=(3.0, 8.0), glare=150.0, peg_spread=0.05, height=(400.0, 750.0),
-                             peg_height=(12.5, 15.5), shaft=True),
+                             margin=(20, 60), peg_height=(12.5, 15.5), shaft=True),
 }
 
 
@@ -176,6 +176,8 @@ def _room_camera(layout: Layout, cond: Conditions, rng, size) -> Camera3D:
     r2 = np.linspace(0.01, 4.0, 400)
     ok = 1 + 3 * k1 * r2 + 5 * k2 * r2 ** 2 > 0.3
     r_max = math.sqrt(r2[np.argmin(ok)] if not ok.all() else 4.0)
+    # ... at the picture's corners, which show the distorted radius there
+    r_max *= 1 + k1 * r_max ** 2 + k2 * r_max ** 4
     f_min = math.hypot(w, h) / 2 / r_max
     for _ in range(30):          # too close for this lens to see the whole board: a little higher
         C = aim - axis * (height / max(axis[2], 1e-6))
@@ -378,12 +380,28 @@ def render_hard(scene: HardScene, pegs: dict, seed: int = 0, hands=()) -> np.nda
     to_mm = np.array([[1 / s, 0, 0.5 / s], [0, 1 / s, 0.5 / s], [0, 0, 1]])
     Hpx = cam.plane_homography() @ to_mm
     w, h = scene.size
-    warped = cv2.warpPerspective(board, Hpx, (w, h), flags=cv2.INTER_LINEAR)
-    alpha = cv2.warpPerspective(mask, Hpx, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
-    img = warped * alpha + scene.background * (1 - alpha)
-    _draw_peg_bodies(img, cam, layout, pegs, scene.light_dir, rng, scene.cond.peg_spread, scene.cond.glare,
-                     scene.peg_height, scene.cond.shaft)
-    frame = cv2.remap(img, scene.maps[0], scene.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if scene.cond.height is not None:
+        # a wide barrel lens shows more than the undistorted picture's frame: draw on a canvas
+        # that holds every point the picture shows, then bend it into the picture
+        x0, y0 = np.floor(scene.maps[0].min()) - 2, np.floor(scene.maps[1].min()) - 2
+        cw, ch = int(np.ceil(scene.maps[0].max() - x0)) + 3, int(np.ceil(scene.maps[1].max() - y0)) + 3
+        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+        warped = cv2.warpPerspective(board, shift @ Hpx, (cw, ch), flags=cv2.INTER_LINEAR)
+        alpha = cv2.warpPerspective(mask, shift @ Hpx, (cw, ch), flags=cv2.INTER_LINEAR).astype(np.float32) / 255
+        moved = Camera3D(shift @ cam.K, cam.R, cam.C, cam.k1, (cw, ch), cam.k2)
+        _draw_peg_bodies(warped, moved, layout, pegs, scene.light_dir, rng, scene.cond.peg_spread,
+                         scene.cond.glare, scene.peg_height, scene.cond.shaft)
+        mx, my = scene.maps[0] - np.float32(x0), scene.maps[1] - np.float32(y0)
+        frame = cv2.remap(warped, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        a = cv2.remap(alpha, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)[..., None]
+        frame = frame * a + scene.background * (1 - a)
+    else:
+        warped = cv2.warpPerspective(board, Hpx, (w, h), flags=cv2.INTER_LINEAR)
+        alpha = cv2.warpPerspective(mask, Hpx, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
+        img = warped * alpha + scene.background * (1 - alpha)
+        _draw_peg_bodies(img, cam, layout, pegs, scene.light_dir, rng, scene.cond.peg_spread, scene.cond.glare,
+                         scene.peg_height, scene.cond.shaft)
+        frame = cv2.remap(img, scene.maps[0], scene.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     for tip, angle in hands:
         frame = draw_hand(frame, tip, angle, scene.px_per_mm, np.random.default_rng(scene.wood_seed + 99))
     frame *= scene.light

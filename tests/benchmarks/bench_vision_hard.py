@@ -63,7 +63,7 @@ def main():
     ap.add_argument("--moves", type=int, default=30, help="moves per game")
     ap.add_argument("--empty", action="store_true", help="calibrate with an empty-board picture too")
     ap.add_argument("--sides", type=int, default=4,
-                    help="board sides (6: 1920x1080 pictures, 8: 2304x1296; positions mode)")
+                    help="board sides (6: 1920x1080 pictures, 8: 3840x2160; positions mode)")
     args = ap.parse_args()
     with_empty = " with empty-board pictures" if args.empty else ""
     print(f"# {args.mode} on `{args.level}`{with_empty}, {args.sides}-sided board, set-ups {args.first}-{args.first + args.setups - 1}; "

@@ -54,7 +54,7 @@ ROOM_SETS = [(["black", "white", "red", "#1a3a8c", "green", "yellow", "orange", 
              (["yellow", "black", "green", "white", "teal", "#1a3a8c", "red", "orange"],
               ["yellow", "black", "green", "white", "teal", "blue", "red", "orange"])]
 # the picture a board of n sides needs (docs/CAMERA.md: about 1 px/mm or more)
-ROOM_SIZES = {4: (1280, 720), 6: (1920, 1080), 8: (2304, 1296)}
+ROOM_SIZES = {4: (1280, 720), 6: (1920, 1080), 8: (3840, 2160)}
 
 
 class CameraSetUp:
