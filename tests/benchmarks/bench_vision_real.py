@@ -73,7 +73,8 @@ def main(argv=None) -> int:
               f"{c['unreadable']} unreadable) | {c['positions_read']} of {c['pictures']} | {c['false_positions']} | "
               f"{c['hand_positions_read']} of {c['hand_pictures']} | {pct(r['black'])} | {pct(r['white'])} | "
               f"{pct(r['other'])} | {statistics.median(su.frame_ms):.1f} |" if su.frame_ms else
-              f"| {su.name} | - | - | {why} | - | - | - | - | - | - | - | - |", flush=True)
+              f"| {su.name} | - | - | {'refused: ' + why if why else 'accepted'} (no position or hand picture) "
+              f"| - | - | - | - | - | - | - | - |", flush=True)
         total.update(c)
     r = rates(total)
     n = len(set_ups(root))

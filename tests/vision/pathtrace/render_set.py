@@ -79,6 +79,7 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out", help="folder (default: the set's)")
     ap.add_argument("--force", action="store_true", help="render pictures that exist again")
+    ap.add_argument("--skip", default="", help="comma-separated pictures not to render (e.g. empty,hand-01)")
     args = ap.parse_args(argv)
     conf = SETS[args.set]
     out = Path(args.out) if args.out else conf["dir"]
@@ -100,7 +101,8 @@ def main(argv=None) -> int:
         for spec in chosen:
             pictures = plan(spec, draw_setup(spec).layout, positions, hands)
             early = {"calibration", "empty", "pos-01", "hand-01"}
-            todo = [p for p in pictures if (p[1] in early) == first_pass
+            skip = set(filter(None, args.skip.split(",")))
+            todo = [p for p in pictures if (p[1] in early) == first_pass and p[1] not in skip
                     and (args.force or not (out / spec.name / f"{p[1]}.json").exists())]
             if not todo:
                 continue

@@ -567,7 +567,7 @@ def configure_render(samples: int, threads: int, seed: int, wide_size: tuple):
     sc.cycles.transmission_bounces = 1
     sc.cycles.transparent_max_bounces = 2
     sc.cycles.sample_clamp_direct = 10.0      # only the rare direct firefly of a coat highlight
-    sc.cycles.sample_clamp_indirect = 3.0     # caps rare indirect fireflies; direct light stays unbiased
+    sc.cycles.sample_clamp_indirect = 3.0     # and of a glossy bounce (a little bias in highlights only)
     sc.cycles.caustics_reflective = False
     sc.cycles.caustics_refractive = False
     sc.cycles.blur_glossy = 1.0
