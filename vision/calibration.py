@@ -844,7 +844,7 @@ def fit_camera_geometry(image, layout: Layout, calib: Calibration, sides=None, n
     # a camera has fewer free parameters than a homography: take it where it fits at least as well
     # (a real lens and a tilted view), keep the homography where only that fits (a flat picture)
     if figures["rms_px"] > figures["homography_rms_px"] * 1.1 + 0.05 \
-            or figures["points"] < figures["homography_points"] - 2:
+            or figures["points"] < 0.8 * figures["homography_points"]:
         figures["used"] = False
         calib.fit = figures
         return
