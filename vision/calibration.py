@@ -30,11 +30,14 @@ import cv2
 import numpy as np
 
 from .colours import bgr_to_lab
-from .detect import Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, weighted
+from .detect import (Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, spot_distance,
+                     weighted)
+from .geometry import CameraModel, fit_camera, fit_pose, residuals
 from .layout import Layout
 from .markers import detect_in_windows, detect_markers, to_gray
 
-FORMAT = "pegs-and-jokers/vision-calibration/1"
+FORMAT = "pegs-and-jokers/vision-calibration/2"
+FORMAT_V1 = "pegs-and-jokers/vision-calibration/1"   # a homography only: still read, as before
 MIN_MARKERS = 2
 
 
@@ -58,6 +61,17 @@ class Calibration:
     weak: list = field(default_factory=list)        # sides whose pegs can't be told apart (dicts)
     accepted_weak: bool = False                     # the user saved it anyway
     created: float = field(default_factory=time.time)
+    camera: CameraModel | None = None               # the lens and pose (format 2); None: the homography
+    head_height: float = 0.0                        # where the pegs' heads are seen, mm above the board
+    fit: dict = field(default_factory=dict)         # the camera fit's figures (residual per region, ...)
+
+    @property
+    def geometry(self):
+        """What ``HoleSampler`` maps the board with: the camera where fitted, else the homography."""
+        return self.camera if self.camera is not None else self.homography
+
+    def sampler(self, layout: Layout, image_size=None) -> HoleSampler:
+        return HoleSampler(layout, self.geometry, image_size or self.image_size, self.head_height)
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "method": self.method, "layout": self.layout_id,
@@ -68,11 +82,18 @@ class Calibration:
                 "markers": {str(k): np.asarray(v).round(2).tolist() for k, v in sorted(self.markers.items())},
                 "colours": self.colours.to_json() if self.colours else None,
                 "warnings": list(self.warnings), "weak": list(self.weak), "accepted_weak": self.accepted_weak,
-                "created": round(self.created, 1)}
+                "created": round(self.created, 1),
+                "camera": self.camera.to_json() if self.camera is not None else None,
+                "head_height": round(float(self.head_height), 2), "fit": self.fit}
 
     @classmethod
     def from_json(cls, data) -> "Calibration":
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        if isinstance(data, dict) and isinstance(data.get("format"), str) \
+                and data["format"].startswith("pegs-and-jokers/vision-calibration/") \
+                and data["format"] not in (FORMAT, FORMAT_V1):
+            raise CalibrationError(f"the calibration file is in a newer format ({data['format']}) than this "
+                                   f"version reads ({FORMAT}): calibrate again with this version")
+        if not isinstance(data, dict) or data.get("format") not in (FORMAT, FORMAT_V1):
             raise CalibrationError(f"not a calibration file (format should be {FORMAT!r})")
         try:
             H = np.array(data["homography"], np.float64)
@@ -86,7 +107,9 @@ class Calibration:
                        refined_on=int(data.get("refined_on", 0)),
                        colours=ColourModel.from_json(data["colours"]) if data.get("colours") else None,
                        warnings=list(data.get("warnings", [])), weak=list(data.get("weak", [])),
-                       accepted_weak=bool(data.get("accepted_weak", False)), created=float(data.get("created", 0)))
+                       accepted_weak=bool(data.get("accepted_weak", False)), created=float(data.get("created", 0)),
+                       camera=CameraModel.from_json(data["camera"]) if data.get("camera") else None,
+                       head_height=float(data.get("head_height") or 0.0), fit=dict(data.get("fit") or {}))
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"calibration file is damaged ({exc.__class__.__name__}: {exc})") from None
 
@@ -243,6 +266,169 @@ def refine_with_holes(image: np.ndarray, layout: Layout, H, holes=None, search_m
     return H, used
 
 
+def find_holes(gray: np.ndarray, layout: Layout, holes, predicted: np.ndarray, scale: np.ndarray,
+               radius_mm: float) -> tuple[np.ndarray, np.ndarray, list]:
+    """(board mm, image px, hole ids) of the drilled holes found within ``radius_mm`` of their
+    ``predicted`` image positions (``scale``: px per mm there): each the dark-weighted centroid."""
+    h, w = gray.shape
+    r_mm = layout.hole_diameter / 2
+    got_b, got_i, ids = [], [], []
+    for hole, (px, py), sc in zip(holes, predicted, scale):
+        rad = max(3.0, radius_mm * sc)
+        x0, x1 = int(max(0, px - rad)), int(min(w, px + rad + 1))
+        y0, y1 = int(max(0, py - rad)), int(min(h, py + rad + 1))
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            continue
+        patch = gray[y0:y1, x0:x1]
+        thr = 0.5 * (float(np.median(patch)) + float(patch.min()))
+        weight = np.clip(thr - patch, 0, None)
+        area = float((weight > 0).sum())
+        expect = np.pi * (r_mm * sc) ** 2
+        if weight.sum() <= 0 or not 0.3 * expect <= area <= 3 * expect:
+            continue
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        got_b.append(layout.holes[hole])
+        got_i.append(((weight * xs).sum() / weight.sum(), (weight * ys).sum() / weight.sum()))
+        ids.append(hole)
+    return np.array(got_b, np.float64).reshape(-1, 2), np.array(got_i, np.float64).reshape(-1, 2), ids
+
+
+def _regions(layout: Layout, board: np.ndarray) -> list:
+    """Each board point's region: centre, or the edge/corner it is nearest (a 3 x 3 grid)."""
+    names = [["top left", "top", "top right"], ["left", "centre", "right"], ["bottom left", "bottom", "bottom right"]]
+    cx = np.clip((board[:, 0] / layout.width * 3).astype(int), 0, 2)
+    cy = np.clip((board[:, 1] / layout.height * 3).astype(int), 0, 2)
+    return [names[j][i] for i, j in zip(cx, cy)]
+
+
+def fit_camera_to_picture(image: np.ndarray, layout: Layout, H: np.ndarray, found: dict | None = None,
+                          holes=None, fov: float | None = None) -> tuple[CameraModel | None, dict]:
+    """(the camera, its figures) fitted to the markers' corners (``found``) and the drilled holes
+    (default every hole but the start holes) found round where ``H`` puts them, then round where
+    the camera puts them (twice, dropping outliers). None if fewer than 12 points are found."""
+    gray = to_gray(image).astype(np.float32)
+    hh_, ww_ = gray.shape
+    holes = holes or [h for h in layout.holes if not h.startswith("S-")]
+    board_all = np.array([layout.holes[h] for h in holes], np.float64)
+    mb, mi, _ = marker_points(layout, found or {})
+    r_mm = layout.hole_diameter / 2
+
+    def scale_of(project):
+        return np.linalg.norm(project(board_all + [1.0, 0.0]) - project(board_all), axis=1)
+
+    def by_h(b):
+        return cv2.perspectiveTransform(np.asarray(b, np.float64).reshape(1, -1, 2), H)[0]
+    first = by_h
+    if len(mb) >= 12:
+        # a strong lens bends the markers off any homography: a camera fitted to their corners
+        # alone (k1 only) may put the holes better for the first search
+        try:
+            cam0, rms0 = fit_camera(mb, mi, (ww_, hh_), k2=False, fov=fov)
+            if rms0 < float(np.sqrt(np.mean(np.linalg.norm(by_h(mb) - mi, axis=1) ** 2))):
+                first = cam0.project
+        except ValueError:
+            pass
+    hb, hi, _ = find_holes(gray, layout, holes, first(board_all), scale_of(first), 2 * r_mm)
+    if len(hb) + len(mb) < 12:
+        return None, {}
+    pts_b, pts_i = np.concatenate([mb, hb]), np.concatenate([mi, hi])
+    try:
+        cam, rms = fit_camera(pts_b, pts_i, (ww_, hh_), k2=False, fov=fov)
+        for k2 in (True, True):
+            hb, hi, ids = find_holes(gray, layout, holes, cam.project(board_all), scale_of(cam.project), r_mm)
+            pts_b, pts_i = np.concatenate([mb, hb]), np.concatenate([mi, hi])
+            err = residuals(cam, pts_b, pts_i)
+            keep = err <= max(3 * float(np.median(err)), 1.5)
+            cam, rms = fit_camera(pts_b[keep], pts_i[keep], (ww_, hh_), k2=k2 and keep.sum() >= 40, fov=fov)
+    except ValueError:
+        return None, {}
+    err = residuals(cam, pts_b, pts_i)
+    keep = err <= max(3 * float(np.median(err)), 1.5)
+    # the homography judged the same way: on the holes found round where it puts them
+    hb2, hi2, _ = find_holes(gray, layout, holes, by_h(board_all), scale_of(by_h), r_mm)
+    b2, i2 = np.concatenate([mb, hb2]), np.concatenate([mi, hi2])
+    err_h = np.linalg.norm(by_h(b2) - i2, axis=1)
+    keep_h = err_h <= max(3 * float(np.median(err_h)), 1.5)
+    regions = _regions(layout, pts_b)
+    per_region = {}
+    for name in dict.fromkeys(regions):
+        sel = np.array([r == name for r in regions]) & keep
+        if sel.any():
+            per_region[name] = round(float(np.sqrt(np.mean(err[sel] ** 2))), 2)
+    lens = cam.lens_shift_px(board_all)
+    return cam, {"rms_px": round(float(np.sqrt(np.mean(err[keep] ** 2))), 3),
+                 "homography_rms_px": round(float(np.sqrt(np.mean(err_h[keep_h] ** 2))), 3),
+                 "homography_points": int(keep_h.sum()),
+                 "points": int(keep.sum()), "outliers": int((~keep).sum()), "per_region_px": per_region,
+                 "lens_shift_px": round(float(lens.max()), 1), "height_mm": round(cam.height_mm, 1),
+                 "tilt_deg": round(cam.tilt_deg, 1), "fov_deg": round(cam.fov_deg, 1),
+                 "focal_observed": cam.focal_observed,
+                 "look_at_mm": [round(v, 1) for v in cam.look_point]}
+
+
+HEAD_UNIFORMITY = 0.0
+HEAD_RANK = 0
+
+
+def measure_head_height(image: np.ndarray, layout: Layout, cam: CameraModel, sides=None,
+                        heights=np.arange(0.0, 26.0, 1.0)) -> float | None:
+    """How high above the board (mm) the set-up picture shows the start pegs' heads: the height at
+    which the heads, projected through the camera, look least like the board does at the same
+    spot round the empty holes. None when no height stands out (a view straight down, where
+    every height projects alike, or no pegs)."""
+    from .detect import sample_geometry
+    g = sample_geometry(layout, camera=True)
+    offsets = np.array(g["head_points"], np.float64)
+    ring_r = 0.5 * (g["ring_in"] + g["ring_out"])
+    ring_off = np.array([(ring_r * math.cos(2 * math.pi * k / 16), ring_r * math.sin(2 * math.pi * k / 16))
+                         for k in range(16)])
+    sides = range(layout.sides) if sides is None else sides
+    starts = {s: layout.start_ids(s) for s in sides}
+    start_ids = [h for ids in starts.values() for h in ids]
+    if not start_ids:
+        return None
+    empty_ids = [h for h in layout.holes if not h.startswith("S-")]
+    img = image.astype(np.float32)
+
+    def look(ids, z):
+        xy = np.array([layout.holes[h] for h in ids], np.float64)
+        pts = np.concatenate([xy[:, None, :] + offsets[None], np.full((len(ids), len(offsets), 1), -z)], axis=2)
+        p = cam.project(pts).astype(np.float32)
+        vals = cv2.remap(img, p[..., 0], p[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        rp = cam.project(xy[:, None, :] + ring_off[None]).astype(np.float32)
+        ring = cv2.remap(img, rp[..., 0], rp[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return np.median(vals, axis=1), np.maximum(np.median(ring, axis=1), 1.0), vals
+    scores = []
+    for z in heights:
+        e_val, e_ring, _ = look(empty_ids, z)
+        ratio = np.median(e_val / e_ring, axis=0)
+        s_val, s_ring, s_all = look(start_ids, z)
+        d = np.linalg.norm(bgr_to_lab(s_val) - bgr_to_lab(ratio * s_ring), axis=1)
+        # all of the head's points on the head: they agree (a sample half on the board doesn't)
+        lab_all = bgr_to_lab(s_all)
+        d = d - HEAD_UNIFORMITY * np.median(np.linalg.norm(lab_all - bgr_to_lab(s_val)[:, None], axis=2), axis=1)
+        scores.append(d)
+    scores = np.array(scores)                               # (heights, start pegs)
+    total = np.zeros(len(heights))
+    k = 0
+    for s, ids in starts.items():
+        # the least of its pegs: a height that puts the heads on their neighbours leaves the end one out
+        sc = np.sort(scores[:, k:k + len(ids)], axis=1)[:, min(HEAD_RANK, len(ids) - 1)]
+        k += len(ids)
+        if sc.max() - sc.min() > 3.0:                       # this side's pegs show where their heads are
+            total += (sc - sc.min()) / (sc.max() - sc.min())
+    if not total.any() or total.max() - np.median(total) < 0.2 * len(starts) / max(len(starts), 1):
+        return None
+    i = int(np.argmax(total))
+    if 0 < i < len(heights) - 1:                            # a parabola through the best and its neighbours
+        a, b, c = total[i - 1], total[i], total[i + 1]
+        den = a - 2 * b + c
+        step = float(heights[1] - heights[0])
+        if den < 0:
+            return float(heights[i] + 0.5 * step * (a - c) / den)
+    return float(heights[i])
+
+
 def _cross(a, b) -> float:
     return float(a[0] * b[1] - a[1] * b[0])
 
@@ -266,7 +452,8 @@ EMPTY_ADVICE = "add a picture of the empty board (pegs vision calibrate --empty)
 
 
 def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=None, names=None,
-                  empty_image: np.ndarray | None = None, _seen_empty: dict | None = None) -> ColourModel:
+                  empty_image: np.ndarray | None = None, _seen_empty: dict | None = None,
+                  _seen_head: dict | None = None) -> ColourModel:
     """Learn the colour classes from a picture of the set-up position; adds warnings to ``calib``
     and, for every side whose pegs can't be told apart, an entry to ``calib.weak``.
 
@@ -283,7 +470,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     if (w, h) != tuple(calib.image_size):
         raise CalibrationError(f"the set-up picture is {w}x{h} but the calibration is for "
                                f"{calib.image_size[0]}x{calib.image_size[1]}")
-    sampler = HoleSampler(layout, calib.homography, calib.image_size)
+    sampler = calib.sampler(layout)
     if not sampler.visible.all():
         missing = [hh for hh, v in zip(sampler.holes, sampler.visible) if not v]
         raise CalibrationError(f"{len(missing)} holes are outside the picture ({', '.join(missing[:4])}"
@@ -323,6 +510,15 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     q, loo = _spread_ratios(layout, sampler.holes, ratio, [index[hh] for hh in measured])
     norm = LocalNorm(q.astype(np.float32), (np.median(ratio[[index[hh] for hh in measured]], axis=0)
                                             * board_ref).astype(np.float32), board_ref.astype(np.float32))
+    camera = sampler.camera is not None
+    head_q = head_loo = None
+    if camera:      # what each head's spot shows with its hole empty, as a ratio to its ring
+        head_ratio = (samples.spot / ring_est[:, None, :]).reshape(len(sampler.holes), 6)
+        for hh, r in (_seen_head or {}).items():
+            head_ratio[index[hh]] = np.ravel(r)
+        head_q, head_loo = _spread_ratios(layout, sampler.holes, head_ratio, [index[hh] for hh in measured])
+        head_q, head_loo = head_q.reshape(-1, 2, 3), head_loo.reshape(-1, 2, 3)
+        norm.head_ratio = head_q.astype(np.float32)
     f = features(samples, board_ref, norm)
     x = weighted(f.hole_lab)
     heads = weighted(f.head_lab)
@@ -333,9 +529,19 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     spread_e = max(_robust_spread(np.linalg.norm(e_keep - mu_e, axis=1))
                    + float(np.median(np.linalg.norm(e_keep - mu_e, axis=1))), 1.0)
     hole_empty = {hh: x[index[hh]] for hh in measured if hh not in seen}
+    head_empty = None
+    if camera:      # a peg is judged on its head's spot: how far that strays from its neighbours' look
+        head_empty = f.head_empty_lab
+        spots = f.spot_lab
+        f_hl = features(samples, board_ref, LocalNorm(norm.ratio, norm.empty_ref, norm.board_ref,
+                                                       head_loo.astype(np.float32)))
+        keep_i = [index[hh] for hh in measured if hh not in seen]
+        dh = spot_distance(spots[keep_i], f_hl.head_empty_lab[keep_i])
+        spread_e = max(_robust_spread(dh) + float(np.median(dh)), 1.0)
     # which sides have pegs: start holes well away from the empty holes
     stand_out = max(4 * spread_e, 8.0)
-    side_lab, centres, side_spread, spreads = {}, {}, {}, [np.linalg.norm(e_keep - mu_e, axis=1)]
+    side_full: dict = {}
+    side_lab, centres, side_spread, spreads = {}, {}, {}, [dh if camera else np.linalg.norm(e_keep - mu_e, axis=1)]
     found_sides = []
     for s in range(layout.sides):
         ids = layout.start_ids(s)
@@ -343,13 +549,18 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         hs = heads[[index[hh] for hh in ids]]                                  # (5, C, 3)
         apart = np.minimum(np.linalg.norm(hs - mu_e, axis=2), np.linalg.norm(hs - board_w, axis=2))
         xs = hs[np.arange(len(ids)), apart.argmax(axis=1)]
-        # full: the hole itself (its centre disc) no longer looks like an empty hole
-        dist_empty = np.linalg.norm(x[[index[hh] for hh in ids]] - mu_e, axis=1)
+        # full: the hole itself (its centre disc) no longer looks like an empty hole; with the camera
+        # model, the head's spot no longer looks as it does with the hole empty
+        dist_empty = np.linalg.norm(x[[index[hh] for hh in ids]] - mu_e, axis=1) if not camera else \
+            spot_distance(spots[[index[hh] for hh in ids]], head_empty[[index[hh] for hh in ids]])
+        if camera:
+            xs = heads[[index[hh] for hh in ids], 0]
         full = dist_empty > stand_out
         wanted = sides is None and full.sum() >= math.ceil(len(ids) / 2) or sides is not None and s in sides
         if not wanted:
             continue
         found_sides.append(s)
+        side_full[s] = full if full.any() else np.ones(len(ids), bool)
         if sides is not None and not full.any():
             use = xs            # black pegs, say: learn them anyway (and warn below)
         else:
@@ -371,7 +582,9 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             if s in found_sides:
                 continue
             ids = layout.start_ids(s)
-            some = int((np.linalg.norm(x[[index[hh] for hh in ids]] - mu_e, axis=1) > stand_out).sum())
+            ii = [index[hh] for hh in ids]
+            some = int(((spot_distance(spots[ii], head_empty[ii]) if camera else
+                         np.linalg.norm(x[ii] - mu_e, axis=1)) > stand_out).sum())
             if some:
                 warnings.append(f"side {s}: {some} of its start holes look filled, the others empty, so its "
                                 f"pegs were not learnt; if that seat plays, name the table's colours "
@@ -384,6 +597,9 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                         names={s: n for s, n in names.items() if s in side_lab},
                         hole_empty={hh: [round(float(v), 2) for v in lab / lab_w] for hh, lab in hole_empty.items()},
                         hole_ratio={hh: [round(float(v), 4) for v in q[index[hh]]] for hh in sampler.holes},
+                        head_ratio={hh: [round(float(v), 4) for v in head_q[index[hh]].ravel()]
+                                    for hh in sampler.holes}
+                        if camera else {},
                         empty_ref=[round(float(v), 2) for v in norm.empty_ref],
                         bodies={s: [round(float(v), 2) for v in c / lab_w] for s, c in centres.items()},
                         spreads={s: round(v, 2) for s, v in side_spread.items()})
@@ -405,11 +621,20 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             # look filled only because its empty look was not known yet)
             seen_now = {hh: own[i] for i, hh in enumerate(sampler.holes)
                         if hh.startswith("S-") and hh not in model.hole_empty}
-            return learn_colours(image, layout, calib, sides, names, empty_image, seen_now)
+            own_head = se.spot / ring_estimate(se.ring)[:, None, :] if camera else None
+            seen_head = {hh: own_head[index[hh]] for hh in seen_now} if camera else None
+            return learn_colours(image, layout, calib, sides, names, empty_image, seen_now, seen_head)
         fe = clf.features(se)
         model.hole_empty.update({hh: [round(float(v), 2) for v in fe.hole_lab[index[hh]]] for hh in seen})
     in_hole = {s: float(np.linalg.norm(c - mu_e)) for s, c in centres.items()}
-    problems = weak_sides(model, in_hole)
+    at_holes = None
+    if camera:      # each side against every hole's own empty look at its head's spot
+        at_holes = features(samples, board_ref, model.local_norm(sampler.holes)).head_empty_lab
+        model_spots = {s: np.median(spots[[index[hh] for hh in layout.start_ids(s)]][side_full[s]], axis=0)
+                       for s in side_lab}
+        at_holes = (at_holes, model_spots)
+        model.spots = {s: [[round(float(v), 2) for v in part] for part in sp] for s, sp in model_spots.items()}
+    problems = weak_sides(model, in_hole, at_holes)
     # how the light is where each weak side's pegs stand: the advice depends on it
     for s, items in problems.items():
         ring = np.median(samples.ring[[index[hh] for hh in layout.start_ids(s)]], axis=0)
@@ -422,10 +647,15 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                 light += ", " + EMPTY_ADVICE
         else:
             light = "add light over that side"
+        cause = None
+        if at_holes is not None and any(k == "empty" for k, *_ in items):
+            cause = _weak_cause(layout, calib, sampler.holes, at_holes[0], at_holes[1][s], hole_margin(model))
         for kind, other, d, margin in items:
             what = {"empty": "empty holes", "board": "the bare board"}.get(kind, _side_name(model, other))
             fix = ("give one of these seats pegs of a clearly different colour" if kind == "side"
                    else f"{light}, or use lighter, brighter pegs for that seat")
+            if kind == "empty" and cause:
+                what, fix = cause
             calib.weak.append({"side": s, "colour": model.names.get(s), "like": kind, "other": other,
                                "distance": round(d, 1), "needed": round(margin, 1),
                                "message": f"{_side_name(model, s)} can't be told from {what} "
@@ -434,6 +664,23 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     # a side that can't be told from empty holes (in its start holes, where it was measured): neither
     # "empty" nor "a peg" is ever sure there, nor where a lamp's sheen blows the board out
     like_empty = [s for s, items in problems.items() if any(k == "empty" for k, *_ in items)]
+    near_empty, head_weak = set(), set()
+    if at_holes is not None:
+        # the holes where some side's heads look like the spot empty: read on the hole's disc too
+        # there, and never sure where that side's peg in its hole looks like the hole empty as well
+        m = hole_margin(model)
+        hole_e = weighted(np.array([model.hole_empty.get(hh, model.empty) for hh in sampler.holes], float))
+        for s in model.pegs:
+            near = spot_distance(at_holes[1][s][None], at_holes[0]) < m
+            head_weak |= {hh for hh, v in zip(sampler.holes, near) if v}
+            body = weighted(model.bodies[s]) if s in model.bodies else weighted(model.pegs[s])
+            also = near & (np.linalg.norm(hole_e - body, axis=1) < m)
+            near_empty |= {hh for hh, v in zip(sampler.holes, also) if v}
+    if at_holes is not None and like_empty:
+        # a side refused as like the empty spot: nowhere is "empty" sure unless the hole's own disc
+        # looks empty too (no wrong hole from a refused side used anyway)
+        head_weak = set(sampler.holes)
+    model.head_weak = sorted(head_weak)
     # ... except a start hole whose own empty look was seen (an empty-board picture) and whose peg
     # clips a channel that its empty look leaves well below the clip: the detector rules "empty" out
     # there on that channel alone (``brighter_than_empty``), not on the colour distance
@@ -443,15 +690,38 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         fs = features(samples, board_ref, model.local_norm(sampler.holes))
         proven = {hh for hh in starts if hh in seen and fs.brighter[index[hh]]}
     model.clip_proven = sorted(proven)
-    model.unsure = sorted({hh for s in like_empty for hh in layout.start_ids(s) if hh not in proven}
-                          | ({hh for hh, v in zip(sampler.holes, samples.saturated) if v > 0.3} if like_empty
-                             else set()))
+    if at_holes is not None:
+        model.unsure = sorted(near_empty | ({hh for hh, v in zip(sampler.holes, samples.saturated) if v > 0.3}
+                                            if like_empty else set()))
+    else:
+        model.unsure = sorted({hh for s in like_empty for hh in layout.start_ids(s) if hh not in proven}
+                              | ({hh for hh, v in zip(sampler.holes, samples.saturated) if v > 0.3} if like_empty
+                                 else set()))
     calib.colours = model
     calib.warnings = [w for w in calib.warnings if w.startswith("manual")] + warnings
     return model
 
 
 CLIP_LEVEL = 245.0
+
+
+def _weak_cause(layout: Layout, calib: Calibration, holes, at_holes, peg, margin):
+    """(what the pegs look like, what to do) for a side whose pegs look like the empty spot at
+    too many holes, in the words of the cause: the heads seen off the template's grey discs
+    (parallax: raise the camera or point it straight down) or their colour."""
+    from .template import hole_disc_radius
+    near = spot_distance(np.asarray(peg)[None], at_holes) < margin
+    xy = np.array([layout.holes[h] for h in holes], np.float64)
+    shift = calib.camera.parallax_mm(xy, calib.head_height)
+    off_disc = shift > hole_disc_radius(layout) - 0.82 * layout.peg_diameter / 2
+    n = int(near.sum())
+    if n and (near & off_disc).sum() >= 0.7 * n:
+        h, t = calib.camera.height_mm / 10, calib.camera.tilt_deg
+        return (f"the board where the camera sees their heads off the holes' grey discs ({n} holes, heads "
+                f"seen up to {shift[near].max():.0f} mm off their holes; camera {h:.0f} cm up, tilted {t:.0f} "
+                f"degrees)", "raise the camera" + (" or point it straight down" if t > 5 else ""))
+    return ("empty holes (these pegs look like the board and the empty holes)",
+            "use pegs of a clearly different colour for that seat, or add light over that side")
 
 
 def _spread_ratios(layout: Layout, holes: list, ratio: np.ndarray, known: list, k: int = 6):
@@ -486,10 +756,20 @@ def margin_for(model: ColourModel) -> float:
     return max(6 * model.tau, 15.0)
 
 
-def weak_sides(model: ColourModel, in_hole: dict | None = None) -> dict:
+WEAK_SHARE = 0.05     # a side is refused when its pegs look like the empty spot at more holes than this
+
+
+def hole_margin(model: ColourModel) -> float:
+    """A side's pegs closer than this to one hole's own empty look (camera model) can't be read there."""
+    return max(4.5 * model.tau, 12.0)
+
+
+def weak_sides(model: ColourModel, in_hole: dict | None = None, at_holes=None) -> dict:
     """side -> [(kind, other side or None, distance, margin needed)] for every class a side's
     pegs are too close to (kind: empty, board, side). ``in_hole``: side -> how far (weighted Lab)
-    the middle of its occupied start holes is from an empty hole."""
+    the middle of its occupied start holes is from an empty hole. ``at_holes``: (N, 3) weighted
+    Lab of each hole's head spot with the hole empty (the camera model): a side is then judged
+    against every hole's own look, at the ``WEAK_SHARE`` worst holes' distance."""
     out: dict = {}
     margin = margin_for(model)
     empty = weighted(model.empty)
@@ -497,6 +777,13 @@ def weak_sides(model: ColourModel, in_hole: dict | None = None) -> dict:
     sides = sorted(model.pegs)
     for s in sides:
         p = weighted(model.pegs[s])
+        if at_holes is not None:
+            # each hole's own empty look is measured there, not a class mean: 4.5 spreads suffice
+            m = hole_margin(model)
+            d = float(np.quantile(spot_distance(at_holes[1][s][None], at_holes[0]), WEAK_SHARE))
+            if d < m:
+                out.setdefault(s, []).append(("empty", None, d, m))
+            continue        # bare board over a hole is told from a peg by the hole's own disc
         d = float(np.linalg.norm(p - empty))
         if in_hole and s in in_hole and d < 2 * margin:     # a dark head and a dark stem: a black peg
             d = min(d, in_hole[s])
@@ -525,7 +812,8 @@ def colour_warnings(model: ColourModel, in_hole: dict | None = None) -> list[str
 
 
 def calibrate(image: np.ndarray, layout: Layout, sides=None, points=None, names=None,
-              empty_image: np.ndarray | None = None) -> Calibration:
+              empty_image: np.ndarray | None = None, head_height: float | None = None,
+              fov: float | None = None) -> Calibration:
     """Geometry (markers, or the four manual ``points``) and colours from a set-up picture
     (see ``learn_colours`` for ``names`` and ``empty_image``). ``calib.weak`` lists what
     can't be told apart: the caller must not use such a calibration unless the user accepts it."""
@@ -537,8 +825,73 @@ def calibrate(image: np.ndarray, layout: Layout, sides=None, points=None, names=
         calib = calibrate_geometry(image, layout)
         search = None
     calib.homography, calib.refined_on = refine_with_holes(image, layout, calib.homography, search_mm=search)
+    fit_camera_geometry(image, layout, calib, sides, names, head_height=head_height, fov=fov)
     learn_colours(image, layout, calib, sides, names, empty_image)
     return calib
+
+
+def fit_camera_geometry(image, layout: Layout, calib: Calibration, sides=None, names=None,
+                        head_height: float | None = None, fov: float | None = None) -> None:
+    """The camera's lens and pose (``calib.camera``) where they fit the picture better than the
+    homography, and the heads' height (measured from the start pegs unless given); the figures
+    go to ``calib.fit``, a lens that doesn't fit the corners to ``calib.warnings``."""
+    found = {}
+    if calib.method == "markers":
+        found = detect_markers(image, ids={m.id for m in layout.markers})
+    cam, figures = fit_camera_to_picture(image, layout, calib.homography, found, fov=fov)
+    if cam is None:
+        return
+    # a camera has fewer free parameters than a homography: take it where it fits at least as well
+    # (a real lens and a tilted view), keep the homography where only that fits (a flat picture)
+    if figures["rms_px"] > figures["homography_rms_px"] * 1.1 + 0.05 \
+            or figures["points"] < 0.8 * figures["homography_points"]:
+        figures["used"] = False
+        calib.fit = figures
+        return
+    figures["used"] = True
+    if sides is None and names:
+        sides = sorted(int(k) for k in names)
+    measured = measure_head_height(image, layout, cam, sides) if head_height is None else None
+    calib.camera = cam
+    # not seen: every height projects alike (a view straight down, flat pegs): any will do
+    calib.head_height = float(head_height if head_height is not None else measured if measured is not None
+                              else 0.0)
+    figures["head_height_mm"] = round(calib.head_height, 1)
+    figures["head_height_from"] = "set" if head_height is not None else "measured" if measured is not None \
+        else "not seen"
+    calib.fit = figures
+    worst = max(figures["per_region_px"].items(), key=lambda kv: kv[1], default=(None, 0.0))
+    if worst[0] is not None and worst[1] > max(1.0, 3 * figures["rms_px"]):
+        calib.warnings.append(f"the board's {worst[0]} doesn't fit the camera (residual {worst[1]:.1f} px, "
+                              f"{figures['rms_px']:.2f} px overall): the lens bends the corners more than "
+                              f"it can be modelled, or the board isn't flat there")
+
+
+
+def repose_camera(image: np.ndarray, layout: Layout, camera: CameraModel, found: dict,
+                  holes=None) -> tuple[CameraModel, float]:
+    """The same lens, the pose again (the board or camera moved): solvePnP on the markers'
+    corners, then on them and the empty holes (``holes``) found round the new pose."""
+    mb, mi, used = marker_points(layout, found)
+    if len(used) < MIN_MARKERS:
+        have = f"only marker {used[0]}" if used else "no marker"
+        raise CalibrationError(f"{have} of the board found (need {MIN_MARKERS} of {len(layout.markers)}): "
+                               f"check that the markers are in view, lit and not covered")
+    try:
+        cam, rms = fit_pose(camera, mb, mi)
+        holes = holes or [h for h in layout.holes if not h.startswith("S-")]
+        board = np.array([layout.holes[h] for h in holes], np.float64)
+        scale = np.linalg.norm(cam.project(board + [1.0, 0.0]) - cam.project(board), axis=1)
+        hb, hi, _ = find_holes(to_gray(image).astype(np.float32), layout, holes, cam.project(board), scale,
+                               layout.hole_diameter / 2)
+        if len(hb) >= 8:
+            b, i = np.concatenate([mb, hb]), np.concatenate([mi, hi])
+            err = residuals(cam, b, i)
+            keep = err <= max(3 * float(np.median(err)), 1.5)
+            cam, rms = fit_pose(cam, b[keep], i[keep])
+    except ValueError as exc:
+        raise CalibrationError(f"the markers don't fit the camera ({exc})") from None
+    return cam, rms
 
 
 # --------------------------------------------------------------------------- per-frame check
@@ -561,14 +914,17 @@ class MarkerCheck:
 
     def __init__(self, layout: Layout, homography, image_size, threshold_px: float | None = None,
                  pad: float = 0.6):
+        """``homography``: a homography, or a ``CameraModel`` (its lens puts the corners)."""
         self.layout = layout
-        self.homography = np.asarray(homography, np.float64)
+        camera = homography if isinstance(homography, CameraModel) else None
+        self.homography = camera.plane_homography() if camera is not None else np.asarray(homography, np.float64)
         w, h = image_size
         self.threshold = threshold_px if threshold_px is not None else max(2.0, 0.002 * math.hypot(w, h))
         self.expected, self.windows = {}, {}
         for m in layout.markers:
             corners = np.array(m.corners(), np.float64)
-            img = cv2.perspectiveTransform(corners.reshape(1, -1, 2), self.homography)[0]
+            img = camera.project(corners) if camera is not None else \
+                cv2.perspectiveTransform(corners.reshape(1, -1, 2), self.homography)[0]
             self.expected[m.id] = img
             size = np.linalg.norm(img[0] - img[2]) / math.sqrt(2)
             grow = size * (pad + 1 / 6)
@@ -584,3 +940,53 @@ class MarkerCheck:
         med = float(np.median(errors))
         moved = (len(errors) >= 2 and med > self.threshold) or (len(errors) == 1 and errors[0] > 3 * self.threshold)
         return CheckResult("moved" if moved else "ok", len(errors), med)
+
+
+# --------------------------------------------------------------------------- the camera in words
+
+def working_envelope(layout: Layout, head_height: float, tilts=(0, 10, 20, 25)) -> list:
+    """[(tilt degrees, lowest camera height mm or None)] at which every head is seen within the
+    template's grey disc round its hole (a camera aimed at the board's middle): there black and
+    white heads show against the grey; lower or more tilted, the heads far from the camera are
+    seen against the paper or the next hole. None: not at any height."""
+    from .template import hole_disc_radius
+    s = hole_disc_radius(layout) - 0.82 * layout.peg_diameter / 2
+    centre = np.array([layout.width / 2, layout.height / 2])
+    R = float(max(np.linalg.norm(np.array(xy) - centre) for xy in layout.holes.values()))
+    h = max(float(head_height), 1e-6)
+    out = []
+    for t in tilts:
+        k = s - h * math.tan(math.radians(t))
+        out.append((t, h * (R + s) / k if k > 0 else None))
+    return out
+
+
+def camera_summary(calib: Calibration, layout: Layout) -> list[str]:
+    """The camera as calibration measured it, in words (the CLI and the phone page show these)."""
+    cam, fit = calib.camera, calib.fit
+    if cam is None:
+        if fit:
+            return [f"camera model not used: the holes fit a flat homography better "
+                    f"({fit.get('homography_rms_px')} px against {fit.get('rms_px')} px)"]
+        return []
+    if cam.focal_observed:
+        lines = [f"camera {cam.height_mm / 10:.0f} cm above the board, tilted {cam.tilt_deg:.0f} degrees from "
+                 f"straight down, lens {cam.fov_deg:.0f} degrees across"]
+    else:       # straight down, the lens's width and the camera's height can't be told apart
+        lines = [f"camera about {cam.height_mm / 10:.0f} cm above the board if its lens is {cam.fov_deg:.0f} "
+                 f"degrees across (a view straight down can't tell the two apart: give --fov), tilted "
+                 f"{cam.tilt_deg:.0f} degrees from straight down"]
+    worst = max((fit.get("per_region_px") or {}).items(), key=lambda kv: kv[1], default=("-", 0.0))
+    lines.append(f"lens: k1 {cam.dist[0]:+.3f}, k2 {cam.dist[1]:+.3f}, bending the corners by up to "
+                 f"{fit.get('lens_shift_px', 0):.0f} px; fitted to {fit.get('rms_px', 0):.2f} px over "
+                 f"{fit.get('points', 0)} points (worst: {worst[0]}, {worst[1]:.2f} px; a homography: "
+                 f"{fit.get('homography_rms_px', 0):.2f} px)")
+    xy = np.array(list(layout.holes.values()), np.float64)
+    shift = cam.parallax_mm(xy, calib.head_height)
+    lines.append(f"peg heads seen {calib.head_height:.1f} mm above the board "
+                 f"({fit.get('head_height_from', 'measured')}), up to {shift.max():.0f} mm off their holes")
+    env = ", ".join(f"{t} degrees: " + (f"{hmin / 10:.0f} cm" if hmin else "not at any height")
+                    for t, hmin in working_envelope(layout, calib.head_height))
+    lines.append(f"working envelope for these pegs (every head on its hole's grey disc), lowest camera "
+                 f"height at a tilt of {env}")
+    return lines

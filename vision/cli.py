@@ -276,7 +276,7 @@ def _parse_points(text: str):
 
 
 def cmd_calibrate(args) -> int:
-    from .calibration import CalibrationError, calibrate
+    from .calibration import CalibrationError, calibrate, camera_summary
     from .layout import LayoutError
     try:
         layout = _layout_arg(args.layout)
@@ -300,7 +300,8 @@ def cmd_calibrate(args) -> int:
             raise _Fail("--sides and --colours disagree about which sides have pegs; give one of them")
     empty = _read_image(args.empty) if args.empty else None
     try:
-        calib = calibrate(image, layout, sides=sides, points=points, names=names, empty_image=empty)
+        calib = calibrate(image, layout, sides=sides, points=points, names=names, empty_image=empty,
+                          head_height=args.head_height, fov=args.fov)
     except CalibrationError as exc:
         raise _Fail(_one_line(exc), EXIT_NOT_READ) from None
     how = (f"{len(calib.markers)} markers (RMS {calib.reprojection_px:.2f} px)" if calib.method == "markers"
@@ -308,6 +309,8 @@ def cmd_calibrate(args) -> int:
     if calib.weak and not args.accept_weak:
         print(f"pegs vision: the calibration can't tell every side's pegs apart; {args.out} not written:",
               file=sys.stderr)
+        for line in camera_summary(calib, layout):
+            print(f"  {line}", file=sys.stderr)
         for w in calib.weak:
             print(f"  {w['message']}", file=sys.stderr)
         print("  change what the message says and calibrate again, or add --accept-weak to save it anyway "
@@ -319,6 +322,8 @@ def cmd_calibrate(args) -> int:
     except OSError as exc:
         raise _Fail(f"can't write {args.out}: {exc.strerror}") from None
     print(f"calibrated from {how}; wrote {args.out}")
+    for line in camera_summary(calib, layout):
+        print(f"  {line}")
     for s in sorted(calib.colours.pegs):
         name = calib.colours.names.get(s)
         print(f"  side {s}: {name + ' pegs' if name else 'pegs learnt (no colour named: --colours)'}")
@@ -516,6 +521,10 @@ def build_vision_parser() -> argparse.ArgumentParser:
     p.add_argument("--empty", help="a second picture, same camera and light, with the board empty")
     p.add_argument("--accept-weak", action="store_true",
                    help="save even when some side's pegs can't be told from empty holes, the board or another side")
+    p.add_argument("--head-height", type=float,
+                   help="mm above the board where the pegs' heads are seen (their middle; default: measured "
+                        "from the start pegs)")
+    p.add_argument("--fov", type=float, help="the lens's field of view across, degrees (default: fitted)")
     p.set_defaults(func=cmd_calibrate)
 
     p = sub.add_parser("detect", help="print the position in a picture (NOTATION.md JSON)")

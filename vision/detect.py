@@ -43,7 +43,12 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
     return pts
 
 
-def sample_geometry(layout: Layout) -> dict:
+N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
+EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
+SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
+
+
+def sample_geometry(layout: Layout, camera: bool = False) -> dict:
     """The sample radii and offsets (mm) for a layout's holes and pegs.
 
     * ``hole``: the disc read to see an empty hole (inside the drilled hole);
@@ -55,6 +60,24 @@ def sample_geometry(layout: Layout) -> dict:
     * ``ring_in`` .. ``ring_out``: the bare board round all of that.
     """
     hole_r, peg_r = layout.hole_diameter / 2, layout.peg_diameter / 2
+    if camera:
+        # the head is read where the camera model puts it: its middle (7 points within 0.4 of its radius)
+        # and 12 points on a ring at 0.82 of its radius
+        # (which lies beyond the hole when the camera is straight above it: a black head shows
+        # against the template's grey disc there, not against the dark hole), at the spot and at 8
+        # places 1.5 mm round it (heads differ in height; a dome's top catches the light)
+        head_pts = [(0.0, 0.0)] + [(0.4 * peg_r * math.cos(2 * math.pi * k / 6),
+                                    0.4 * peg_r * math.sin(2 * math.pi * k / 6)) for k in range(6)] \
+            + [(0.82 * peg_r * math.cos(2 * math.pi * (k + 0.5) / 12),
+                0.82 * peg_r * math.sin(2 * math.pi * (k + 0.5) / 12)) for k in range(12)]
+        step = min(1.5, 0.25 * peg_r)
+        shifts = [(0.0, 0.0)] + [(step * math.cos(2 * math.pi * k / 8), step * math.sin(2 * math.pi * k / 8))
+                                 for k in range(8)]
+        max_shift = peg_r
+        ring_in = max(hole_r, peg_r + max_shift) + max(1.0, 0.04 * layout.pitch)
+        ring_out = ring_in + max(2.0, 0.12 * layout.pitch)
+        return {"hole": 0.8 * hole_r, "head": 0.7 * peg_r, "head_points": head_pts, "shifts": shifts,
+                "max_shift": max_shift, "ring_in": ring_in, "ring_out": ring_out}
     max_shift = peg_r
     head = 0.4 * peg_r
     shifts = [(0.0, 0.0)] + [(r * math.cos(2 * math.pi * k / 8 + off), r * math.sin(2 * math.pi * k / 8 + off))
@@ -73,19 +96,32 @@ class Samples:
     heads: np.ndarray         # (N, C, 3) a peg head's disc at each candidate position
     ring: np.ndarray          # (N, 3) bare board round the hole
     saturated: np.ndarray     # (N,) fraction of the ring clipped white (glare)
+    spot: np.ndarray | None = None   # (N, 2, 3) camera model: the head's spot, its core and its rim
+    covered: np.ndarray | None = None   # (N,) bool: some neighbour's head can be seen over the hole's disc
 
 
 class HoleSampler:
     """Reads every hole's discs and bare-board ring from a frame with one ``cv2.remap``."""
 
-    def __init__(self, layout: Layout, homography, image_size):
+    def __init__(self, layout: Layout, homography, image_size, head_height: float | None = None):
+        """``homography``: a board -> image homography (3x3), or a ``geometry.CameraModel``: then
+        every point is projected through the lens, and a peg's head is read where the camera sees
+        it, ``head_height`` mm above its hole (a few small shifts round it absorb the heads'
+        spread), instead of anywhere within a head's radius of the hole."""
         self.layout = layout
         self.holes = list(layout.holes)
-        self.homography = np.asarray(homography, np.float64)
+        self.camera = None if isinstance(homography, np.ndarray) or isinstance(homography, (list, tuple)) \
+            else homography
+        if self.camera is not None:
+            from .geometry import best_homography
+            self.homography = best_homography(self.camera, layout)
+        else:
+            self.homography = np.asarray(homography, np.float64)
+        self.head_height = float(head_height) if self.camera is not None and head_height else 0.0
         self.image_size = tuple(image_size)
-        g = self.geometry = sample_geometry(layout)
+        g = self.geometry = sample_geometry(layout, camera=self.camera is not None)
         hole_disc = _disc(g["hole"], 2, 6)
-        head_disc = _disc(g["head"], 2, 6)
+        head_disc = g.get("head_points") or _disc(g["head"], 2, 6)
         self.n_hole, self.n_head, self.n_shift = len(hole_disc), len(head_disc), len(g["shifts"])
         ring = [(r * math.cos(2 * math.pi * (k + 0.5 * j) / 24), r * math.sin(2 * math.pi * (k + 0.5 * j) / 24))
                 for j, r in enumerate(np.linspace(g["ring_in"], g["ring_out"], 3)) for k in range(24)]
@@ -110,8 +146,29 @@ class HoleSampler:
                 good = [(x + dx, y + dy) for dx, dy in ring]
             pts_ring.append([good[k % len(good)] for k in range(len(ring))])
         board_pts = np.concatenate([centres[:, None, :] + local[None], np.array(pts_ring)], axis=1)  # (N, K, 2)
-        img_pts = cv2.perspectiveTransform(board_pts.reshape(1, -1, 2), self.homography).reshape(board_pts.shape)
-        self.centres = cv2.perspectiveTransform(centres.reshape(1, -1, 2), self.homography)[0]
+        if self.camera is not None:
+            z = np.zeros(board_pts.shape[:2] + (1,))
+            z[:, self.n_hole:self.n_hole + self.n_head * self.n_shift] = -self.head_height
+            img_pts = self.camera.project(np.concatenate([board_pts, z], axis=-1))
+            self.centres = self.camera.project(centres)
+            self.head_centres = self.camera.project(np.column_stack([centres, np.full(len(centres),
+                                                                                      -self.head_height)]))
+        else:
+            img_pts = cv2.perspectiveTransform(board_pts.reshape(1, -1, 2), self.homography).reshape(board_pts.shape)
+            self.centres = cv2.perspectiveTransform(centres.reshape(1, -1, 2), self.homography)[0]
+            self.head_centres = self.centres
+        # camera model: which neighbours' heads are seen over each hole's disc
+        self.covered = {}
+        if self.camera is not None and self.head_height > 0:
+            px_mm = np.linalg.norm(self.camera.project(centres + [1.0, 0.0]) - self.centres, axis=1)
+            reach = (layout.peg_diameter / 2 + g["hole"]) * px_mm
+            d = np.linalg.norm(self.head_centres[None, :, :] - self.centres[:, None, :], axis=2)   # (hole, head)
+            np.fill_diagonal(d, np.inf)
+            for i in range(len(centres)):
+                near = np.nonzero(d[i] < reach[i])[0]
+                if len(near):
+                    self.covered[i] = [int(j) for j in near]
+        self.covered_mask = np.array([i in self.covered for i in range(len(centres))], bool)
         w, h = self.image_size
 
         def inside(p):
@@ -126,6 +183,13 @@ class HoleSampler:
         self.map_y = np.ascontiguousarray(img_pts[..., 1], dtype=np.float32)
         self.visible = inside(img_pts).all(axis=1)
 
+    def board_to_image(self, pts) -> np.ndarray:
+        """Board points (N, 2) mm -> image px, through the lens when there is a camera."""
+        pts = np.asarray(pts, np.float64).reshape(-1, 2)
+        if self.camera is not None:
+            return self.camera.project(pts)
+        return cv2.perspectiveTransform(pts.reshape(1, -1, 2), self.homography)[0]
+
     def sample(self, frame: np.ndarray) -> Samples:
         vals = cv2.remap(frame, self.map_x, self.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         n = len(self.holes)
@@ -137,7 +201,12 @@ class HoleSampler:
         ring_vals = vals[:, b:]
         ring = _median(ring_vals, 1)
         saturated = (ring_vals.min(axis=2) >= 250).mean(axis=1)     # white: every channel clipped
-        return Samples(hole, heads, ring, saturated)
+        spot = None
+        if self.camera is not None:     # the head's spot (no shift): its core and its rim apart
+            core = _median(vals[:, a:a + N_CORE], 1)
+            rim = _median(vals[:, a + N_CORE:a + self.n_head], 1)
+            spot = np.stack([core, rim], axis=1)
+        return Samples(hole, heads, ring, saturated, spot, self.covered_mask)
 
 
 def _median(x: np.ndarray, axis: int) -> np.ndarray:
@@ -190,6 +259,10 @@ class Features:
     head_clip: np.ndarray     # (N, C, 3)
     saturated: np.ndarray
     brighter: np.ndarray | None = None   # (N,) bool: clipped where its empty look is well below the clip
+    covered: np.ndarray | None = None          # (N,) bool: a neighbour's head may be seen over the disc
+    head_empty_lab: np.ndarray | None = None   # (N, 2, 3) what the head's spot shows with the hole empty
+    spot_lab: np.ndarray | None = None         # (N, 2, 3) what it shows now (core, rim)
+    d_empty: np.ndarray | None = None          # (N,) the distance to "empty" (distances())
 
 
 def local_normalised(values: np.ndarray, ring: np.ndarray, norm) -> np.ndarray:
@@ -214,6 +287,7 @@ class LocalNorm:
     ratio: np.ndarray
     empty_ref: np.ndarray
     board_ref: np.ndarray
+    head_ratio: np.ndarray | None = None   # (N, 2, 3) the head's spot (core, rim), hole empty, to its ring
 
 
 CLIP_PROOF = 20.0     # levels an empty look must stay below the clip for a clipped reading to rule it out
@@ -236,9 +310,14 @@ def features(samples: Samples, board_ref, norm: LocalNorm | None = None) -> Feat
     else:
         hole = local_normalised(samples.hole, samples.ring, norm)
         heads = local_normalised(samples.heads, samples.ring, norm)
+    head_empty = spot = None
+    if norm is not None and norm.head_ratio is not None and samples.spot is not None:
+        head_empty = bgr_to_lab(local_normalised(norm.head_ratio * ring_estimate(samples.ring)[:, None, :],
+                                                 samples.ring, norm))
+        spot = bgr_to_lab(local_normalised(samples.spot, samples.ring, norm))
     return Features(hole, heads, bgr_to_lab(hole), bgr_to_lab(heads), samples.hole >= CLIP,
                     samples.heads >= CLIP, samples.saturated,
-                    None if norm is None else brighter_than_empty(samples, norm))
+                    None if norm is None else brighter_than_empty(samples, norm), samples.covered, head_empty, spot)
 
 
 # --------------------------------------------------------------------------- the colour model
@@ -258,13 +337,19 @@ class ColourModel:
     spreads: dict = field(default_factory=dict)  # side -> its own pegs' spread (weighted Lab), if above tau
     unsure: list = field(default_factory=list)   # holes never read surely (see calibration)
     clip_proven: list = field(default_factory=list)  # holes where a clipped channel rules "empty" out
+    head_ratio: dict = field(default_factory=dict)   # hole -> BGR of its head's spot (hole empty) / its ring
+    head_weak: list = field(default_factory=list)    # holes whose head spot looks like some side's pegs
+    spots: dict = field(default_factory=dict)        # side -> its head's spot (core, rim) Lab, camera model
 
     def local_norm(self, holes) -> LocalNorm | None:
         """The local normalisation for ``holes`` (in the sampler's order), None for a model without it."""
         if not self.hole_ratio or self.empty_ref is None or any(h not in self.hole_ratio for h in holes):
             return None
+        head = None
+        if self.head_ratio and all(h in self.head_ratio for h in holes):
+            head = np.array([self.head_ratio[h] for h in holes], np.float32).reshape(len(holes), 2, 3)
         return LocalNorm(np.array([self.hole_ratio[h] for h in holes], np.float32),
-                         np.asarray(self.empty_ref, np.float32), np.asarray(self.board_ref, np.float32))
+                         np.asarray(self.empty_ref, np.float32), np.asarray(self.board_ref, np.float32), head)
 
     def classes(self):
         """(keys, weighted Lab means): EMPTY, sides..., UNKNOWN for bare board."""
@@ -283,7 +368,10 @@ class ColourModel:
                 "empty_ref": [round(float(v), 2) for v in self.empty_ref] if self.empty_ref is not None else None,
                 "bodies": {str(s): [round(float(v), 2) for v in lab] for s, lab in sorted(self.bodies.items())},
                 "spreads": {str(s): round(float(v), 3) for s, v in sorted(self.spreads.items())},
-                "unsure": list(self.unsure), "clip_proven": list(self.clip_proven)}
+                "unsure": list(self.unsure), "clip_proven": list(self.clip_proven),
+                "head_ratio": {h: [round(float(v), 4) for v in np.ravel(q)] for h, q in self.head_ratio.items()},
+                "head_weak": list(self.head_weak),
+                "spots": {str(k): v for k, v in sorted(self.spots.items())}}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
@@ -296,7 +384,10 @@ class ColourModel:
                    bodies={int(s): [float(x) for x in v] for s, v in (data.get("bodies") or {}).items()},
                    spreads={int(s): float(v) for s, v in (data.get("spreads") or {}).items()},
                    unsure=[str(h) for h in data.get("unsure") or []],
-                   clip_proven=[str(h) for h in data.get("clip_proven") or []])
+                   clip_proven=[str(h) for h in data.get("clip_proven") or []],
+                   head_ratio={str(h): [float(x) for x in v] for h, v in (data.get("head_ratio") or {}).items()},
+                   head_weak=[str(h) for h in data.get("head_weak") or []],
+                   spots={int(k): [list(map(float, p)) for p in v] for k, v in (data.get("spots") or {}).items()})
 
 
 class Classifier:
@@ -321,6 +412,8 @@ class Classifier:
         # holes where calibration saw both looks and the peg clipped where the empty look did not
         self.clip_proven = np.array([h in model.clip_proven for h in holes], bool) \
             if holes is not None and model.clip_proven else None
+        self.head_weak = np.array([h in model.head_weak for h in holes], bool) \
+            if holes is not None and model.head_weak else None
         self.keys = np.array(keys)
         self.sides = np.array(sorted(model.pegs), int)
         d = np.linalg.norm(self.means[:, None] - self.means[None], axis=2)
@@ -359,13 +452,66 @@ class Classifier:
             d[rows] = np.linalg.norm(weighted(bgr_to_lab(raised)) - means[None], axis=-1)
         return d
 
-    def distances(self, f: Features) -> tuple[np.ndarray, np.ndarray]:
-        """((N, classes) distances in the order of ``keys``, (N, sides) best head position)."""
-        n_sides = len(self.sides)
+    def hole_empty_distance(self, f: Features) -> np.ndarray:
+        """(N,) how unlike its empty look each hole's own disc is (weighted Lab)."""
         d_empty = self._dist(f.hole_lab, f.hole_bgr, f.hole_clip, slice(0, 1))[:, 0]
         if self.empty_means is not None and len(self.empty_means) == len(d_empty):
             own = np.linalg.norm(weighted(f.hole_lab) - self.empty_means, axis=1)
             d_empty = np.where(f.hole_clip.any(axis=1), d_empty, np.minimum(d_empty, own))
+        return d_empty
+
+    def check_picture(self, f: Features, labels, conf, covered) -> np.ndarray:
+        """The confidences, lowered to 0.5 where the hole's own disc disagrees with its label (camera
+        model): a peg whose shaft, seen in its hole, is unlike that hole empty must show there, and
+        an empty hole's disc must look empty, unless a neighbour's head (``covered``: hole ->
+        neighbours' indices whose heads are seen over its disc) read as a peg hides it. So a
+        position rests on two looks at every hole, not on one look and the peg count."""
+        if f.head_empty_lab is None or self.empty_means is None or not self.model.bodies \
+                or len(self.empty_means) != len(labels):
+            return conf
+        d_hole = self.hole_empty_distance(f)
+        n = len(labels)
+        sides = [s for s in self.sides if s in self.model.bodies]
+        if not sides:
+            return conf
+        bodies = weighted(np.array([self.model.bodies[s] for s in sides], float))
+        gap = np.linalg.norm(self.empty_means[:, None, :] - bodies[None], axis=2)      # (N, sides)
+        distinct = gap > 6 * self.tau
+        col = {s: k for k, s in enumerate(sides)}
+        hidden = np.array([any(labels[j] >= 0 for j in covered.get(i, ())) for i in range(n)], bool)
+        out = conf.copy()
+        for i in range(n):
+            if hidden[i] or labels[i] == UNKNOWN:
+                continue
+            if labels[i] >= 0 and labels[i] in col:
+                k = col[labels[i]]
+                if distinct[i, k] and d_hole[i] < 0.35 * gap[i, k]:
+                    out[i] = min(out[i], 0.5)
+            elif labels[i] == EMPTY:
+                if distinct[i].any() and d_hole[i] > max(0.5 * gap[i][distinct[i]].min(), 4 * self.tau):
+                    out[i] = min(out[i], 0.5)
+                # nor is a hole unlike its own empty look: nearer to "empty" than to any peg is not enough
+                if f.d_empty is not None and len(f.d_empty) == n and f.d_empty[i] > EMPTY_SEEN * self.tau:
+                    out[i] = min(out[i], 0.5)
+        return out
+
+    def distances(self, f: Features) -> tuple[np.ndarray, np.ndarray]:
+        """((N, classes) distances in the order of ``keys``, (N, sides) best head position)."""
+        n_sides = len(self.sides)
+        d_empty = self.hole_empty_distance(f)
+        if f.head_empty_lab is not None:
+            # the camera model puts the head: a peg is there when its spot doesn't look as it does with
+            # the hole empty (a black head against the grey disc, not a dark shaft in a dark hole; a
+            # neighbour's head over this hole's disc doesn't count for this hole)
+            d_head = spot_distance(f.spot_lab, f.head_empty_lab)
+            # where some side's heads look like the empty spot (a white head seen against a marker's
+            # white sticker), the hole's own disc (the shaft hides the dark hole) must look empty too
+            # both looks must say "empty" where no neighbour's head can be seen over the disc (a yellow
+            # head may look like the wood round it, its body in the hole does not)
+            both = np.ones(len(d_head), bool) if f.covered is None else ~np.asarray(f.covered, bool)
+            if self.head_weak is not None and len(self.head_weak) == len(d_head):
+                both |= self.head_weak
+            d_empty = np.where(both, np.maximum(d_head, d_empty), d_head)
         if f.brighter is not None and self.clip_proven is not None and len(self.clip_proven) == len(d_empty):
             # clipped where its own (seen) empty look is far from clipping: not an empty hole
             d_empty = np.where(f.brighter & self.clip_proven, np.maximum(d_empty, 1e3), d_empty)
@@ -384,6 +530,13 @@ class Classifier:
         d_board = np.maximum(d_board, d_board_heads[np.arange(len(at)), at])
         if self.gate is not None:
             d_sides = np.maximum(d_sides, 2 * self.gate[None, :] - d_empty[:, None])
+        if f.spot_lab is not None and self.model.spots and all(s in self.model.spots for s in self.sides):
+            # "a peg or empty" weighed on the same look: the head's spot against each side's own spot
+            # as well as against its empty look (the best of the heads nearby may find a shadow)
+            own = np.array([self.model.spots[s] for s in self.sides], float)           # (S, 2, 3)
+            d_spot = spot_distance(f.spot_lab[:, None], own[None])                      # (N, S)
+            d_sides = np.maximum(d_sides, SPOT_WEIGHT * d_spot)
+        f.d_empty = d_empty
         return np.column_stack([d_empty, d_sides, d_board]), where
 
     def readings(self, f: Features, visible=None, d=None, labels=None) -> list:
@@ -480,6 +633,7 @@ def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, 
     f = classifier.features(sampler.sample(frame))
     d, where = classifier.distances(f)
     labels, conf, _, _ = classifier.classify(f, d=d)
+    conf = classifier.check_picture(f, labels, conf, sampler.covered)
     head = where[np.arange(len(d)), np.clip(np.argmin(d, axis=1) - 1, 0, max(len(classifier.sides) - 1, 0))] \
         if len(classifier.sides) else np.zeros(len(d), int)
     per_hole = dict(zip(sampler.holes, classifier.readings(f, sampler.visible, d, labels)))
@@ -491,6 +645,14 @@ def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, 
         lab = {h: (f.head_lab[i, head[i]] if labels[i] >= 0 else f.hole_lab[i]).tolist() for i, h in enumerate(holes)}
     return BoardReading(labels=dict(zip(holes, labels.tolist())), confidence=dict(zip(holes, conf.tolist())), lab=lab,
                         readings={h: r for h, r in per_hole.items() if r is not None})
+
+
+def spot_distance(a, b) -> np.ndarray:
+    """How unlike two head spots (..., 2, 3) Lab are: the larger of their cores' and rims' distances
+    (a black head shows on the rim against the grey disc, a white one in the core against the
+    dark hole or on the rim against the grey)."""
+    # lightness at full weight: black and white differ from the grey disc and the hole in nothing else
+    return np.linalg.norm(np.asarray(a, float) - np.asarray(b, float), axis=-1).max(axis=-1)
 
 
 def lab_to_bgr_unclipped(lab) -> np.ndarray:

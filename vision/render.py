@@ -86,10 +86,10 @@ _BOARD_CACHE: dict = {}
 WOODS = [(150, 196, 222), (110, 170, 214), (100, 150, 190)]   # BGR: birch, pine, oak
 
 
-def board_texture(layout: Layout, seed: int = 0, s: float = BOARD_PX_PER_MM):
+def board_texture(layout: Layout, seed: int = 0, s: float = BOARD_PX_PER_MM, discs: bool = False):
     """(BGR float32 board image with holes and markers, uint8 mask of the outline) at ``s`` px/mm;
-    cached."""
-    key = (id(layout), len(layout.holes), seed, s)
+    cached. ``discs``: the template's mid-grey disc round every hole (``template.HOLE_DISC``)."""
+    key = (id(layout), len(layout.holes), seed, s, discs)
     hit = _BOARD_CACHE.get(key)
     if hit is not None and hit[0] is layout:
         return hit[1]
@@ -108,6 +108,14 @@ def board_texture(layout: Layout, seed: int = 0, s: float = BOARD_PX_PER_MM):
     cv2.fillPoly(mask, [np.round(np.array(layout.outline) * s * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
     # drilled holes: a lit wall round a dark bottom
     r = layout.hole_diameter / 2 * s
+    if discs:        # the printed template's grey disc, on the wood's grain (printed paper glued on)
+        from .template import HOLE_DISC, hole_disc_radius
+        grey = np.array(HOLE_DISC, np.float32)[::-1] * 255 * 0.92
+        disc = np.zeros(img.shape[:2], np.float32)
+        for x, y in layout.holes.values():
+            c = (int(round((x * s - 0.5) * 16)), int(round((y * s - 0.5) * 16)))
+            cv2.circle(disc, c, int(hole_disc_radius(layout) * s * 16), 1.0, -1, cv2.LINE_AA, 4)
+        img = img * (1 - disc[..., None]) + (tone[..., None] * grey[None, None, :]) * disc[..., None]
     for x, y in layout.holes.values():
         c = (int(round((x * s - 0.5) * 16)), int(round((y * s - 0.5) * 16)))
         cv2.circle(img, c, int(r * 16), (45, 52, 62), -1, cv2.LINE_AA, 4)

@@ -52,6 +52,12 @@ class Conditions:
     glare: float = 90.0                 # specular highlight on a dome's head, levels
     peg_spread: float = 0.04            # peg-to-peg colour spread (plastic, moulding), per channel
     shade_tint: float = 0.0             # the shadow band lit by cooler sky light: blue up, red down
+    # a camera in a room (0 / None in the older presets, which fit the board to the picture):
+    k2: tuple = (0.0, 0.0)              # the lens's second radial term
+    height: tuple | None = None         # camera height above the board (mm); the lens widens to fit
+    peg_height: tuple = (PEG_HEIGHT_MM, PEG_HEIGHT_MM)   # the head's top above the board (mm)
+    shaft: bool = False                 # a thin shaft in the hole under the head (else a full cylinder)
+    discs: bool = False                 # the template's grey disc round every hole
 
 
 PRESETS = {
@@ -65,6 +71,17 @@ PRESETS = {
     # shadow band is lit by cooler light, pegs of one colour differ
     "hard": Conditions(temperature=0.3, hotspot=(0.35, 0.50), flare=(8.0, 14.0), glare=190.0,
                        peg_spread=0.08, shade_tint=0.15),
+    # issue 23: a webcam 40-75 cm up, tilted 0-25 degrees, a barrel lens (k1 down to -0.2, k2),
+    # pegs with a shaft in the hole and a head 12.5-15.5 mm up, the template's grey discs
+    "room": Conditions(tilt=(0.0, 25.0), k1=(-0.20, -0.04), k2=(0.0, 0.05), gradient=(0.3, 0.45),
+                       band=(0.0, 0.3), noise=(3.0, 5.0), temperature=0.2, hotspot=(0.0, 0.25),
+                       flare=(3.0, 8.0), glare=150.0, peg_spread=0.05, height=(400.0, 750.0),
+                       margin=(20, 60), peg_height=(12.5, 15.5), shaft=True, discs=True),
+    # the same camera and lens over a board printed before the grey discs
+    "room-plain": Conditions(tilt=(0.0, 25.0), k1=(-0.20, -0.04), k2=(0.0, 0.05), gradient=(0.3, 0.45),
+                             band=(0.0, 0.3), noise=(3.0, 5.0), temperature=0.2, hotspot=(0.0, 0.25),
+                             flare=(3.0, 8.0), glare=150.0, peg_spread=0.05, height=(400.0, 750.0),
+                             margin=(20, 60), peg_height=(12.5, 15.5), shaft=True),
 }
 
 
@@ -88,6 +105,7 @@ class Camera3D:
     C: np.ndarray                 # camera centre (world)
     k1: float
     size: tuple
+    k2: float = 0.0
 
     @property
     def f(self) -> float:
@@ -107,7 +125,7 @@ class Camera3D:
         c = self.K[:2, 2]
         v = (np.asarray(px, np.float64) - c) / self.f
         r2 = (v ** 2).sum(axis=-1, keepdims=True)
-        return c + v * (1 + self.k1 * r2) * self.f
+        return c + v * (1 + self.k1 * r2 + self.k2 * r2 * r2) * self.f
 
     def project(self, pts) -> np.ndarray:
         """World points -> distorted image px (what the picture shows)."""
@@ -125,14 +143,64 @@ class Camera3D:
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
         d = np.stack([(xx - c[0]) / self.f, (yy - c[1]) / self.f], axis=-1)
         u = d.copy()
-        for _ in range(8):      # invert d = u (1 + k1 |u|^2)
+        for _ in range(12):     # invert d = u (1 + k1 |u|^2 + k2 |u|^4)
             r2 = (u ** 2).sum(axis=-1, keepdims=True)
-            u = d / (1 + self.k1 * r2)
+            u = d / (1 + self.k1 * r2 + self.k2 * r2 * r2)
         u = u * self.f + c
         return u[..., 0].astype(np.float32), u[..., 1].astype(np.float32)
 
 
+    @property
+    def height(self) -> float:
+        return float(-self.C[2])
+
+
+def _room_camera(layout: Layout, cond: Conditions, rng, size) -> Camera3D:
+    """A camera at a chosen height and tilt, aimed near the board's middle; its lens just wide
+    enough to show the whole board with a margin."""
+    w, h = size
+    height = rng.uniform(*cond.height)
+    tilt = math.radians(rng.uniform(*cond.tilt))
+    azimuth = rng.uniform(0, 2 * math.pi)
+    roll = rng.uniform(-math.pi, math.pi)
+    k1, k2 = rng.uniform(*cond.k1), rng.uniform(*cond.k2)
+    want = rng.uniform(*cond.margin)
+    centre = np.array([layout.width / 2, layout.height / 2, 0.0])
+    Rw = _rot([math.cos(azimuth + math.pi / 2), math.sin(azimuth + math.pi / 2), 0], tilt) @ _rot([0, 0, 1], roll)
+    R = Rw.T
+    axis = Rw[:, 2]
+    # the camera stands above a point off the board's middle so that it looks near the middle
+    aim = centre + np.array([rng.uniform(-20, 20), rng.uniform(-20, 20), 0])
+    outline = np.array([(x, y, 0.0) for x, y in layout.outline], np.float64)
+    # the lens must not fold over in the picture's corners (1 + 3 k1 r^2 + 5 k2 r^4 > 0.3)
+    r2 = np.linspace(0.01, 4.0, 400)
+    ok = 1 + 3 * k1 * r2 + 5 * k2 * r2 ** 2 > 0.3
+    r_max = math.sqrt(r2[np.argmin(ok)] if not ok.all() else 4.0)
+    # ... at the picture's corners, which show the distorted radius there
+    r_max *= 1 + k1 * r_max ** 2 + k2 * r_max ** 4
+    f_min = math.hypot(w, h) / 2 / r_max
+    for _ in range(30):          # too close for this lens to see the whole board: a little higher
+        C = aim - axis * (height / max(axis[2], 1e-6))
+        lo, hi = f_min, 5000.0
+        for _ in range(40):      # the focal length at which the outline sits ``want`` px inside the edge
+            f = 0.5 * (lo + hi)
+            K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], np.float64)
+            p = Camera3D(K, R, C, k1, (w, h), k2).project(outline)
+            gap = min(p[:, 0].min(), p[:, 1].min(), w - 1 - p[:, 0].max(), h - 1 - p[:, 1].max())
+            if gap < want:
+                hi = f
+            else:
+                lo = f
+        if lo > f_min + 1:
+            break
+        height *= 1.05
+    K = np.array([[lo, 0, w / 2], [0, lo, h / 2], [0, 0, 1]], np.float64)
+    return Camera3D(K, R, C, k1, (w, h), k2)
+
+
 def make_camera(layout: Layout, cond: Conditions, rng, size=IMAGE_SIZE) -> Camera3D:
+    if cond.height is not None:
+        return _room_camera(layout, cond, rng, size)
     w, h = size
     f = (w / 2) / math.tan(math.radians(cond.fov / 2))
     K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], np.float64)
@@ -177,6 +245,7 @@ class HardScene:
     background: np.ndarray
     maps: tuple                   # distorted px -> undistorted px
     sheen: np.ndarray | None = None   # HxWx3 additive light (lamp's sheen, veiling glare)
+    peg_height: float = PEG_HEIGHT_MM  # the heads' top above the board (mm)
 
     @property
     def px_per_mm(self) -> float:
@@ -234,8 +303,12 @@ def make_hard_scene(layout: Layout, level="hard", seed: int = 0, size=IMAGE_SIZE
     bg = (np.array([60, 70, 80], np.float32) * np.float32(rng.uniform(0.6, 1.4))
           * (1 + 0.1 * _smooth_noise((h, w), 50, rng))[..., None]).astype(np.float32)
     a = rng.uniform(0, 2 * math.pi)
-    return HardScene(layout, cond, cam, (w, h), int(rng.integers(0, 1000)), light,
-                     float(rng.uniform(*cond.noise)), (math.cos(a), math.sin(a)), bg, maps, sheen)
+    wood = int(rng.integers(0, 1000))
+    noise = float(rng.uniform(*cond.noise))
+    # drawn last, so the older presets' scenes stay as they were
+    top = float(rng.uniform(*cond.peg_height)) if cond.peg_height[1] > cond.peg_height[0] else cond.peg_height[0]
+    return HardScene(layout, cond, cam, (w, h), wood, light, noise, (math.cos(a), math.sin(a)), bg, maps, sheen,
+                     top)
 
 
 def _peg_shadows(board: np.ndarray, layout: Layout, pegs, s: float, light_dir) -> None:
@@ -253,20 +326,26 @@ def _peg_shadows(board: np.ndarray, layout: Layout, pegs, s: float, light_dir) -
 
 
 def _draw_peg_bodies(img: np.ndarray, cam: Camera3D, layout: Layout, pegs: dict, light_dir, rng,
-                     spread: float = 0.04, glare: float = 90.0) -> None:
-    """Cylinder plus dome for every peg, far ones first, in the undistorted picture (in place)."""
+                     spread: float = 0.04, glare: float = 90.0, top: float = PEG_HEIGHT_MM,
+                     shaft: bool = False) -> None:
+    """Cylinder plus dome for every peg, far ones first, in the undistorted picture (in place).
+    ``top``: the head's top above the board; ``shaft``: a thin shaft (0.3 of the head's width)
+    from the hole up to a head (a cylinder a quarter of its width tall and a dome), instead of a full-width cylinder."""
     r_mm = layout.peg_diameter / 2
+    body_top = top - r_mm
     lvec = np.array([-light_dir[0], -light_dir[1], 1.2])
     lvec /= np.linalg.norm(lvec)
     H, W = img.shape[:2]
     order = sorted(pegs, key=lambda hh: -cam.depth([(*layout.holes[hh], 0.0)])[0])
-    heights = np.linspace(0, PEG_BODY_MM, 9)
+    heights = np.linspace(0, body_top, 13 if shaft else 9)
     for hole in order:
         x, y = layout.holes[hole]
         bgr = np.array(bgr_of(pegs[hole]), np.float32) * rng.uniform(1 - spread, 1 + spread, 3).astype(np.float32)
-        pts = np.array([(x, y, -z) for z in heights] + [(x, y, -PEG_BODY_MM)], np.float64)
+        pts = np.array([(x, y, -z) for z in heights] + [(x, y, -body_top)], np.float64)
         px = cam.project_undistorted(pts)
-        rad = cam.f * r_mm / cam.depth(pts)
+        radii = np.where(heights < body_top - 0.25 * 2 * r_mm, 0.3 * r_mm, r_mm) if shaft \
+            else np.full(len(heights), r_mm)
+        rad = cam.f * np.append(radii, r_mm) / cam.depth(pts)
         for (cx, cy), rr in zip(px[:-1], rad[:-1]):          # the body: a darker side
             cv2.circle(img, (int(round(cx * 16)), int(round(cy * 16))), int(rr * 16),
                        tuple(float(v) * 0.6 for v in bgr), -1, cv2.LINE_AA, 4)
@@ -295,17 +374,34 @@ def render_hard(scene: HardScene, pegs: dict, seed: int = 0, hands=()) -> np.nda
     rng = np.random.default_rng(seed)
     layout, cam = scene.layout, scene.camera
     s = 2.0
-    board, mask = board_texture(layout, scene.wood_seed, s)
+    board, mask = board_texture(layout, scene.wood_seed, s, scene.cond.discs)
     board = board.copy()
     _peg_shadows(board, layout, pegs, s, scene.light_dir)
     to_mm = np.array([[1 / s, 0, 0.5 / s], [0, 1 / s, 0.5 / s], [0, 0, 1]])
     Hpx = cam.plane_homography() @ to_mm
     w, h = scene.size
-    warped = cv2.warpPerspective(board, Hpx, (w, h), flags=cv2.INTER_LINEAR)
-    alpha = cv2.warpPerspective(mask, Hpx, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
-    img = warped * alpha + scene.background * (1 - alpha)
-    _draw_peg_bodies(img, cam, layout, pegs, scene.light_dir, rng, scene.cond.peg_spread, scene.cond.glare)
-    frame = cv2.remap(img, scene.maps[0], scene.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if scene.cond.height is not None:
+        # a wide barrel lens shows more than the undistorted picture's frame: draw on a canvas
+        # that holds every point the picture shows, then bend it into the picture
+        x0, y0 = np.floor(scene.maps[0].min()) - 2, np.floor(scene.maps[1].min()) - 2
+        cw, ch = int(np.ceil(scene.maps[0].max() - x0)) + 3, int(np.ceil(scene.maps[1].max() - y0)) + 3
+        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+        warped = cv2.warpPerspective(board, shift @ Hpx, (cw, ch), flags=cv2.INTER_LINEAR)
+        alpha = cv2.warpPerspective(mask, shift @ Hpx, (cw, ch), flags=cv2.INTER_LINEAR).astype(np.float32) / 255
+        moved = Camera3D(shift @ cam.K, cam.R, cam.C, cam.k1, (cw, ch), cam.k2)
+        _draw_peg_bodies(warped, moved, layout, pegs, scene.light_dir, rng, scene.cond.peg_spread,
+                         scene.cond.glare, scene.peg_height, scene.cond.shaft)
+        mx, my = scene.maps[0] - np.float32(x0), scene.maps[1] - np.float32(y0)
+        frame = cv2.remap(warped, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        a = cv2.remap(alpha, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)[..., None]
+        frame = frame * a + scene.background * (1 - a)
+    else:
+        warped = cv2.warpPerspective(board, Hpx, (w, h), flags=cv2.INTER_LINEAR)
+        alpha = cv2.warpPerspective(mask, Hpx, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
+        img = warped * alpha + scene.background * (1 - alpha)
+        _draw_peg_bodies(img, cam, layout, pegs, scene.light_dir, rng, scene.cond.peg_spread, scene.cond.glare,
+                         scene.peg_height, scene.cond.shaft)
+        frame = cv2.remap(img, scene.maps[0], scene.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     for tip, angle in hands:
         frame = draw_hand(frame, tip, angle, scene.px_per_mm, np.random.default_rng(scene.wood_seed + 99))
     frame *= scene.light

@@ -144,7 +144,7 @@ def hole_crop_png(frame, sampler, layout, hole: str, size: int = 96) -> bytes:
     i = sampler.holes.index(hole)
     cx, cy = (float(v) for v in sampler.centres[i])
     x, y = layout.holes[hole]
-    far = cv2.perspectiveTransform(np.array([[[x + layout.pitch, y]]], np.float64), sampler.homography)[0, 0]
+    far = sampler.board_to_image([(x + layout.pitch, y)])[0]
     half = max(8, int(round(float(np.hypot(far[0] - cx, far[1] - cy)))))
     h, w = frame.shape[:2]
     pad = cv2.copyMakeBorder(frame, half, half, half, half, cv2.BORDER_CONSTANT, value=(40, 40, 40))

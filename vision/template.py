@@ -30,6 +30,10 @@ BLACK = (0, 0, 0)
 BLUE = (0.05, 0.25, 0.8)
 GREY = (0.55, 0.55, 0.55)
 RED = (0.8, 0.1, 0.1)
+# a mid-tone disc round every hole: a black head and a white one both stand out against it
+# (on bare paper a white head doesn't, in a dark hole a black one doesn't); the camera reads a
+# peg's head where the disc is, seen from up to ``hole_disc_radius`` - head radius off the hole
+HOLE_DISC = (0.5, 0.5, 0.5)
 WHITE = (1, 1, 1)
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
 
@@ -127,6 +131,12 @@ def _label_direction(layout: Layout, hole: str, cx: float, cy: float):
 _GAMES = {"tock": "Tock", "carbles": "Carbles", "jackaroo": "Jackaroo"}   # RELATED-GAMES.md
 
 
+def hole_disc_radius(layout: Layout) -> float:
+    """Radius (mm) of the mid-tone disc printed round every hole: 0.42 pitch (10.5 mm at 25 mm),
+    a gap of 0.16 pitch between neighbours' discs."""
+    return max(layout.hole_diameter / 2 + 1.0, 0.42 * layout.pitch)
+
+
 def template_items(layout: Layout, labels: dict | None = None, title: str | None = None) -> list[Item]:
     """The drawing, in mm, top-left origin (see the module doc)."""
     labels = led_numbers(layout) if labels is None else labels
@@ -134,9 +144,11 @@ def template_items(layout: Layout, labels: dict | None = None, title: str | None
     items.append(Item("poly", (tuple(layout.outline),), GREY, 0.5, group={"id": "outline", "class": "outline"}))
     cx, cy = layout.width / 2, layout.height / 2
     r = layout.hole_diameter / 2
+    disc = hole_disc_radius(layout)
     font = max(2.2, min(4.0, 0.14 * layout.pitch))
     for hole, (x, y) in layout.holes.items():
         g = {"id": hole, "class": "hole", "data-led": labels.get(hole, "")}
+        items.append(Item("circle", (x, y, disc), HOLE_DISC, 0, HOLE_DISC, group=g))
         items.append(Item("circle", (x, y, r), BLACK, 0.25, group=g))
         c = 0.35 * r
         items.append(Item("line", (x - c, y, x + c, y), BLACK, 0.15, group=g))
@@ -144,7 +156,7 @@ def template_items(layout: Layout, labels: dict | None = None, title: str | None
         dx, dy = _label_direction(layout, hole, cx, cy)
 
         def off(text, size):   # clear of the hole, whichever way the text runs
-            return r + 0.8 + abs(dx) * 0.3 * size * len(text) + abs(dy) * 0.5 * size
+            return disc + 0.8 + abs(dx) * 0.3 * size * len(text) + abs(dy) * 0.5 * size
         o = o_id = off(hole, font)
         items.append(Item("text", (x + dx * o, y + dy * o + 0.35 * font, hole, font), BLACK, group=g))
         if hole in labels:
@@ -190,6 +202,7 @@ def template_items(layout: Layout, labels: dict | None = None, title: str | None
                       f"pitch {layout.pitch:g} mm, holes {layout.hole_diameter:g} mm")
     lines = [title, "Print at 100 % (actual size): the bar below must measure 100 mm.",
              "Black: hole id; large numbers every fifth hole, as players name them. Blue: LED / switch number. "
+             "Grey discs: the camera reads every peg colour against them. "
              "Markers: ArUco 4x4_50, keep flat and unpainted."]
     big = max(3.0, min(6.0, layout.width / 90))
     for i, line in enumerate(lines):
@@ -287,7 +300,10 @@ def template_image(layout: Layout, px_per_mm: float = 10.0, labels: dict | None 
         th = max(1, int(round(it.width * s)))
         if it.kind == "circle":
             x, y, r = it.args
-            cv2.circle(img, P(x, y), int(round(r * s * f)), col(it.colour), th, cv2.LINE_AA, shift)
+            if it.fill is not None:
+                cv2.circle(img, P(x, y), int(round(r * s * f)), col(it.fill), -1, cv2.LINE_AA, shift)
+            if it.width:
+                cv2.circle(img, P(x, y), int(round(r * s * f)), col(it.colour), th, cv2.LINE_AA, shift)
         elif it.kind == "line":
             x0, y0, x1, y1 = it.args
             cv2.line(img, P(x0, y0), P(x1, y1), col(it.colour), th, cv2.LINE_AA, shift)
@@ -358,11 +374,12 @@ def _content(items) -> str:
         if it.kind == "circle":
             x, y, r = it.args
             c = k * r
-            ops.append(f"{sc} {it.width:.3f} w {x + r:.3f} {y:.3f} m "
+            paint = ("%.3f %.3f %.3f rg" % it.fill, "f") if it.fill is not None and not it.width else (sc, "S")
+            ops.append(f"{paint[0]} {it.width:.3f} w {x + r:.3f} {y:.3f} m "
                        f"{x + r:.3f} {y + c:.3f} {x + c:.3f} {y + r:.3f} {x:.3f} {y + r:.3f} c "
                        f"{x - c:.3f} {y + r:.3f} {x - r:.3f} {y + c:.3f} {x - r:.3f} {y:.3f} c "
                        f"{x - r:.3f} {y - c:.3f} {x - c:.3f} {y - r:.3f} {x:.3f} {y - r:.3f} c "
-                       f"{x + c:.3f} {y - r:.3f} {x + r:.3f} {y - c:.3f} {x + r:.3f} {y:.3f} c S")
+                       f"{x + c:.3f} {y - r:.3f} {x + r:.3f} {y - c:.3f} {x + r:.3f} {y:.3f} c {paint[1]}")
         elif it.kind == "line":
             x0, y0, x1, y1 = it.args
             ops.append(f"{sc} {it.width:.3f} w {x0:.3f} {y0:.3f} m {x1:.3f} {y1:.3f} l S")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .calibration import (Calibration, CalibrationError, MarkerCheck, homography_from_markers,
-                          refine_with_holes)
+                          refine_with_holes, repose_camera)
 from .camera import Camera, CameraLost
 from .detect import EMPTY, UNKNOWN, BoardReading, Classifier, HoleSampler
 from .layout import Layout
@@ -75,16 +75,26 @@ class BoardVision:
         self._set_homography(calibration.homography)
 
     def _set_homography(self, H) -> None:
+        """The new geometry: a homography, or (with a camera) the camera in its new pose."""
         cal = self.calibration
-        cal.homography = np.asarray(H, np.float64)
-        self.sampler = HoleSampler(self.layout, cal.homography, cal.image_size)
-        self.motion.set_mask(board_mask(self.layout, cal.homography, cal.image_size))
-        self.check = MarkerCheck(self.layout, cal.homography, cal.image_size) if self.recheck else None
+        if cal.camera is not None and not isinstance(H, np.ndarray):
+            cal.camera = H
+        else:
+            cal.homography = np.asarray(H, np.float64)
+        self.sampler = cal.sampler(self.layout)
+        self.motion.set_mask(board_mask(self.layout, self.sampler.homography, cal.image_size))
+        self.check = MarkerCheck(self.layout, cal.geometry, cal.image_size) if self.recheck else None
 
     def _full_recalibration(self, frame, events) -> bool:
         found = detect_markers(frame, ids={m.id for m in self.layout.markers})
+        stable = self.tracker.stable or {}
+        empty = [h for h in self.layout.holes if h not in stable and (stable or not h.startswith("S-"))]
         try:
-            H, rms, used = homography_from_markers(self.layout, found)
+            if self.calibration.camera is not None:
+                H, rms = repose_camera(frame, self.layout, self.calibration.camera, found, holes=empty)
+                used = sorted(k for k in found if k in {m.id for m in self.layout.markers})
+            else:
+                H, rms, used = homography_from_markers(self.layout, found)
         except CalibrationError as exc:
             if not self._lost:
                 self._lost = True
@@ -92,9 +102,8 @@ class BoardVision:
                                           self.frame_index))
             return False
         # refine on the holes that were empty in the last stable state (all but start if none)
-        stable = self.tracker.stable or {}
-        empty = [h for h in self.layout.holes if h not in stable and (stable or not h.startswith("S-"))]
-        H, _ = refine_with_holes(frame, self.layout, H, holes=empty)
+        if self.calibration.camera is None:
+            H, _ = refine_with_holes(frame, self.layout, H, holes=empty)
         self.calibration.markers = {k: found[k] for k in used}
         self.calibration.reprojection_px = rms
         self._set_homography(H)
@@ -168,6 +177,7 @@ class BoardVision:
             f = self.classifier.features(samples)
             d, _ = self.classifier.distances(f)
             labels, conf, _, _ = self.classifier.classify(f, d=d)
+            conf = self.classifier.check_picture(f, labels, conf, self.sampler.covered)
             per_hole = self.classifier.readings(f, self.sampler.visible, d, labels)
             labels = np.where(self.sampler.visible, labels, UNKNOWN)
             conf = np.where(self.sampler.visible, conf, 0.0)
@@ -239,28 +249,32 @@ def detect_image(image: np.ndarray, layout: Layout, calibration: Calibration) ->
         raise CalibrationError("the calibration has no peg colours: calibrate from a set-up picture")
     calibration.check_layout(layout)
     h, w = image.shape[:2]
-    H, ok = calibration.homography, calibration.method != "markers"
+    H, ok = calibration.geometry, calibration.method != "markers"
+    same_size = (w, h) == tuple(calibration.image_size)
     if layout.markers:
         found = detect_markers(image, ids={m.id for m in layout.markers})
-        same_size = (w, h) == tuple(calibration.image_size)
-        check = MarkerCheck(layout, calibration.homography, (w, h)) if same_size else None
+        check = MarkerCheck(layout, calibration.geometry, (w, h)) if same_size else None
         errors = ([float(np.linalg.norm(c - check.expected[k], axis=1).mean()) for k, c in found.items()]
                   if check else [])
         if len(errors) >= 2 and float(np.median(errors)) <= check.threshold:
-            ok = True            # the camera hasn't moved: keep the calibration's (hole-refined) homography
+            ok = True            # the camera hasn't moved: keep the calibration's (hole-refined) geometry
         else:
             try:
-                H, _, _ = homography_from_markers(layout, found)
+                if calibration.camera is not None and same_size:
+                    H, _ = repose_camera(image, layout, calibration.camera, found)
+                else:
+                    H, _, _ = homography_from_markers(layout, found)
                 ok = True
             except CalibrationError:
                 pass
-    if (w, h) != tuple(calibration.image_size) and H is calibration.homography:
+    if not same_size and H is calibration.geometry:
         raise CalibrationError(f"the picture is {w}x{h}, the calibration {calibration.image_size[0]}x"
                                f"{calibration.image_size[1]}, and its markers can't be found")
-    sampler = HoleSampler(layout, H, (w, h))
+    sampler = HoleSampler(layout, H, (w, h), calibration.head_height)
     classifier = Classifier(calibration.colours, list(layout.holes))
     f = classifier.features(sampler.sample(image))
     labels, conf, _, head = classifier.classify(f)
+    conf = classifier.check_picture(f, labels, conf, sampler.covered)
     labels = np.where(sampler.visible, labels, UNKNOWN)
     conf = np.where(sampler.visible, conf, 0.0)
     holes = sampler.holes

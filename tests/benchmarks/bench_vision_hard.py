@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
 import numpy as np  # noqa: E402
 
 from tests.vision.gamekit import CameraSetUp, position_read, replay, summary  # noqa: E402
+from vision.layout import standard_layout  # noqa: E402
 from vision.detect import EMPTY, UNKNOWN  # noqa: E402
 from vision.render import random_position  # noqa: E402
 
@@ -61,9 +62,11 @@ def main():
     ap.add_argument("--pictures", type=int, default=6, help="random positions per set-up")
     ap.add_argument("--moves", type=int, default=30, help="moves per game")
     ap.add_argument("--empty", action="store_true", help="calibrate with an empty-board picture too")
+    ap.add_argument("--sides", type=int, default=4,
+                    help="board sides (6: 1920x1080 pictures, 8: 3840x2160; positions mode)")
     args = ap.parse_args()
     with_empty = " with empty-board pictures" if args.empty else ""
-    print(f"# {args.mode} on `{args.level}`{with_empty}, set-ups {args.first}-{args.first + args.setups - 1}; "
+    print(f"# {args.mode} on `{args.level}`{with_empty}, {args.sides}-sided board, set-ups {args.first}-{args.first + args.setups - 1}; "
           f"load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
     total, confusions = Counter(), Counter()
     refused = []
@@ -77,7 +80,7 @@ def main():
         print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for k in range(args.setups):
         seed = args.first + k
-        su = CameraSetUp(seed, level=args.level, empty_picture=args.empty)
+        su = CameraSetUp(seed, level=args.level, empty_picture=args.empty, layout=standard_layout(args.sides))
         weak = "; ".join(f"side {w['side']} ({w['colour']}) like {w['like']} {w['distance']}/{w['needed']}"
                          for w in su.calibration.weak) or "-"
         if su.calibration.weak:

@@ -49,19 +49,31 @@ def position_read(reading, min_confidence: float = 0.8):
     return {h: int(v) for h, v in reading.labels.items() if v != EMPTY}
 
 
+# issue 23's room set-ups: every colour a group owns, black and white included
+ROOM_SETS = [(["black", "white", "red", "#1a3a8c", "green", "yellow", "orange", "teal"],
+              ["black", "white", "red", "blue", "green", "yellow", "orange", "teal"]),
+             (["yellow", "black", "green", "white", "teal", "#1a3a8c", "red", "orange"],
+              ["yellow", "black", "green", "white", "teal", "blue", "red", "orange"])]
+# the picture a board of n sides needs (docs/CAMERA.md: about 1 px/mm or more)
+ROOM_SIZES = {4: (1280, 720), 6: (1920, 1080), 8: (3840, 2160)}
+
+
 class CameraSetUp:
     """One camera set-up of the hard set: scene, calibration, sampler and classifier."""
 
-    def __init__(self, seed: int, level="hard", layout=None, empty_picture: bool = False):
+    def __init__(self, seed: int, level="hard", layout=None, empty_picture: bool = False, size=None):
         """``empty_picture``: calibrate with a second picture, of the empty board (``--empty``)."""
         self.layout = layout or standard_layout(4)
         self.flat = level in LEVELS          # render.py's flat-board levels (clean ... strong)
-        self.scene = (make_scene if self.flat else make_hard_scene)(self.layout, level, seed)
+        size = size or ROOM_SIZES.get(self.layout.sides, (1280, 720))
+        self.scene = (make_scene if self.flat else make_hard_scene)(self.layout, level, seed, size)
         self.seed = seed
-        setup = self.render(setup_pegs(self.layout, colours=TABLE_COLOURS), seed)
-        self.calibration = calibrate(setup, self.layout, names=dict(enumerate(TABLE_NAMES)),
+        self.colours, self.names = ([c[:self.layout.sides] for c in ROOM_SETS[seed % len(ROOM_SETS)]]
+                                    if str(level).startswith("room") else (TABLE_COLOURS, TABLE_NAMES))
+        setup = self.render(setup_pegs(self.layout, colours=self.colours), seed)
+        self.calibration = calibrate(setup, self.layout, names=dict(enumerate(self.names)),
                                      empty_image=self.render({}, seed + 1) if empty_picture else None)
-        self.sampler = HoleSampler(self.layout, self.calibration.homography, self.calibration.image_size)
+        self.sampler = self.calibration.sampler(self.layout)
         self.classifier = Classifier(self.calibration.colours, self.sampler.holes)
         self.frames = 0
 
@@ -81,7 +93,7 @@ class CameraSetUp:
         return [((px[0] + reach * np.cos(a), px[1] + reach * np.sin(a)), angle)]
 
     def read(self, board: dict, hands=()):
-        img = self.render(coloured(board, TABLE_COLOURS), 7919 * self.seed + self.frames, hands)
+        img = self.render(coloured(board, self.colours), 7919 * self.seed + self.frames, hands)
         self.frames += 1
         return read_holes(img, self.sampler, self.classifier)
 

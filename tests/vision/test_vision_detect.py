@@ -22,7 +22,7 @@ from vision.watch import BoardVision, detect_image  # noqa: E402
 def measure(layout, calibrated_sessions, images_per_session, seed=0):
     wrong, total, details = 0, 0, []
     for k, (scene, cal) in enumerate(calibrated_sessions):
-        sampler = HoleSampler(layout, cal.homography, cal.image_size)
+        sampler = cal.sampler(layout)
         clf = Classifier(cal.colours)
         for i in range(images_per_session):
             rng = np.random.default_rng(seed + 1000 * k + i)

@@ -206,7 +206,7 @@ def analyse():
         with _lock:
             _state()["calibration"] = None
         return jsonify(out)
-    sampler = HoleSampler(layout, cal.homography, cal.image_size)
+    sampler = cal.sampler(layout)
     reading = read_holes(frame, sampler, Classifier(cal.colours, sampler.holes))
     for i, hole in enumerate(sampler.holes):
         label, conf = reading.labels[hole], reading.confidence[hole]
@@ -219,6 +219,9 @@ def analyse():
     out["weak"] = [_page_words(w["message"]) for w in cal.weak]
     out["ok"] = not cal.weak
     out["method"] = cal.method
+    from vision.calibration import camera_summary
+    # the camera's measured height, tilt and lens, and the working envelope for the pegs measured
+    out["camera"] = camera_summary(cal, layout)
     with _lock:
         _state()["calibration"] = cal
     return jsonify(out)

@@ -68,6 +68,13 @@
       li.textContent = w;
       list.append(li);
     }
+    // the camera's measured height, tilt and lens, and the working envelope for these pegs
+    for (const c of res.camera || []) {
+      const li = document.createElement("li");
+      li.className = "camera-info";
+      li.textContent = c;
+      list.append(li);
+    }
     const filled = res.holes.filter((h) => h.state === "filled").length;
     const unsure = res.holes.filter((h) => h.state === "unsure").length;
     if (res.holes.length) {

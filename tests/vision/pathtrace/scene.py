@@ -1,0 +1,736 @@
+"""Physically based pictures of a game night, path traced with Blender's Cycles on the CPU.
+
+Test-only code (the ``render`` extra: ``bpy``); nothing under vision/ imports it. One
+``SetUp`` is a camera over a board under two lights; ``render_picture`` renders it with
+a set of pegs (and optionally a hand) and writes a JPEG and its truth (see
+tests/vision/data/pathtraced/README.md for the truth format).
+
+The scene:
+* the board: a plank cut to the layout's outline (18 mm), with a real cylindrical hole
+  (the layout's diameter, 12 mm deep) at every hole; on top the project's own template
+  (vision.template.template_image, drawn at render time, so a changed template is picked
+  up on re-render), either printed on varnished wood (a clear coat over the grain: the
+  lamp's reflection shows) or on matt paper glued on the board (``surface``);
+* pegs: a body of revolution, a shaft in the hole (the hole's radius less 0.3 mm), a
+  neck, a 12 mm head with a dome, its top ``head_height`` above the board; glossy
+  plastic or satin paint, every colour of colours.NAMED the set-up's sides own;
+* light: a warm desk lamp (a small sphere light, 2700-3300 K: real shadows and
+  highlights) and a cool window (a large area light, 6000-7500 K), a dim room;
+* the camera: 40-75 cm above the board, tilted 0-25 degrees, a real thin-lens depth of
+  field; Cycles can't bend rays by Brown-Conrady distortion, so a wider field is rendered
+  with the same focal length and the exact k1, k2 distortion is applied afterwards by
+  cv2.remap (camera.py); then vignetting, auto exposure, photon and read noise on the
+  linear signal, a white balance the camera got partly wrong, sRGB and JPEG;
+* hands: palm, four fingers and a thumb (capsules), a forearm reaching in from the
+  player's edge, skin material; the fingers over a hole, 15-60 mm above the board.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import bpy  # noqa: I001  (first: it makes bmesh and mathutils importable)
+import bmesh
+import cv2
+import numpy as np
+from mathutils import Matrix, Vector
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[2]))
+
+from camera import distortion_maps, look_rotation, monotone, project  # noqa: E402
+
+from vision.colours import NAMED  # noqa: E402
+from vision.layout import Layout, standard_layout  # noqa: E402
+from vision.template import template_image  # noqa: E402
+
+FORMAT = "pegs-and-jokers/pathtraced-truth/1"
+IMAGE_SIZE = (1280, 720)
+PLANK_MM = 18.0
+HOLE_DEPTH_MM = 12.0
+HEAD_DIAMETER_MM = 12.0
+TEMPLATE_PX_PER_MM = 4.0
+SENSOR_WIDTH_MM = 6.4              # a 1/2.5" webcam sensor: sets the lens in mm, not the picture
+
+
+# --------------------------------------------------------------------------- set-up parameters
+
+@dataclass
+class SetUpSpec:
+    """What a set-up is meant to be (the random draw fills in the rest)."""
+    name: str
+    sides: int
+    surface: str                     # wood | paper
+    colours: list                    # side -> colour name (colours.NAMED)
+    seed: int
+    pitch: float = 25.0
+    finish: str = "glossy"           # glossy | satin
+    height: tuple = (40.0, 75.0)     # cm
+    tilt: tuple = (0.0, 25.0)        # degrees
+    k1: tuple = (-0.2, -0.02)
+
+
+@dataclass
+class SetUp:
+    spec: SetUpSpec
+    layout: Layout
+    head_height: float               # mm, top of the head above the board
+    K: np.ndarray                    # 3x3, the distorted picture's camera matrix
+    k1: float
+    k2: float
+    R: np.ndarray                    # board -> camera
+    t: np.ndarray                    # mm
+    camera_mm: np.ndarray            # camera centre, board frame
+    tilt: float
+    aperture_mm: float
+    focus_mm: float
+    wide_size: tuple
+    lamp: dict
+    window: dict
+    room: dict
+    camera_pipeline: dict
+    wood_seed: int
+    table: dict = field(default_factory=dict)
+
+
+def blackbody_rgb(kelvin: float) -> tuple:
+    """Linear Rec.709 colour of a black body, normalised to max 1 (Tanner Helland's fit,
+    converted to linear)."""
+    t = kelvin / 100.0
+    r = 255.0 if t <= 66 else 329.698727446 * (t - 60) ** -0.1332047592
+    g = 99.4708025861 * math.log(t) - 161.1195681661 if t <= 66 else 288.1221695283 * (t - 60) ** -0.0755148492
+    b = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.5177312231 * math.log(t - 10) - 305.0447927307)
+    srgb = [min(max(v, 0.0), 255.0) / 255.0 for v in (r, g, b)]
+    lin = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in srgb]
+    m = max(lin)
+    return tuple(v / m for v in lin)
+
+
+def srgb_to_linear(hex_colour: str) -> tuple:
+    h = hex_colour.lstrip("#")
+    out = []
+    for i in (0, 2, 4):
+        v = int(h[i:i + 2], 16) / 255.0
+        out.append(v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4)
+    return tuple(out)
+
+
+def draw_setup(spec: SetUpSpec) -> SetUp:
+    """Draw the camera, lens, lights and camera pipeline of a set-up from its seed."""
+    rng = np.random.default_rng(spec.seed)
+    layout = standard_layout(spec.sides, 18, pitch=spec.pitch)
+    w, h = IMAGE_SIZE
+    outline = np.array([(x, y, 0.0) for x, y in layout.outline])
+    centre = np.array([layout.width / 2, layout.height / 2, 0.0])
+    head = float(rng.uniform(12.5, 15.5))
+    for attempt in range(400):
+        height = 10 * rng.uniform(*spec.height)
+        tilt = rng.uniform(*spec.tilt)
+        azimuth = rng.uniform(0, 360)
+        roll = rng.uniform(-180, 180) if rng.random() < 0.5 else rng.choice([0, 90, 180, 270]) + rng.uniform(-8, 8)
+        k1 = rng.uniform(*spec.k1)
+        k2 = 0.45 * k1 * k1 * rng.uniform(1.3, 2.5)          # a real lens: the picture never folds
+        aim = centre + np.array([rng.uniform(-0.06, 0.06) * layout.width, rng.uniform(-0.06, 0.06) * layout.height, 0])
+        Rcb = look_rotation(tilt, azimuth, roll)             # camera -> board
+        axis = Rcb[:, 2]
+        C = aim - axis * (height / axis[2])
+        R = Rcb.T
+        t = -R @ C
+        cam = (outline - C) @ R.T
+        if (cam[:, 2] <= 50).any():
+            continue
+        n = cam[:, :2] / cam[:, 2:3]
+        r2 = (n ** 2).sum(1, keepdims=True)
+        d = n * (1 + k1 * r2 + k2 * r2 * r2)
+        # principal point a little off centre, as a real sensor's
+        cx, cy = (w - 1) / 2 + rng.uniform(-12, 12), (h - 1) / 2 + rng.uniform(-8, 8)
+        margin = rng.uniform(6, 40)
+        fx = min((cx - margin) / max(-d[:, 0].min(), 1e-6), (w - 1 - margin - cx) / max(d[:, 0].max(), 1e-6),
+                 (cy - margin) / max(-d[:, 1].min(), 1e-6), (h - 1 - margin - cy) / max(d[:, 1].max(), 1e-6))
+        if fx <= 0:
+            continue
+        hfov = 2 * math.degrees(math.atan(w / 2 / fx))
+        corner_r = math.hypot(w / 2 + 12, h / 2 + 8) / fx
+        if not 48 <= hfov <= 92 or not monotone(k1, k2, 1.6 * corner_r):
+            continue
+        break
+    else:
+        raise RuntimeError(f"{spec.name}: no camera in 400 draws sees the whole board")
+    K = np.array([[fx, 0, cx], [0, fx, cy], [0, 0, 1.0]])
+    # the wide undistorted render that covers the distorted picture, same focal length
+    corners = np.array([[0, 0], [w - 1, 0], [0, h - 1], [w - 1, h - 1], [0, cy], [w - 1, cy], [cx, 0], [cx, h - 1]],
+                       np.float64)
+    from camera import undistort_normalised
+    u = undistort_normalised(np.stack([(corners[:, 0] - cx) / fx, (corners[:, 1] - cy) / fx], -1), k1, k2)
+    half_w = int(math.ceil(np.abs(u[:, 0]).max() * fx + 3))
+    half_h = int(math.ceil(np.abs(u[:, 1]).max() * fx + 3))
+    wide = (2 * half_w, 2 * half_h)
+    focus = float(np.linalg.norm(aim - C)) * rng.uniform(0.95, 1.05)    # autofocus is never exact
+    # the lamp: a desk lamp beside the board, warm; the window: big, far, cool, low
+    la = rng.uniform(0, 2 * math.pi)
+    lr = max(layout.width, layout.height) * rng.uniform(0.35, 0.75)
+    lamp = {"kind": "sphere", "kelvin": round(float(rng.uniform(2700, 3300))),
+            "position_mm": [float(centre[0] + lr * math.cos(la)), float(centre[1] + lr * math.sin(la)),
+                            float(-rng.uniform(350, 650))],
+            "radius_mm": float(rng.uniform(15, 35)), "watts": float(rng.uniform(25, 60))}
+    wa = rng.uniform(0, 2 * math.pi)
+    elev = math.radians(rng.uniform(15, 45))
+    wd = rng.uniform(1500, 2500)
+    window = {"kind": "area", "kelvin": round(float(rng.uniform(6000, 7500))),
+              "position_mm": [float(centre[0] + wd * math.cos(elev) * math.cos(wa)),
+                              float(centre[1] + wd * math.cos(elev) * math.sin(wa)), float(-wd * math.sin(elev))],
+              "size_mm": [1000.0, 1300.0], "watts": float(rng.uniform(150, 600))}
+    room = {"ambient": float(rng.uniform(0.02, 0.08)), "colour": [0.9, 0.92, 1.0]}
+    pipeline = {"vignetting": float(rng.uniform(0.1, 0.35)),
+                "exposure_percentile": 97.0, "exposure_target": float(rng.uniform(0.78, 0.95)),
+                "white_balance_strength": float(rng.uniform(0.4, 0.85)),
+                "shot_noise": float(rng.uniform(2e-4, 8e-4)), "read_noise": float(rng.uniform(0.002, 0.005)),
+                "jpeg_quality": int(rng.integers(72, 91))}
+    table = {"colour": [float(v) for v in rng.uniform([0.05, 0.04, 0.03], [0.35, 0.3, 0.28])],
+             "roughness": float(rng.uniform(0.4, 0.8))}
+    return SetUp(spec, layout, head, K, float(k1), float(k2), R, t, C, float(tilt),
+                 aperture_mm=float(rng.uniform(1.5, 4.5)), focus_mm=focus, wide_size=wide, lamp=lamp,
+                 window=window, room=room, camera_pipeline=pipeline, wood_seed=int(rng.integers(0, 2**31)),
+                 table=table)
+
+
+# --------------------------------------------------------------------------- textures
+
+def wood_albedo(shape, rng) -> np.ndarray:
+    """A plank's grain, linear RGB float32 (H, W, 3): long fibres along x, growth rings, knots."""
+    h, w = shape
+
+    def smooth(cell):
+        small = rng.standard_normal((max(2, int(h / cell) + 2), max(2, int(w / cell) + 2))).astype(np.float32)
+        return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    yy = np.arange(h, dtype=np.float32)[:, None]
+    bend = smooth(400) * 40 + smooth(90) * 8
+    period = rng.uniform(10, 22)
+    rings = 0.5 + 0.5 * np.sin(2 * np.pi * (yy + bend) / period)
+    fibre = smooth(3) * 0.5
+    fibre = cv2.resize(cv2.resize(fibre, (max(2, w // 40), h)), (w, h))      # streaks along x
+    tone = 1 - 0.16 * rings ** 3 + 0.04 * fibre + 0.05 * smooth(160)
+    base = np.array(rng.choice([[0.56, 0.36, 0.19], [0.62, 0.45, 0.26], [0.45, 0.28, 0.14], [0.66, 0.52, 0.34]]),
+                    np.float32) * rng.uniform(0.9, 1.1)
+    return np.clip(tone[..., None] * base[None, None, :], 0, 1).astype(np.float32)
+
+
+def board_images(setup: SetUp, workdir: Path) -> tuple[Path, Path, str]:
+    """(printed top albedo PNG, bare wood albedo PNG, sha1 of the template drawing)."""
+    layout = setup.layout
+    rng = np.random.default_rng(setup.wood_seed)
+    tmpl, s = template_image(layout, TEMPLATE_PX_PER_MM)      # BGR uint8, the project's own template
+    assert s == TEMPLATE_PX_PER_MM, s
+    digest = hashlib.sha1(tmpl.tobytes()).hexdigest()[:12]
+    ink = (tmpl[..., ::-1].astype(np.float32) / 255.0)
+    ink = np.where(ink <= 0.04045, ink / 12.92, ((ink + 0.055) / 1.055) ** 2.4)   # linear
+    h, w = ink.shape[:2]
+    wood = wood_albedo((h, w), rng)
+    paper = np.array([0.82, 0.82, 0.80], np.float32) * rng.uniform(0.95, 1.03, 3).astype(np.float32)
+    if setup.spec.surface == "paper":
+        top = ink * paper
+    else:
+        # printed (or transferred) onto the wood; the marker stickers are paper
+        sticker = np.zeros((h, w), bool)
+        for m in layout.markers:
+            q = m.size / 2 + m.quiet
+            x0, x1 = int((m.x - q) * s), int(math.ceil((m.x + q) * s))
+            y0, y1 = int((m.y - q) * s), int(math.ceil((m.y + q) * s))
+            sticker[max(0, y0):y1, max(0, x0):x1] = True
+        top = np.where(sticker[..., None], ink * paper, ink * wood)
+    workdir.mkdir(parents=True, exist_ok=True)
+    top_path, wood_path = workdir / "board_top.png", workdir / "board_wood.png"
+
+    def save(path, lin):
+        srgb = np.where(lin <= 0.0031308, lin * 12.92, 1.055 * np.power(np.clip(lin, 0, 1), 1 / 2.4) - 0.055)
+        cv2.imwrite(str(path), (np.clip(srgb, 0, 1) * 255 + 0.5).astype(np.uint8)[..., ::-1])
+    save(top_path, top)
+    save(wood_path, wood)
+    return top_path, wood_path, digest
+
+
+# --------------------------------------------------------------------------- Blender scene
+
+def to_world(p_mm) -> Vector:
+    """Board frame (mm; x right, y down, z into the board) -> Blender world (m; z up)."""
+    x, y, z = (float(v) for v in p_mm)
+    return Vector((x / 1000.0, -y / 1000.0, -z / 1000.0))
+
+
+def _principled(name, colour, roughness, **inputs):
+    mat = bpy.data.materials.new(name)
+    mat.use_nodes = True
+    bsdf = mat.node_tree.nodes["Principled BSDF"]
+    bsdf.inputs["Base Color"].default_value = (*colour, 1.0)
+    bsdf.inputs["Roughness"].default_value = roughness
+    for k, v in inputs.items():
+        bsdf.inputs[k].default_value = v
+    return mat
+
+
+def _link_new(mesh_name, bm) -> bpy.types.Object:
+    mesh = bpy.data.meshes.new(mesh_name)
+    bm.to_mesh(mesh)
+    bm.free()
+    obj = bpy.data.objects.new(mesh_name, mesh)
+    bpy.context.scene.collection.objects.link(obj)
+    return obj
+
+
+def _board_material(setup: SetUp, top_png: Path, wood_png: Path, rng):
+    layout = setup.layout
+    mat = bpy.data.materials.new("board")
+    mat.use_nodes = True
+    nt = mat.node_tree
+    bsdf = nt.nodes["Principled BSDF"]
+    coord = nt.nodes.new("ShaderNodeTexCoord")
+    mapping = nt.nodes.new("ShaderNodeMapping")
+    top = nt.nodes.new("ShaderNodeTexImage")
+    top.image = bpy.data.images.load(str(top_png))
+    # template pixel i covers board mm [i, i + 1) / s: u = x s / width_px, v = 1 - y s / height_px
+    w_px, h_px = top.image.size
+    s = TEMPLATE_PX_PER_MM
+    mapping.inputs["Scale"].default_value = (1000.0 * s / w_px, 1000.0 * s / h_px, 1.0)
+    mapping.inputs["Location"].default_value = (0.0, 1.0, 0.0)
+    nt.links.new(coord.outputs["Object"], mapping.inputs["Vector"])
+    top.interpolation = "Linear"
+    top.extension = "EXTEND"
+    wood = nt.nodes.new("ShaderNodeTexImage")
+    wood.image = bpy.data.images.load(str(wood_png))
+    wood.extension = "EXTEND"
+    nt.links.new(mapping.outputs["Vector"], top.inputs["Vector"])
+    nt.links.new(mapping.outputs["Vector"], wood.inputs["Vector"])
+    # the top face shows the print, the hole walls and the plank's edges bare wood
+    geo = nt.nodes.new("ShaderNodeNewGeometry")
+    sep = nt.nodes.new("ShaderNodeSeparateXYZ")
+    nt.links.new(geo.outputs["Normal"], sep.inputs["Vector"])
+    ramp = nt.nodes.new("ShaderNodeMapRange")
+    ramp.inputs["From Min"].default_value = 0.9
+    ramp.inputs["From Max"].default_value = 0.98
+    nt.links.new(sep.outputs["Z"], ramp.inputs["Value"])
+    mix = nt.nodes.new("ShaderNodeMix")
+    mix.data_type = "RGBA"
+    nt.links.new(ramp.outputs["Result"], mix.inputs["Factor"])
+    nt.links.new(wood.outputs["Color"], mix.inputs[6])
+    nt.links.new(top.outputs["Color"], mix.inputs[7])
+    nt.links.new(mix.outputs[2], bsdf.inputs["Base Color"])
+    if setup.spec.surface == "paper":
+        bsdf.inputs["Roughness"].default_value = float(rng.uniform(0.55, 0.8))
+        bsdf.inputs["Specular IOR Level"].default_value = 0.3
+        varnish = None
+    else:
+        bsdf.inputs["Roughness"].default_value = 0.45
+        varnish = {"coat_roughness": float(rng.uniform(0.04, 0.14)), "coat_weight": 1.0}
+        bsdf.inputs["Coat Weight"].default_value = 1.0
+        bsdf.inputs["Coat Roughness"].default_value = varnish["coat_roughness"]
+    return mat, varnish
+
+
+def build_board(setup: SetUp, top_png: Path, wood_png: Path, rng) -> dict:
+    """The plank with its holes; returns a description for the truth."""
+    layout = setup.layout
+    bm = bmesh.new()
+    verts = [bm.verts.new(to_world((x, y, 0.0))) for x, y in layout.outline]
+    face = bm.faces.new(verts)
+    if face.normal.z < 0:
+        face.normal_flip()
+    bmesh.ops.recalc_face_normals(bm, faces=bm.faces)
+    ext = bmesh.ops.extrude_face_region(bm, geom=[face])
+    moved = [g for g in ext["geom"] if isinstance(g, bmesh.types.BMVert)]
+    bmesh.ops.translate(bm, vec=Vector((0, 0, -PLANK_MM / 1000)), verts=moved)
+    bmesh.ops.recalc_face_normals(bm, faces=bm.faces)
+    plank = _link_new("plank", bm)
+    # the holes: one cutter mesh of all the cylinders, one boolean
+    cut = bmesh.new()
+    r = layout.hole_diameter / 2000.0
+    for x, y in layout.holes.values():
+        geom = bmesh.ops.create_cone(cut, cap_ends=True, cap_tris=False, segments=28, radius1=r, radius2=r,
+                                     depth=(HOLE_DEPTH_MM + 4) / 1000.0)
+        # the cone is centred on its origin: it spans 12 mm into the board to 4 mm above it
+        bmesh.ops.translate(cut, vec=to_world((x, y, (HOLE_DEPTH_MM - 4) / 2)), verts=geom["verts"])
+    cutter = _link_new("cutter", cut)
+    mod = plank.modifiers.new("holes", "BOOLEAN")
+    mod.operation = "DIFFERENCE"
+    mod.solver = "EXACT"
+    mod.object = cutter
+    bpy.context.view_layer.objects.active = plank
+    dg = bpy.context.evaluated_depsgraph_get()
+    ev = plank.evaluated_get(dg)
+    mesh = bpy.data.meshes.new_from_object(ev)
+    plank.modifiers.clear()
+    plank.data = mesh
+    bpy.data.objects.remove(cutter)
+    mat, varnish = _board_material(setup, top_png, wood_png, rng)
+    plank.data.materials.append(mat)
+    return {"surface": setup.spec.surface, "varnish": varnish, "plank_mm": PLANK_MM, "hole_depth_mm": HOLE_DEPTH_MM}
+
+
+def build_table(setup: SetUp):
+    bm = bmesh.new()
+    bmesh.ops.create_grid(bm, x_segments=1, y_segments=1, size=2.0)
+    obj = _link_new("table", bm)
+    c = setup.layout
+    obj.location = to_world((c.width / 2, c.height / 2, PLANK_MM))
+    obj.data.materials.append(_principled("table", tuple(setup.table["colour"]), setup.table["roughness"]))
+
+
+def peg_mesh(head_height: float, hole_diameter: float) -> bpy.types.Mesh:
+    """A peg as a body of revolution (mm profile -> m): shaft, neck, head, dome."""
+    shaft = hole_diameter / 2 - 0.3
+    head_r = HEAD_DIAMETER_MM / 2
+    dome = 3.5
+    top = head_height
+    body_top = top - dome
+    neck_top = max(2.0, top - 8.0)
+    prof = [(0.0, -9.0), (shaft, -9.0), (shaft, neck_top - 0.6), (head_r - 0.7, neck_top), (head_r, neck_top + 0.7),
+            (head_r, body_top)]
+    for k in range(1, 9):       # an elliptic dome
+        a = math.pi / 2 * k / 8
+        prof.append((head_r * math.cos(a), body_top + dome * math.sin(a)))
+    bm = bmesh.new()
+    vs = [bm.verts.new((r / 1000.0, 0.0, z / 1000.0)) for r, z in prof]
+    es = [bm.edges.new((vs[i], vs[i + 1])) for i in range(len(vs) - 1)]
+    bmesh.ops.spin(bm, geom=vs + es, cent=(0, 0, 0), axis=(0, 0, 1), angle=2 * math.pi, steps=36, use_duplicate=False)
+    bmesh.ops.remove_doubles(bm, verts=bm.verts, dist=1e-7)
+    bmesh.ops.recalc_face_normals(bm, faces=bm.faces)
+    for f in bm.faces:
+        f.smooth = True
+    mesh = bpy.data.meshes.new("peg")
+    bm.to_mesh(mesh)
+    bm.free()
+    try:
+        mesh.set_sharp_from_angle(angle=math.radians(50))
+    except AttributeError:
+        pass
+    return mesh
+
+
+def peg_materials(setup: SetUp, rng) -> dict:
+    """side -> material: the side's colour, glossy plastic or satin paint."""
+    out = {}
+    for side, name in enumerate(setup.spec.colours):
+        lin = srgb_to_linear(NAMED[name])
+        if setup.spec.finish == "glossy":
+            mat = _principled(f"peg-{side}", lin, float(rng.uniform(0.08, 0.2)),
+                              **{"Specular IOR Level": 0.5})
+        else:
+            mat = _principled(f"peg-{side}", lin, float(rng.uniform(0.35, 0.5)),
+                              **{"Specular IOR Level": 0.4, "Coat Weight": 0.25, "Coat Roughness": 0.3})
+        out[side] = mat
+    return out
+
+
+def place_pegs(setup: SetUp, pegs: dict, mesh, materials, rng) -> list:
+    objs = []
+    for hole, side in pegs.items():
+        x, y = setup.layout.holes[hole]
+        obj = bpy.data.objects.new(f"peg-{hole}", mesh)
+        obj.location = to_world((x, y, 0.0)) + Vector((0, 0, rng.uniform(-0.0003, 0.0003)))
+        obj.rotation_euler = (rng.normal(0, 0.01), rng.normal(0, 0.01), rng.uniform(0, 2 * math.pi))
+        bpy.context.scene.collection.objects.link(obj)
+        obj.active_material = None
+        slot_mat = materials[side]
+        obj.material_slots  # noqa: B018
+        if not obj.data.materials:
+            obj.data.materials.append(slot_mat)
+        obj.material_slots[0].link = "OBJECT"
+        obj.material_slots[0].material = slot_mat
+        objs.append(obj)
+    return objs
+
+
+def _capsule(bm, p0, p1, radius, segments=16):
+    """A cylinder with spheres on its ends, p0 -> p1 (world m)."""
+    p0, p1 = Vector(p0), Vector(p1)
+    d = p1 - p0
+    length = d.length
+    rot = d.to_track_quat("Z", "Y").to_matrix().to_4x4()
+    mat = Matrix.Translation((p0 + p1) / 2) @ rot
+    bmesh.ops.create_cone(bm, cap_ends=False, segments=segments, radius1=radius, radius2=radius * 0.97,
+                          depth=length, matrix=mat)
+    for p, rr in ((p0, radius), (p1, radius * 0.97)):
+        bmesh.ops.create_uvsphere(bm, u_segments=segments, v_segments=segments // 2, radius=rr,
+                                  matrix=Matrix.Translation(p))
+
+
+def build_hand(setup: SetUp, rng, layout: Layout) -> tuple:
+    """A hand whose fingertips hover over a random hole, forearm out over the player's edge."""
+    holes = list(layout.holes)
+    target = holes[int(rng.integers(len(holes)))]
+    tx, ty = layout.holes[target]
+    cx, cy = layout.width / 2, layout.height / 2
+    # the player sits beyond the board edge, on the side of the target hole (with some spread)
+    ang = math.atan2(ty - cy, tx - cx) + rng.uniform(-0.6, 0.6)
+    back = np.array([math.cos(ang), math.sin(ang)])         # from the tips toward the player
+    lift = rng.uniform(15, 60)
+    width = rng.uniform(0.9, 1.1)
+    bm = bmesh.new()
+
+    def P(u, v, z):     # hand mm: u back from the tips toward the wrist, v across, z up -> world m
+        x = tx + u * back[0] - v * back[1]
+        y = ty + u * back[1] + v * back[0]
+        return to_world((x, y, -z))
+    slope = rng.uniform(0.15, 0.45)                          # the hand rises toward the wrist
+    for v, length in ((-26, 70), (-9, 80), (9, 76), (25, 62)):
+        v *= width
+        u_tip = 80 - length
+        _capsule(bm, P(u_tip, v, lift + 3), P(80, v * 0.9, lift + 3 + 80 * slope), 8.5 / 1000)
+    _capsule(bm, P(95, 40 * width, lift + 10), P(140, 30 * width, lift + 10 + 120 * slope), 10 / 1000)   # thumb
+    palm = bmesh.ops.create_uvsphere(bm, u_segments=24, v_segments=12, radius=1.0)
+    mat = (Matrix.Translation(P(125, 0, lift + 8 + 125 * slope)) @
+           Matrix.Rotation(math.atan2(-back[1], back[0]), 4, "Z") @ Matrix.Diagonal((0.052, 0.046, 0.016, 1)))
+    bmesh.ops.transform(bm, matrix=mat, verts=palm["verts"])
+    _capsule(bm, P(165, 0, lift + 8 + 165 * slope), P(650, 0, lift + 40 + 650 * (slope + 0.25)), 33 / 1000, 20)
+    for f in bm.faces:
+        f.smooth = True
+    obj = _link_new("hand", bm)
+    skin = rng.choice([[0.80, 0.55, 0.42], [0.62, 0.40, 0.28], [0.38, 0.22, 0.14], [0.86, 0.64, 0.52]])
+    skin = [float(v) * rng.uniform(0.92, 1.05) for v in skin]
+    obj.data.materials.append(_principled("skin", tuple(skin), 0.5, **{"Subsurface Weight": 0.1}))
+    return obj, {"over_hole": target, "tip_mm": [tx, ty], "lift_mm": round(float(lift), 1),
+                 "toward_player_deg": round(math.degrees(ang), 1), "skin": [round(v, 3) for v in skin]}
+
+
+def build_lights(setup: SetUp):
+    lamp = setup.lamp
+    data = bpy.data.lights.new("lamp", "POINT")
+    data.energy = lamp["watts"]
+    data.shadow_soft_size = lamp["radius_mm"] / 1000
+    data.color = blackbody_rgb(lamp["kelvin"])
+    obj = bpy.data.objects.new("lamp", data)
+    obj.location = to_world(lamp["position_mm"])
+    bpy.context.scene.collection.objects.link(obj)
+    win = setup.window
+    data = bpy.data.lights.new("window", "AREA")
+    data.shape = "RECTANGLE"
+    data.size, data.size_y = (v / 1000 for v in win["size_mm"])
+    data.energy = win["watts"]
+    data.color = blackbody_rgb(win["kelvin"])
+    obj = bpy.data.objects.new("window", data)
+    obj.location = to_world(win["position_mm"])
+    target = to_world((setup.layout.width / 2, setup.layout.height / 2, 0))
+    obj.rotation_euler = (target - obj.location).to_track_quat("-Z", "Y").to_euler()
+    bpy.context.scene.collection.objects.link(obj)
+    world = bpy.data.worlds.new("room")
+    world.use_nodes = True
+    bg = world.node_tree.nodes["Background"]
+    bg.inputs["Color"].default_value = (*setup.room["colour"], 1.0)
+    bg.inputs["Strength"].default_value = setup.room["ambient"]
+    bpy.context.scene.world = world
+
+
+def build_camera(setup: SetUp):
+    ww, wh = setup.wide_size
+    data = bpy.data.cameras.new("camera")
+    data.sensor_fit = "HORIZONTAL"
+    data.sensor_width = SENSOR_WIDTH_MM
+    fx = setup.K[0, 0]
+    data.lens = fx * SENSOR_WIDTH_MM / ww
+    data.clip_start = 0.01
+    data.clip_end = 20
+    data.dof.use_dof = True
+    data.dof.focus_distance = setup.focus_mm / 1000
+    data.dof.aperture_fstop = data.lens / setup.aperture_mm
+    obj = bpy.data.objects.new("camera", data)
+    # OpenCV camera axes in the board frame -> Blender camera (x right, y up, looking down -z)
+    Rcb = setup.R.T
+    S = np.diag([1.0, -1.0, -1.0])               # board -> world axes (and mm -> m below)
+    cols = S @ Rcb @ np.diag([1.0, -1.0, -1.0])  # Blender camera axes in world
+    m = Matrix(((cols[0, 0], cols[0, 1], cols[0, 2], 0), (cols[1, 0], cols[1, 1], cols[1, 2], 0),
+                (cols[2, 0], cols[2, 1], cols[2, 2], 0), (0, 0, 0, 1)))
+    obj.matrix_world = Matrix.Translation(to_world(setup.camera_mm)) @ m
+    bpy.context.scene.collection.objects.link(obj)
+    bpy.context.scene.camera = obj
+    return obj
+
+
+def configure_render(samples: int, threads: int, seed: int, wide_size: tuple):
+    sc = bpy.context.scene
+    sc.render.engine = "CYCLES"
+    sc.cycles.device = "CPU"
+    sc.cycles.samples = samples
+    sc.cycles.use_adaptive_sampling = True
+    sc.cycles.adaptive_threshold = 0.02
+    sc.cycles.use_denoising = False
+    sc.cycles.use_light_tree = False          # two lights: the tree only costs
+    sc.cycles.seed = seed
+    sc.cycles.max_bounces = 4
+    sc.cycles.diffuse_bounces = 2
+    sc.cycles.glossy_bounces = 2
+    sc.cycles.transmission_bounces = 1
+    sc.cycles.transparent_max_bounces = 2
+    sc.cycles.sample_clamp_direct = 10.0      # only the rare direct firefly of a coat highlight
+    sc.cycles.sample_clamp_indirect = 3.0     # and of a glossy bounce (a little bias in highlights only)
+    sc.cycles.caustics_reflective = False
+    sc.cycles.caustics_refractive = False
+    sc.cycles.blur_glossy = 1.0
+    sc.cycles.pixel_filter_width = 1.2
+    sc.render.threads_mode = "FIXED"
+    sc.render.threads = threads
+    sc.render.resolution_x, sc.render.resolution_y = wide_size
+    sc.render.resolution_percentage = 100
+    sc.render.film_transparent = False
+    sc.view_settings.view_transform = "Standard"
+    sc.view_settings.look = "None"
+    sc.view_settings.exposure = 0.0
+    sc.view_settings.gamma = 1.0
+    sc.render.image_settings.file_format = "OPEN_EXR"
+    sc.render.image_settings.color_depth = "32"
+    sc.render.image_settings.exr_codec = "ZIP"
+
+
+def reset_scene():
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+
+
+# --------------------------------------------------------------------------- camera pipeline
+
+def develop(linear: np.ndarray, setup: SetUp, maps, rng, white_balance=None) -> tuple:
+    """Wide linear render (H, W, 3, RGB) -> the camera's JPEG bytes, and what was applied."""
+    p = setup.camera_pipeline
+    img = cv2.remap(linear.astype(np.float32), maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    h, w = img.shape[:2]
+    K = setup.K
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r2 = ((xx - K[0, 2]) ** 2 + (yy - K[1, 2]) ** 2) / (0.5 * math.hypot(w, h)) ** 2
+    img *= (1 - p["vignetting"] * r2)[..., None]
+    lum = img @ np.array([0.2126, 0.7152, 0.0722], np.float32)
+    centre = lum[h // 5: 4 * h // 5, w // 5: 4 * w // 5]
+    exposure = p["exposure_target"] / max(float(np.percentile(centre, p["exposure_percentile"])), 1e-6)
+    img *= exposure
+    if white_balance is None:     # auto white balance on every picture: grey world, partly applied
+        mean = img.reshape(-1, 3).mean(0)
+        full = mean.mean() / np.maximum(mean, 1e-6)
+        white_balance = full ** p["white_balance_strength"]
+    sig = np.clip(img, 0, None)
+    noise = np.sqrt(p["shot_noise"] * sig + p["read_noise"] ** 2).astype(np.float32)
+    img = img + noise * rng.standard_normal(img.shape).astype(np.float32)
+    img *= np.asarray(white_balance, np.float32)[None, None, :]
+    img = np.clip(img, 0, 1)
+    srgb = np.where(img <= 0.0031308, img * 12.92, 1.055 * np.power(img, 1 / 2.4) - 0.055)
+    out = (np.clip(srgb, 0, 1) * 255 + 0.5).astype(np.uint8)[..., ::-1]
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, p["jpeg_quality"]])
+    assert ok
+    return buf.tobytes(), {"exposure_gain": round(float(exposure), 4),
+                           "white_balance_gains_rgb": [round(float(v), 4) for v in white_balance]}
+
+
+# --------------------------------------------------------------------------- one set-up
+
+def camera_truth(setup: SetUp) -> dict:
+    rvec = cv2.Rodrigues(setup.R)[0].ravel()
+    K = setup.K
+    return {"image_size": list(IMAGE_SIZE), "K": [[round(float(v), 4) for v in row] for row in K],
+            "k1": round(setup.k1, 6), "k2": round(setup.k2, 6), "dist": [round(setup.k1, 6), round(setup.k2, 6), 0, 0, 0],
+            "rvec": [round(float(v), 8) for v in rvec], "tvec_mm": [round(float(v), 4) for v in setup.t],
+            "R": [[round(float(v), 8) for v in row] for row in setup.R],
+            "position_mm": [round(float(v), 3) for v in setup.camera_mm],
+            "height_mm": round(float(-setup.camera_mm[2]), 2), "tilt_deg": round(setup.tilt, 3),
+            "hfov_deg": round(2 * math.degrees(math.atan(IMAGE_SIZE[0] / 2 / K[0, 0])), 2),
+            "focus_mm": round(setup.focus_mm, 1), "aperture_mm": round(setup.aperture_mm, 3),
+            "wide_render_size": list(setup.wide_size)}
+
+
+def check_projection(setup: SetUp) -> None:
+    """The recorded pose and lens project like OpenCV does (the truth is self-consistent)."""
+    pts = np.array([(x, y, -setup.head_height) for x, y in list(setup.layout.holes.values())[:20]])
+    mine = project(pts, setup.R, setup.t, setup.K, setup.k1, setup.k2)
+    cv, _ = cv2.projectPoints(pts, cv2.Rodrigues(setup.R)[0], setup.t, setup.K,
+                              np.array([setup.k1, setup.k2, 0, 0, 0]))
+    err = np.abs(cv.reshape(-1, 2) - mine).max()
+    assert err < 1e-6, err
+
+
+class SetUpRenderer:
+    """Renders the pictures of one set-up into ``out/<name>/``."""
+
+    def __init__(self, spec: SetUpSpec, out: Path, samples: int, threads: int = 1):
+        self.spec = spec
+        self.setup = draw_setup(spec)
+        check_projection(self.setup)
+        self.samples = samples
+        self.threads = threads
+        self.dir = Path(out) / spec.name
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.tmp = Path(tempfile.mkdtemp(prefix=f"pt-{spec.name}-"))
+        self.rng = np.random.default_rng(spec.seed + 17)
+        reset_scene()
+        self.top_png, self.wood_png, self.template_sha = board_images(self.setup, self.tmp)
+        self.board_info = build_board(self.setup, self.top_png, self.wood_png, self.rng)
+        build_table(self.setup)
+        build_lights(self.setup)
+        build_camera(self.setup)
+        self.peg_mesh = peg_mesh(self.setup.head_height, self.setup.layout.hole_diameter)
+        self.materials = peg_materials(self.setup, self.rng)
+        self.peg_finish = {s: {"roughness": round(float(m.node_tree.nodes["Principled BSDF"].inputs["Roughness"]
+                                                         .default_value), 3)} for s, m in self.materials.items()}
+        K_wide = np.array([[self.setup.K[0, 0], 0, (self.setup.wide_size[0] - 1) / 2],
+                           [0, self.setup.K[0, 0], (self.setup.wide_size[1] - 1) / 2], [0, 0, 1]])
+        self.maps = distortion_maps(self.setup.K, self.setup.k1, self.setup.k2, IMAGE_SIZE, K_wide)
+        self.layout_file = self.dir / "layout.json"
+        self.setup.layout.save(self.layout_file)
+        self.count = 0
+
+    def render(self, kind: str, pegs: dict, name: str, hand: bool = False) -> dict:
+        """Render one picture (kind: calibration | empty | position | hand); returns its truth."""
+        seed = int(self.spec.seed * 1000 + self.count)
+        self.count += 1
+        rng = np.random.default_rng(seed)        # the same picture whatever was rendered before
+        objs = place_pegs(self.setup, pegs, self.peg_mesh, self.materials, rng)
+        hand_obj, hand_info = (build_hand(self.setup, rng, self.setup.layout) if hand else (None, None))
+        configure_render(self.samples, self.threads, seed, self.setup.wide_size)
+        exr = self.tmp / f"{name}.exr"
+        bpy.context.scene.render.filepath = str(exr)
+        t0 = time.perf_counter()
+        bpy.ops.render.render(write_still=True)
+        seconds = time.perf_counter() - t0
+        img = bpy.data.images.load(str(exr))
+        w, h = img.size
+        px = np.empty(w * h * 4, np.float32)
+        img.pixels.foreach_get(px)
+        bpy.data.images.remove(img)
+        exr.unlink()
+        linear = px.reshape(h, w, 4)[::-1, :, :3]
+        jpeg, applied = develop(linear, self.setup, self.maps, rng)
+        (self.dir / f"{name}.jpg").write_bytes(jpeg)
+        for o in objs:
+            bpy.data.objects.remove(o)
+        if hand_obj is not None:
+            mesh = hand_obj.data
+            bpy.data.objects.remove(hand_obj)
+            bpy.data.meshes.remove(mesh)
+        s = self.setup
+        truth = {
+            "format": FORMAT, "setup": self.spec.name, "picture": f"{name}.jpg", "kind": kind,
+            "layout": "layout.json", "layout_fingerprint": s.layout.fingerprint(),
+            "board": {"sides": s.layout.sides, "holes_per_side": s.layout.holes_per_side, "pitch_mm": s.layout.pitch,
+                      "hole_diameter_mm": s.layout.hole_diameter, **self.board_info,
+                      "template_sha1": self.template_sha, "template_px_per_mm": TEMPLATE_PX_PER_MM},
+            "pegs": {h_: int(side) for h_, side in sorted(pegs.items())},
+            "colours": {str(i): c for i, c in enumerate(self.spec.colours)},
+            "peg": {"head_height_mm": round(s.head_height, 3), "head_diameter_mm": HEAD_DIAMETER_MM,
+                    "shaft_diameter_mm": s.layout.hole_diameter - 0.6, "finish": self.spec.finish,
+                    "materials": {str(k): v for k, v in self.peg_finish.items()}},
+            "camera": camera_truth(s),
+            "lighting": {"lamp": s.lamp, "window": s.window, "room": s.room},
+            "hand": hand_info,
+            "render": {"engine": "cycles-cpu", "blender": bpy.app.version_string, "samples": self.samples,
+                       "adaptive_threshold": 0.02, "denoiser": None, "threads": self.threads, "seed": seed,
+                       "seconds": round(seconds, 1), "pipeline": {**s.camera_pipeline, **applied}},
+        }
+        (self.dir / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+        return truth
+
+
+def spec_to_json(spec: SetUpSpec) -> dict:
+    return asdict(spec)
+
+
+__all__ = ["SetUpSpec", "SetUpRenderer", "draw_setup", "IMAGE_SIZE", "FORMAT"]

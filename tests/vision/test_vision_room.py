@@ -1,0 +1,135 @@
+"""Issue 23 on the 2.5D renderer's `room` set-ups (vision/render_hard.py): a webcam 40-75 cm up,
+tilted 0-25 degrees, a barrel lens (k1 to -0.2, k2), pegs with a shaft and a head 12.5-15.5 mm up,
+black and white pegs, the template's grey discs. The camera's lens and pose are fitted at
+calibration, heads read where the pose puts them, and each hole checked on two looks."""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("cv2", reason="the vision extra (OpenCV, NumPy) is not installed")
+np = pytest.importorskip("numpy")
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from gamekit import CameraSetUp, position_read  # noqa: E402
+from vision.calibration import (FORMAT_V1, Calibration, CalibrationError, calibrate,  # noqa: E402
+                                camera_summary)
+from vision.detect import EMPTY, read_holes, spot_distance  # noqa: E402
+from vision.layout import standard_layout  # noqa: E402
+from vision.render import coloured, random_position, setup_pegs  # noqa: E402
+from vision.render_hard import PRESETS, make_hard_scene, render_hard  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def room():
+    return CameraSetUp(201, level="room")
+
+
+def test_the_camera_fit_finds_the_lens_and_the_pose(room):
+    cam, true = room.calibration.camera, room.scene.camera
+    assert cam is not None
+    true_tilt = float(np.degrees(np.arccos(true.R.T[2, 2])))
+    assert abs(cam.height_mm - true.height) < 0.03 * true.height
+    assert abs(cam.tilt_deg - true_tilt) < 1.0
+    assert abs(cam.dist[0] - true.k1) < 0.03
+    fit = room.calibration.fit
+    assert fit["rms_px"] < 0.5 and fit["homography_rms_px"] > 2 * fit["rms_px"], fit
+    # where the heads are seen: measured from the start pegs, near the heads' middle
+    assert abs(room.calibration.head_height - (room.scene.peg_height - 6.0)) < 3.0
+
+
+def test_black_and_white_pegs_calibrate_and_read(room):
+    assert {"black", "white"} <= set(room.names)
+    assert room.calibration.weak == [], room.calibration.weak
+    read = 0
+    for i in range(4):
+        pos = random_position(room.layout, np.random.default_rng(100 * room.seed + i))
+        reading = room.read(pos)
+        assert all(reading.labels[h] == pos.get(h, EMPTY) for h in room.layout.holes
+                   if reading.confidence[h] >= 0.8)
+        got = position_read(reading)
+        if got is not None:
+            assert got == pos
+            read += 1
+    assert read >= 3
+
+
+def test_a_head_pasted_over_an_empty_holes_spot_is_not_sure(room):
+    """Check the picture, not only the count: copy a red head onto an empty hole's head spot, its
+    own disc left as it is. The head's spot alone says "a peg" (far from its empty look); the
+    hole's disc says "empty", so the hole is not read surely and no position is read from the
+    picture."""
+    layout, s = room.layout, room.sampler
+    red = next(i for i, n in enumerate(room.names) if n not in ("black", "white"))     # a coloured side
+    pos = random_position(layout, np.random.default_rng(5))
+    a = next(h for h, v in pos.items() if v == red and h.startswith("M"))
+    b = next(h for h in layout.holes if h.startswith("M") and h not in pos and abs(int(h[1:]) - int(a[1:])) > 3)
+    img = room.render(coloured(pos, room.colours), 77)
+    ia, ib = s.holes.index(a), s.holes.index(b)
+    px_mm = float(np.linalg.norm(s.board_to_image([(layout.holes[b][0] + 1, layout.holes[b][1])])[0] - s.centres[ib]))
+    R = int(np.ceil(layout.peg_diameter / 2 * 1.15 * px_mm))
+    xa, ya = (int(round(v)) for v in s.head_centres[ia])
+    xb, yb = (int(round(v)) for v in s.head_centres[ib])
+    yy, xx = np.mgrid[-R:R + 1, -R:R + 1]
+    hx, hy = s.centres[ib]
+    keep = (np.hypot(xx + xb - hx, yy + yb - hy) > layout.hole_diameter / 2 * 1.1 * px_mm) & (np.hypot(xx, yy) <= R)
+    out = img.copy()
+    out[yb - R:yb + R + 1, xb - R:xb + R + 1][keep] = img[ya - R:ya + R + 1, xa - R:xa + R + 1][keep]
+    f = room.classifier.features(s.sample(out))
+    assert spot_distance(f.spot_lab[ib], f.head_empty_lab[ib]) > 3 * room.calibration.colours.tau
+    reading = read_holes(out, s, room.classifier)
+    assert not (reading.labels[b] == red and reading.confidence[b] >= 0.8)
+    assert position_read(reading) is None
+    assert position_read(read_holes(img, s, room.classifier)) == pos      # the picture as it was
+
+
+def test_calibration_files_are_versioned(room, tmp_path):
+    cal = room.calibration
+    data = cal.to_json()
+    assert data["format"].endswith("/2") and data["camera"]["height_mm"] > 0
+    again = Calibration.from_json(json.loads(json.dumps(data)))
+    assert again.camera is not None and again.head_height == pytest.approx(cal.head_height, abs=0.01)
+    pts = np.array([room.layout.holes["M3"], room.layout.holes["H2-s1"]])
+    assert np.allclose(again.camera.project(pts), cal.camera.project(pts), atol=0.05)
+    # a format 1 file (a homography, no camera) still loads and maps the board with its homography
+    old = {k: v for k, v in data.items() if k not in ("camera", "head_height", "fit")}
+    old["format"] = FORMAT_V1
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    loaded = Calibration.load(path)
+    assert loaded.camera is None and loaded.geometry is loaded.homography
+    assert loaded.sampler(room.layout).camera is None
+    # a newer format is refused in words
+    newer = dict(data, format="pegs-and-jokers/vision-calibration/9")
+    with pytest.raises(CalibrationError, match="newer format.*calibrate again"):
+        Calibration.from_json(newer)
+
+
+def test_the_calibration_shows_the_camera_in_words(room):
+    lines = camera_summary(room.calibration, room.layout)
+    h = room.calibration.camera.height_mm / 10
+    assert lines[0].startswith(f"camera {h:.0f} cm above the board, tilted")
+    assert "lens: k1" in lines[1] and "bending the corners" in lines[1]
+    assert "peg heads seen" in lines[2]
+    assert lines[3].startswith("working envelope for these pegs") and "25 degrees" in lines[3]
+
+
+def test_heads_seen_off_the_grey_discs_are_blamed_on_the_camera_not_the_colour():
+    """A camera 44 cm up, tilted 30 degrees, pegs 18 mm tall (beyond issue 23's envelope): far from
+    the camera the white heads are seen up to 12 mm off their holes, beside their grey discs,
+    against the paper. That refuses white, and the advice says so in those words (raise the
+    camera, point it straight down), not "use other pegs"."""
+    layout = standard_layout(4)
+    cond = replace(PRESETS["room"], height=(400.0, 400.0), tilt=(30.0, 30.0), peg_height=(18.0, 18.0))
+    scene = make_hard_scene(layout, cond, 2)
+    img = render_hard(scene, setup_pegs(layout, colours=["black", "white", "red", "#1a3a8c"]), 1)
+    cal = calibrate(img, layout, names={0: "black", 1: "white", 2: "red", 3: "blue"}, head_height=12.0)
+    white = [w for w in cal.weak if w["side"] == 1 and w["like"] == "empty"]
+    assert white, cal.weak
+    assert "raise the camera" in white[0]["message"] and "straight down" in white[0]["message"]
+    assert "grey discs" in white[0]["message"] and "different colour" not in white[0]["message"]
