@@ -27,9 +27,7 @@ from pathtracekit import COMMITTED, PathTracedSetUp, evaluate, pictures, rates, 
 from vision.layout import load_layout  # noqa: E402
 from vision.markers import detect_markers  # noqa: E402
 
-# s6-paper (render_set.py's sixth kind) is in the benchmark set only: its renders didn't fit the
-# time the committed set was made in
-KINDS = {"s4-wood", "s4-paper-bw", "s4-wood-bw", "s6-wood", "s8-wood"}
+KINDS = {"s4-wood", "s4-paper-bw", "s4-wood-bw", "s6-wood", "s6-paper", "s8-wood"}
 
 
 def _project(truth, pts):
@@ -135,12 +133,12 @@ def test_the_detector_on_the_committed_set_never_reads_a_false_position_or_a_han
     assert total["hand_positions_read"] == 0, total
 
 
-# What the detector achieved on this set when it was rendered (h23r at 51bc4d0: h23d's camera
-# model merged; figures in docs/CAMERA.md), with a margin on the per-hole error. The detector
-# before issue 23 (df28af1) refused all five calibrations and read no position.
+# What the detector achieved on this set when it was rendered (h23r with h23d's camera model
+# merged; figures in docs/CAMERA.md), with a margin on the per-hole error. The detector before
+# issue 23 (df28af1) refused all six calibrations, read 6.03 % of the holes wrong and no position.
 ACCEPTED_AT_LEAST = 2            # s4-wood and s6-wood
-HOLE_ERROR_AT_MOST = 0.05        # 4.12 % (30 of 728 holes)
-POSITIONS_READ_AT_LEAST = 1      # 1 of 5 (s4-wood)
+HOLE_ERROR_AT_MOST = 0.06        # 5.25 % (47 of 896 holes)
+POSITIONS_READ_AT_LEAST = 1      # 1 of 6 (s4-wood)
 
 
 def test_the_detector_on_the_committed_set_reads_what_it_read_when_the_set_was_made(measured):
