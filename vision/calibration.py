@@ -318,7 +318,17 @@ def fit_camera_to_picture(image: np.ndarray, layout: Layout, H: np.ndarray, foun
 
     def by_h(b):
         return cv2.perspectiveTransform(np.asarray(b, np.float64).reshape(1, -1, 2), H)[0]
-    hb, hi, _ = find_holes(gray, layout, holes, by_h(board_all), scale_of(by_h), 2 * r_mm)
+    first = by_h
+    if len(mb) >= 12:
+        # a strong lens bends the markers off any homography: a camera fitted to their corners
+        # alone (k1 only) may put the holes better for the first search
+        try:
+            cam0, rms0 = fit_camera(mb, mi, (ww_, hh_), k2=False, fov=fov)
+            if rms0 < float(np.sqrt(np.mean(np.linalg.norm(by_h(mb) - mi, axis=1) ** 2))):
+                first = cam0.project
+        except ValueError:
+            pass
+    hb, hi, _ = find_holes(gray, layout, holes, first(board_all), scale_of(first), 2 * r_mm)
     if len(hb) + len(mb) < 12:
         return None, {}
     pts_b, pts_i = np.concatenate([mb, hb]), np.concatenate([mi, hi])
@@ -834,7 +844,7 @@ def fit_camera_geometry(image, layout: Layout, calib: Calibration, sides=None, n
     # a camera has fewer free parameters than a homography: take it where it fits at least as well
     # (a real lens and a tilted view), keep the homography where only that fits (a flat picture)
     if figures["rms_px"] > figures["homography_rms_px"] * 1.1 + 0.05 \
-            or figures["points"] < figures["homography_points"] - 2:
+            or figures["points"] < 0.8 * figures["homography_points"]:
         figures["used"] = False
         calib.fit = figures
         return
@@ -959,9 +969,13 @@ def camera_summary(calib: Calibration, layout: Layout) -> list[str]:
             return [f"camera model not used: the holes fit a flat homography better "
                     f"({fit.get('homography_rms_px')} px against {fit.get('rms_px')} px)"]
         return []
-    lines = [f"camera {cam.height_mm / 10:.0f} cm above the board, tilted {cam.tilt_deg:.0f} degrees from straight "
-             f"down, lens {cam.fov_deg:.0f} degrees across" + ("" if cam.focal_observed else
-                                                               " (assumed: a view straight down can't tell)")]
+    if cam.focal_observed:
+        lines = [f"camera {cam.height_mm / 10:.0f} cm above the board, tilted {cam.tilt_deg:.0f} degrees from "
+                 f"straight down, lens {cam.fov_deg:.0f} degrees across"]
+    else:       # straight down, the lens's width and the camera's height can't be told apart
+        lines = [f"camera about {cam.height_mm / 10:.0f} cm above the board if its lens is {cam.fov_deg:.0f} "
+                 f"degrees across (a view straight down can't tell the two apart: give --fov), tilted "
+                 f"{cam.tilt_deg:.0f} degrees from straight down"]
     worst = max((fit.get("per_region_px") or {}).items(), key=lambda kv: kv[1], default=("-", 0.0))
     lines.append(f"lens: k1 {cam.dist[0]:+.3f}, k2 {cam.dist[1]:+.3f}, bending the corners by up to "
                  f"{fit.get('lens_shift_px', 0):.0f} px; fitted to {fit.get('rms_px', 0):.2f} px over "

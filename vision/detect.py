@@ -44,6 +44,7 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
 
 
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
+EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
 SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
 
 
@@ -261,6 +262,7 @@ class Features:
     covered: np.ndarray | None = None          # (N,) bool: a neighbour's head may be seen over the disc
     head_empty_lab: np.ndarray | None = None   # (N, 2, 3) what the head's spot shows with the hole empty
     spot_lab: np.ndarray | None = None         # (N, 2, 3) what it shows now (core, rim)
+    d_empty: np.ndarray | None = None          # (N,) the distance to "empty" (distances())
 
 
 def local_normalised(values: np.ndarray, ring: np.ndarray, norm) -> np.ndarray:
@@ -485,8 +487,11 @@ class Classifier:
                 k = col[labels[i]]
                 if distinct[i, k] and d_hole[i] < 0.35 * gap[i, k]:
                     out[i] = min(out[i], 0.5)
-            elif labels[i] == EMPTY and distinct[i].any():
-                if d_hole[i] > max(0.5 * gap[i][distinct[i]].min(), 4 * self.tau):
+            elif labels[i] == EMPTY:
+                if distinct[i].any() and d_hole[i] > max(0.5 * gap[i][distinct[i]].min(), 4 * self.tau):
+                    out[i] = min(out[i], 0.5)
+                # nor is a hole unlike its own empty look: nearer to "empty" than to any peg is not enough
+                if f.d_empty is not None and len(f.d_empty) == n and f.d_empty[i] > EMPTY_SEEN * self.tau:
                     out[i] = min(out[i], 0.5)
         return out
 
@@ -531,6 +536,7 @@ class Classifier:
             own = np.array([self.model.spots[s] for s in self.sides], float)           # (S, 2, 3)
             d_spot = spot_distance(f.spot_lab[:, None], own[None])                      # (N, S)
             d_sides = np.maximum(d_sides, SPOT_WEIGHT * d_spot)
+        f.d_empty = d_empty
         return np.column_stack([d_empty, d_sides, d_board]), where
 
     def readings(self, f: Features, visible=None, d=None, labels=None) -> list:

@@ -148,7 +148,7 @@ def hard_set(level, setups, moves):
     return summary(c), weak
 
 
-def hard_stages(size, frames_n, cpu=False):
+def hard_stages(size, frames_n, cpu=False, level="hard"):
     """ms per stage per frame on hard pictures at ``size`` (wall-clock, or with ``cpu`` the process's
     CPU time, every thread's: what a loaded machine can't inflate)."""
     import random
@@ -156,12 +156,12 @@ def hard_stages(size, frames_n, cpu=False):
     from vision.calibration import MarkerCheck
     from vision.render_hard import TABLE_COLOURS, TABLE_NAMES, make_hard_scene, render_hard
     layout = standard_layout(4)
-    scene = make_hard_scene(layout, "hard", 7, size)
+    scene = make_hard_scene(layout, level, 7, size)
     cal = calibrate(render_hard(scene, setup_pegs(layout, colours=TABLE_COLOURS), 1), layout,
                     names=dict(enumerate(TABLE_NAMES)))
     sampler = cal.sampler(layout)
     clf = Classifier(cal.colours, sampler.holes)
-    check = MarkerCheck(layout, cal.homography, cal.image_size)
+    check = MarkerCheck(layout, getattr(cal, "geometry", cal.homography), cal.image_size)
     pos = random_position(layout, np.random.default_rng(3))
     jpegs = [cv2.imencode(".jpg", render_hard(scene, coloured(pos, TABLE_COLOURS), 20 + i),
                           [cv2.IMWRITE_JPEG_QUALITY, 75])[1] for i in range(4)]
@@ -193,7 +193,9 @@ def hard_stages(size, frames_n, cpu=False):
         t3 = clock()
         f = normalise(samples)
         d, _ = clf.distances(f)
-        labels = clf.classify(f, d=d)[0]
+        labels, conf = clf.classify(f, d=d)[:2]
+        if hasattr(clf, "check_picture"):
+            conf = clf.check_picture(f, labels, conf, sampler.covered)
         readings = dict(zip(sampler.holes, clf.readings(f, sampler.visible, d, labels)))
         readings = {h: r for h, r in readings.items() if r is not None}
         t4 = clock()
@@ -206,9 +208,9 @@ def hard_stages(size, frames_n, cpu=False):
     return t
 
 
-def print_hard_stages(frames_n, cpu=False):
+def print_hard_stages(frames_n, cpu=False, level="hard"):
     for size in ((1280, 720), (1920, 1080)):
-        t = hard_stages(size, frames_n, cpu)
+        t = hard_stages(size, frames_n, cpu, level)
         what = "CPU milliseconds (process time)" if cpu else "Milliseconds"
         print(f"\n## {what} per stage per frame at {size[0]}x{size[1]} (hard pictures, {frames_n} frames)\n")
         print("| stage | median | mean | p95 | Raspberry Pi 4 (estimate) |")
@@ -234,12 +236,13 @@ def main():
     ap.add_argument("--stages", action="store_true",
                     help="only the per-stage times on hard pictures at 1280x720 and 1920x1080")
     ap.add_argument("--cpu", action="store_true", help="with --stages: CPU time (process time) instead of wall-clock")
+    ap.add_argument("--stage-level", default="hard", help="with --stages: the render_hard preset (hard, room)")
     ap.add_argument("--frames", type=int, default=None, help="frames timed per size (default 200, --quick 40)")
     args = ap.parse_args()
     if args.stages:
         import os
         print(f"Machine: {machine()}; load average before: {' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
-        print_hard_stages(args.frames or 200, args.cpu)
+        print_hard_stages(args.frames or 200, args.cpu, args.stage_level)
         print(f"\nLoad average after: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
         return
     sessions, images, runs, frames_n = (2, 5, 1, 40) if args.quick else (4, 10, 3, 200)
