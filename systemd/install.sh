@@ -485,9 +485,11 @@ for p in "${packages[@]}"; do
 done
 slurp "$ROOT$APT_LACKS"
 lacked=$TEXT
+updated=0
 if ((${#missing[@]})) && [[ $lacked != "${missing[*]}"$'\n' ]]; then
     # Fresh lists before asking apt-cache what it has (and before installing).
     run apt-get update
+    updated=1
 fi
 if ((${#missing[@]})) && ((!EXECUTE)) && [[ -z $ROOT ]] && ! apt_lists_present; then
     info "apt has no package lists yet (apt-get update fills them): what it has is unknown until then"
@@ -534,6 +536,8 @@ if ((${#to_install[@]} == 0)); then
     for p in "${packages[@]}"; do [[ " ${lacking[*]} " == *" $p "* ]] || have+=("$p"); done
     ok "installed: ${have[*]}"
 else
+    # (apt lacked these last time, and its lists have them now: fresh lists to install from)
+    ((updated)) || run apt-get update
     run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${to_install[@]}"
     fake fake_dpkg_installed "${to_install[@]}"
     changed "installed ${to_install[*]}"
@@ -712,6 +716,13 @@ else
     fi
     need_restart   # before pip: a half-done install must be restarted into too
     run "$VENV/bin/python" -m pip install --no-cache-dir "$PREFIX/src${EXTRAS:+[$EXTRAS]}" ${PYPI[@]+"${PYPI[@]}"}
+    # A library that came from PyPI because apt lacked it, and that apt has now
+    # (say Raspberry Pi OS's archive was added): out of the venv, so apt's is used.
+    slurp "$ROOT$STAMP"
+    old_pypi=$(sed -n 's/.* pypi=\([^ ]*\).*/\1/p' <<<"$TEXT")
+    for spec in ${old_pypi//,/ }; do
+        [[ " ${PYPI[*]-} " == *" $spec "* ]] || run "$VENV/bin/python" -m pip uninstall --yes "${spec%%[<>=]*}"
+    done
     fake fake_pip_install
     write "$STAMP" 0644 "$want_stamp"$'\n'
     changed "installed ($want_stamp)"
@@ -787,7 +798,11 @@ fi
 
 # --- the name on the network (mDNS) ----------------------------------------------------
 
-step hostname "hostname '$HOST_NAME' (the Pi answers as $HOST_NAME.local)"
+if ((SET_HOSTNAME)); then
+    step hostname "hostname '$HOST_NAME' (the Pi answers as $HOST_NAME.local)"
+else
+    step hostname "hostname (kept: --keep-hostname)"
+fi
 current=$CURRENT_HOSTNAME
 if ((!SET_HOSTNAME)); then
     skip "--keep-hostname: the Pi stays ${current:-unnamed}.local"
@@ -957,7 +972,7 @@ if ((!DRY_RUN)) && [[ -n $ADMIN_CODE ]]; then
 elif ((!DRY_RUN)) && [[ -e $ROOT$CONF_FILE ]]; then
     echo "Settings: $CONF_FILE (the settings page $url/settings asks for its admin_code: sudo grep admin_code $CONF_FILE)"
 fi
-if ((!DRY_RUN)) && [[ -z $ROOT ]]; then
+if ((!DRY_RUN)); then
     if ((!SYSTEMD_UP)); then
         echo "systemd is not running here, so nothing was started: the service starts at the first boot."
         echo "After that boot: systemctl status $APP (is it running?), then open $url/ on a phone on the same Wi-Fi."
