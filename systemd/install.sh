@@ -688,10 +688,26 @@ digest=$(cd "$SOURCE" && find "${existing[@]}" \( -name __pycache__ -o -name '*.
 want_stamp="extras=$EXTRAS source=${digest%% *}"
 # the GPIO libraries apt lacks, from PyPI (see apt-packages)
 ((${#PYPI[@]})) && want_stamp+=" pypi=$(IFS=,; printf '%s' "${PYPI[*]}")"
-if [[ -x $ROOT$VENV/bin/pegs ]] && same "$STAMP" "$want_stamp"$'\n'; then
+slurp "$ROOT$STAMP"
+old_stamp=${TEXT%$'\n'}
+old_pypi=$(sed -n 's/.* pypi=\([^ ]*\).*/\1/p' <<<"$old_stamp")
+# PyPI's copies of what apt lacked that are no longer wanted (apt has them now, say
+# Raspberry Pi OS's archive was added): out of the venv, so apt's are used.
+drop=()
+for spec in ${old_pypi//,/ }; do
+    [[ " ${PYPI[*]-} " == *" $spec "* ]] || drop+=("${spec%%[<>=]*}")
+done
+if [[ -x $ROOT$VENV/bin/pegs ]] && [[ $old_stamp == "$want_stamp" ]]; then
     ok "installed and up to date ($want_stamp)"
+elif [[ -x $ROOT$VENV/bin/pegs && ${old_stamp%% pypi=*} == "${want_stamp%% pypi=*}" ]]; then
+    # the program is up to date; only the PyPI stand-ins for apt's libraries changed
+    need_restart
+    ((${#PYPI[@]})) && run "$VENV/bin/python" -m pip install --no-cache-dir "${PYPI[@]}"
+    ((${#drop[@]})) && run "$VENV/bin/python" -m pip uninstall --yes "${drop[@]}"
+    write "$STAMP" 0644 "$want_stamp"$'\n'
+    changed "from PyPI now: ${PYPI[*]:-nothing}$( ((${#drop[@]})) && printf '; removed %s (apt has it)' "${drop[*]}")"
 else
-    if [[ " ${PYPI[*]} " == *" lgpio>=0.2 "* ]] && ((EXECUTE)); then
+    if [[ " ${PYPI[*]-} " == *" lgpio>=0.2 "* ]] && ((EXECUTE)); then
         # lgpio's sdist needs SWIG and the C library: only a wheel will do. Ask before installing anything.
         wheels=$(mktemp -d)
         if ! "$VENV/bin/python" -m pip download --quiet --no-deps --only-binary=:all: -d "$wheels" "lgpio>=0.2" >/dev/null 2>&1; then
@@ -716,13 +732,7 @@ else
     fi
     need_restart   # before pip: a half-done install must be restarted into too
     run "$VENV/bin/python" -m pip install --no-cache-dir "$PREFIX/src${EXTRAS:+[$EXTRAS]}" ${PYPI[@]+"${PYPI[@]}"}
-    # A library that came from PyPI because apt lacked it, and that apt has now
-    # (say Raspberry Pi OS's archive was added): out of the venv, so apt's is used.
-    slurp "$ROOT$STAMP"
-    old_pypi=$(sed -n 's/.* pypi=\([^ ]*\).*/\1/p' <<<"$TEXT")
-    for spec in ${old_pypi//,/ }; do
-        [[ " ${PYPI[*]-} " == *" $spec "* ]] || run "$VENV/bin/python" -m pip uninstall --yes "${spec%%[<>=]*}"
-    done
+    ((${#drop[@]})) && run "$VENV/bin/python" -m pip uninstall --yes "${drop[@]}"
     fake fake_pip_install
     write "$STAMP" 0644 "$want_stamp"$'\n'
     changed "installed ($want_stamp)"

@@ -65,8 +65,10 @@ def test_plain_debian_on_a_pi_gets_the_gpio_libraries_from_pypi(tmp_path, instal
     later = install(root)
     assert apt_line(later.stdout) == ["python3-lgpio", "python3-rpi.gpio"]
     assert "apt-get update" in later.stdout
-    assert "pip install --no-cache-dir /opt/pegs-companion/src[pi]   (fake root" in later.stdout
-    assert "pip uninstall --yes lgpio" in later.stdout and "pip uninstall --yes rpi-lgpio" in later.stdout
+    # the program itself is up to date: only PyPI's copies go
+    assert "/opt/pegs-companion/src[" not in later.stdout
+    assert "+ /opt/pegs-companion/venv/bin/python -m pip uninstall --yes lgpio rpi-lgpio   (fake root" in later.stdout
+    assert "changed: from PyPI now: nothing; removed lgpio rpi-lgpio (apt has it)" in later.stdout
     assert "pypi=" not in (root / "opt/pegs-companion/installed-from").read_text()
     assert "Everything was already in place" in install(root).stdout
 
