@@ -489,6 +489,7 @@ updated=0
 if ((${#missing[@]})) && [[ $lacked != "${missing[*]}"$'\n' ]]; then
     # Fresh lists before asking apt-cache what it has (and before installing).
     run apt-get update
+    ((EXECUTE)) || [[ -n $ROOT ]] || info "(what apt has, below: as its package lists say now, before that update)"
     updated=1
 fi
 if ((${#missing[@]})) && ((!EXECUTE)) && [[ -z $ROOT ]] && ! apt_lists_present; then
