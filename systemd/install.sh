@@ -483,10 +483,15 @@ missing=()
 for p in "${packages[@]}"; do
     pkg_installed "$p" || missing+=("$p")
 done
+# apt's sources as they are now: a source added since (say Raspberry Pi OS's archive) means
+# what apt lacked may be there now, so its lists are updated again.
+sources=$(cat "$ROOT"/etc/apt/sources.list "$ROOT"/etc/apt/sources.list.d/*.list \
+    "$ROOT"/etc/apt/sources.list.d/*.sources 2>/dev/null | cksum || true)
+sources=${sources%% *}
 slurp "$ROOT$APT_LACKS"
 lacked=$TEXT
 updated=0
-if ((${#missing[@]})) && [[ $lacked != "${missing[*]}"$'\n' ]]; then
+if ((${#missing[@]})) && [[ $lacked != "${missing[*]} sources=$sources"$'\n' ]]; then
     # Fresh lists before asking apt-cache what it has (and before installing).
     run apt-get update
     ((EXECUTE)) || [[ -n $ROOT ]] || info "(what apt has, below: as its package lists say now, before that update)"
@@ -527,9 +532,9 @@ fi
 if ((!DRY_RUN)); then
     if ((${#lacking[@]} == 0)); then
         rm -f "$ROOT$APT_LACKS"
-    elif [[ $lacked != "${lacking[*]}"$'\n' ]]; then
+    elif [[ $lacked != "${lacking[*]} sources=$sources"$'\n' ]]; then
         mkdir -p "$ROOT$PREFIX"
-        printf '%s\n' "${lacking[*]}" >"$ROOT$APT_LACKS"
+        printf '%s sources=%s\n' "${lacking[*]}" "$sources" >"$ROOT$APT_LACKS"
     fi
 fi
 if ((${#to_install[@]} == 0)); then

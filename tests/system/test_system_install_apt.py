@@ -60,6 +60,12 @@ def test_plain_debian_on_a_pi_gets_the_gpio_libraries_from_pypi(tmp_path, instal
     assert "apt-get update" not in again.stdout and "    + " not in again.stdout
     assert snapshot(root) == before
 
+    # a source added to apt (its lists not yet updated): updated again, once
+    (root / "etc/apt/sources.list.d").mkdir(parents=True)
+    (root / "etc/apt/sources.list.d/raspi.list").write_text("deb http://archive.invalid/ bookworm main\n")
+    assert "+ apt-get update" in install(root).stdout
+    assert "apt-get update" not in install(root).stdout
+
     # Raspberry Pi OS's archive added: apt's packages come, PyPI's leave the venv
     write_apt_lists(root, "bookworm", raspberry_pi_os=True)
     later = install(root)

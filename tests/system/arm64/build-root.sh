@@ -9,8 +9,9 @@
 # rebuilt from scratch. The root is a minimal Raspberry Pi OS Lite look-alike:
 # Debian's minbase with systemd, sudo and python3, but none of the packages
 # install.sh asks apt for (it must install them itself); those are only
-# downloaded into the root's apt cache, so a test run installs them without
-# fetching them again. The mirror is the one this machine's apt uses
+# downloaded into the root's apt cache, and apt's lists are kept, so a test run
+# installs them without fetching them again (its apt-get update only asks
+# whether the lists changed). The mirror is the one this machine's apt uses
 # ($PEGS_DEBIAN_MIRROR overrides it).
 set -Eeuo pipefail
 
@@ -46,15 +47,28 @@ mirror() {
     echo "$url"
 }
 
-if [[ -f $dir/ready && $(cat "$dir/ready") == "$RECIPE" && -x $root/usr/bin/python3 ]]; then
+cached() { [[ -f $dir/ready && $(cat "$dir/ready") == "$RECIPE" && -x $root/usr/bin/python3 ]]; }
+if cached; then
     echo "arm64 $release root: cached in $root"
+    exit 0
+fi
+mkdir -p "$cache"
+# One build at a time per release (a second test run waits, then finds it cached),
+# in a mount namespace of its own: debootstrap's second stage mounts /proc and
+# /sys in the root, and those must vanish with it, never be left under the cache.
+if [[ ${PEGS_BUILD_ROOT_INSIDE:-} != 1 ]]; then
+    exec env PEGS_BUILD_ROOT_INSIDE=1 flock "$cache/.lock-$release" \
+        unshare --mount --propagation private -- "$0" "$@"
+fi
+if cached; then
+    echo "arm64 $release root: cached in $root (built meanwhile)"
     exit 0
 fi
 
 url=$(mirror)
 echo "arm64 $release root: building in $root from $url (several minutes under emulation)"
 start=$SECONDS
-rm -rf "$dir"
+rm -rf --one-file-system "$dir"
 mkdir -p "$dir"
 debootstrap --arch=arm64 --variant=minbase --foreign --include="$BASE" "$release" "$root" "$url"
 echo "  first stage done after $((SECONDS - start)) s; second stage (emulated)"
@@ -78,8 +92,8 @@ printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n127.0
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
     apt-get update -qq
+# shellcheck disable=SC2086  # the list is words
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -qq --download-only --no-install-recommends $PREFETCH
-rm -rf "$root/var/lib/apt/lists"/*_Packages "$root/var/lib/apt/lists"/*_Release "$root/var/lib/apt/lists"/*InRelease
 echo "$RECIPE" >"$dir/ready"
 echo "arm64 $release root: built in $((SECONDS - start)) s ($(du -sh "$root" | cut -f1))"
