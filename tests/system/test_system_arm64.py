@@ -311,7 +311,9 @@ def scenario(release: str, tmp_path: Path, source_copy: Path) -> None:
     assert root.file("/etc/hostname").read_text() == "pegs\n"
     assert socket.gethostname() == host_name
     for both in (plain, first):
-        assert "systemctl daemon-reload" not in both.stdout and "+ hostname" not in both.stdout
+        assert "+ systemctl daemon-reload" not in both.stdout and "+ hostname" not in both.stdout
+    assert "skipped: systemctl daemon-reload: systemd is not running here" in plain.stdout
+    assert "skipped: hostname and the avahi restart: systemd is not running here" in plain.stdout
     assert "systemd is not running here, so nothing was started: the service starts at the first boot." in out
     assert "After that boot: systemctl status pegs-companion" in out
     conf = root.file("/etc/pegs-companion/config.toml").read_text()
