@@ -127,10 +127,15 @@ FAKE=0
 # --- output and error handling ----------------------------------------------
 
 on_error() {
-    local rc=$? cmd=$BASH_COMMAND line=${BASH_LINENO[0]}
+    local rc=$? cmd=$BASH_COMMAND n=${#FUNCNAME[@]}
+    # The line of the script's own steps: the outermost call below main, so a
+    # failure inside a helper (run, write, ...) names the line that called it.
+    local line=${BASH_LINENO[n - 2]}
     # In a subshell ($(...)) leave the report to the main shell.
     [[ $BASHPID == "$$" ]] || exit "$rc"
     trap - ERR
+    # Inside run: the command it was running, not its "$@".
+    [[ ${FUNCNAME[1]:-} == run && -n $RUN_TEXT ]] && cmd=$RUN_TEXT
     {
         printf '\n%s: step "%s" FAILED (exit status %s)\n' "${0##*/}" "$STEP" "$rc"
         printf '  command: %s\n  at line %s of %s\n' "$cmd" "$line" "$0"
@@ -139,6 +144,7 @@ on_error() {
     } >&2
     exit "$rc"
 }
+RUN_TEXT=""
 trap on_error ERR
 
 step() { STEP=$1; printf '==> [%s] %s\n' "$1" "$2"; }
@@ -169,13 +175,46 @@ run() {
     for word in "$@"; do out+="$(shquote "$word") "; done
     if ((EXECUTE)); then
         printf '    + %s\n' "${out% }"
+        RUN_TEXT=${out% }
         "$@"
+        RUN_TEXT=""
     elif ((DRY_RUN)); then
         printf '    would run: %s\n' "${out% }"
     else
         printf '    + %s   (fake root: not run)\n' "${out% }"
     fi
 }
+
+# fail MESSAGE: stop the step with one line that says what to do.
+fail() {
+    trap - ERR
+    {
+        printf '\n%s: step "%s" FAILED: %s\n' "${0##*/}" "$STEP" "$*"
+        printf 'Nothing after this step was done; the steps before it are done and are skipped next time.\n'
+    } >&2
+    exit 1
+}
+
+# stop MESSAGE: fail, except in a dry run, which says so and goes on to show the rest.
+stop() {
+    if ((DRY_RUN)); then warn "the real run would stop here: $*"; else fail "$*"; fi
+}
+
+# A write-then-command step (unit + daemon-reload, hostname + avahi restart,
+# udev rule + udevadm, install + restart) marks itself pending before it
+# writes and clears the mark once its command has succeeded, so a run that
+# died in between is finished by the next one (whose check would otherwise
+# see the file already written and skip the command).
+readonly PENDING_DIR=$PREFIX/pending
+pending() { [[ -e $ROOT$PENDING_DIR/$1 ]]; }
+pending_set() {
+    ((DRY_RUN)) && return 0
+    mkdir -p "$ROOT$PENDING_DIR"
+    printf '%s\n' "$2" >"$ROOT$PENDING_DIR/$1"
+}
+pending_clear() { ((DRY_RUN)) || rm -f "$ROOT$PENDING_DIR/$1"; }
+# need_restart: the running service must be restarted (remembered until it is).
+need_restart() { RESTART=1; pending_set restart "a step changed what the service runs"; }
 
 # fake FUNCTION ARGS...: in --root mode the commands above are only printed;
 # this makes the one effect of such a command that the next run's check looks
@@ -238,6 +277,29 @@ pkg_installed() {
           }
           if (pkg == want && st ~ / installed$/) found = 1 }
         END { exit !found }' "$status"
+}
+
+# pkg_available NAME: apt could install NAME (it has a candidate version). On
+# the real system apt-cache says (from apt's package lists: run after apt-get
+# update); in a fake root, the Packages files in its /var/lib/apt/lists.
+pkg_available() {
+    if [[ -n $ROOT ]]; then
+        local f
+        for f in "$ROOT"/var/lib/apt/lists/*_Packages; do
+            [[ -f $f ]] && grep -qx "Package: $1" "$f" && return 0
+        done
+        return 1
+    fi
+    local candidate
+    candidate=$(LC_ALL=C apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+    [[ -n $candidate && $candidate != "(none)" ]]
+}
+
+# apt_lists_present: apt has package lists at all (a fresh image may have none).
+apt_lists_present() {
+    local f
+    for f in "$ROOT"/var/lib/apt/lists/*_Packages*; do [[ -f $f ]] && return 0; done
+    return 1
 }
 
 user_exists() { [[ -f $ROOT/etc/passwd ]] && grep -q "^$1:" "$ROOT/etc/passwd"; }
@@ -316,8 +378,12 @@ case $PI_MODEL in
 esac
 if [[ $PI_MODEL == "Raspberry Pi"* ]]; then
     info "model: $PI_MODEL"
-else
+elif [[ $EXTRAS == auto ]]; then
     warn "not a Raspberry Pi (no model in /proc/device-tree/model): installing without the hardware extras"
+elif [[ -z $EXTRAS ]]; then
+    info "not a Raspberry Pi (no model in /proc/device-tree/model); no extras (--extras '')"
+else
+    warn "not a Raspberry Pi (no model in /proc/device-tree/model): installing the extras asked for ($EXTRAS), though there is no Pi hardware here to use them"
 fi
 if [[ $EXTRAS == auto ]]; then
     if ((PI5)); then
@@ -355,27 +421,48 @@ if [[ -z $PORT ]]; then
 elif [[ -n $conf_port && $conf_port != "$PORT" ]]; then
     warn "$CONF_FILE says port = $conf_port; it is never overwritten, so edit it to match --port $PORT"
 fi
+# systemd as PID 1? Not in a chroot, a container or an image being built: then
+# daemon-reload, restart, hostname and udevadm can't (and needn't) run; the
+# files they would load are read at the first boot instead.
+SYSTEMD_UP=0
+[[ -d $ROOT/run/systemd/system ]] && SYSTEMD_UP=1
+# The name the Pi answers to on the network after this run.
+slurp "$ROOT/etc/hostname"
+CURRENT_HOSTNAME=$(tr -d '[:space:]' <<<"$TEXT")
+NET_NAME=$HOST_NAME
+((SET_HOSTNAME)) || NET_NAME=${CURRENT_HOSTNAME:-raspberrypi}
 info "source: $SOURCE"
 info "OS: ${OS_CODENAME:-unknown}; extras: ${EXTRAS:-none}; port $PORT; camera: $( ((CAMERA)) && echo yes || echo no)"
 info "service user: $( [[ $PWM_ROOT == yes ]] && echo "root (the LED driver, see below)" || echo "$SVC_USER")"
 [[ -n $ROOT ]] && info "fake root: $ROOT (commands are printed, not run)"
+((SYSTEMD_UP)) || info "systemd is not running here (no /run/systemd/system: a chroot, a container or an image being built): the service is enabled but not started; the unit, hostname and udev rule take effect at the first boot"
 ((DRY_RUN)) && info "dry run: nothing is changed"
 ok "ready"
 
 # --- apt packages ---------------------------------------------------------------
 
 step apt-packages "Debian packages"
-# python3-venv: the venv; python3-dev and build-essential: pip builds rpi_ws281x
-# (the Pi 1-4 LED driver) from source where no wheel matches; avahi-daemon: the
-# name pegs.local. The GPIO libraries come from the OS, never from pip (RPi.GPIO's
-# sdist doesn't build on Trixie's Python 3.13), reached through the venv's
-# --system-site-packages: python3-lgpio (gpiozero's pin library, and its SPI for
-# the 74HC165 chain) and python3-spidev everywhere; RPi.GPIO's API from
-# python3-rpi.gpio on a Bookworm Pi 1-4, from python3-rpi-lgpio on a Trixie Pi 1-4
-# (it replaces python3-rpi.gpio: the two can't be installed together; apt swaps
-# them); on a Pi 5 neither (nothing here needs that API there; RPi.GPIO can't
-# drive the RP1).
-packages=(python3-venv python3-dev build-essential python3-lgpio python3-spidev avahi-daemon)
+# python3-venv: the venv; avahi-daemon: the name pegs.local. With the hardware
+# extras (pi, pi5) or on a Pi: the GPIO libraries, from the OS, never from pip
+# where the OS has them (RPi.GPIO's sdist doesn't build on Trixie's Python
+# 3.13), reached through the venv's --system-site-packages: python3-lgpio
+# (gpiozero's pin library, and its SPI for the 74HC165 chain) and
+# python3-spidev; RPi.GPIO's API from python3-rpi.gpio on a Bookworm Pi 1-4,
+# from python3-rpi-lgpio on a Trixie Pi 1-4 (it replaces python3-rpi.gpio: the
+# two can't be installed together; apt swaps them); on a Pi 5 neither (nothing
+# here needs that API there; RPi.GPIO can't drive the RP1). python3-dev and
+# build-essential: pip builds rpi_ws281x (the Pi 1-4 LED driver) from source.
+# python3-lgpio, python3-rpi-lgpio and python3-picamera2 are in Raspberry Pi
+# OS's own archive only, not in Debian's: apt is asked only for what it has
+# (apt-cache), and the GPIO libraries it lacks come from PyPI into the venv.
+HARDWARE=0
+[[ ,$EXTRAS, == *,pi,* || ,$EXTRAS, == *,pi5,* ]] && HARDWARE=1
+packages=(python3-venv)
+((HARDWARE)) && packages+=(python3-dev build-essential)
+if ((HARDWARE)) || [[ $PI_MODEL == "Raspberry Pi"* ]]; then
+    packages+=(python3-lgpio python3-spidev)
+fi
+packages+=(avahi-daemon)
 if [[ $PI_MODEL == "Raspberry Pi"* ]] && ((!PI5)); then
     if [[ $OS_CODENAME == bookworm ]]; then
         packages+=(python3-rpi.gpio)
@@ -387,17 +474,79 @@ fi
 # NumPy, so OpenCV and NumPy come from apt too (pip's opencv-python would pull
 # in a NumPy 2 that breaks picamera2).
 ((CAMERA)) && packages+=(python3-picamera2 python3-opencv python3-numpy)
+if ((!HARDWARE)) && [[ $PI_MODEL != "Raspberry Pi"* ]]; then
+    skip "not a Raspberry Pi and no hardware extras: no GPIO libraries, no compiler (python3-lgpio python3-spidev python3-dev build-essential)"
+fi
+# What apt lacked when its lists were last updated (so a re-run needn't update them again).
+readonly APT_LACKS=$PREFIX/apt-lacks
 missing=()
 for p in "${packages[@]}"; do
     pkg_installed "$p" || missing+=("$p")
 done
-if ((${#missing[@]} == 0)); then
-    ok "installed: ${packages[*]}"
-else
+# apt's sources as they are now: a source added since (say Raspberry Pi OS's archive) means
+# what apt lacked may be there now, so its lists are updated again.
+sources=$(cat "$ROOT"/etc/apt/sources.list "$ROOT"/etc/apt/sources.list.d/*.list \
+    "$ROOT"/etc/apt/sources.list.d/*.sources 2>/dev/null | cksum || true)
+sources=${sources%% *}
+slurp "$ROOT$APT_LACKS"
+lacked=$TEXT
+updated=0
+if ((${#missing[@]})) && [[ $lacked != "${missing[*]} sources=$sources"$'\n' ]]; then
+    # Fresh lists before asking apt-cache what it has (and before installing).
     run apt-get update
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-    fake fake_dpkg_installed "${missing[@]}"
-    changed "installed ${missing[*]}"
+    ((EXECUTE)) || [[ -n $ROOT ]] || info "(what apt has, below: as its package lists say now, before that update)"
+    updated=1
+fi
+if ((${#missing[@]})) && ((!EXECUTE)) && [[ -z $ROOT ]] && ! apt_lists_present; then
+    info "apt has no package lists yet (apt-get update fills them): what it has is unknown until then"
+fi
+to_install=()
+lacking=()
+PYPI=()             # the GPIO libraries apt lacks, from PyPI into the venv
+for p in "${missing[@]}"; do
+    if pkg_available "$p"; then
+        to_install+=("$p")
+        continue
+    fi
+    lacking+=("$p")
+    case $p in
+        python3-lgpio) PYPI+=("lgpio>=0.2") ;;
+        python3-spidev) PYPI+=(spidev) ;;
+        python3-rpi.gpio | python3-rpi-lgpio) PYPI+=(rpi-lgpio) ;;
+    esac
+done
+if ((${#lacking[@]})); then
+    no_pypi=()
+    for p in "${lacking[@]}"; do
+        case $p in python3-lgpio | python3-spidev | python3-rpi.gpio | python3-rpi-lgpio) ;; *) no_pypi+=("$p") ;; esac
+    done
+    if [[ " ${no_pypi[*]} " == *" python3-picamera2 "* ]]; then
+        stop "--camera needs python3-picamera2, which only Raspberry Pi OS's apt archive has (not Debian's): use Raspberry Pi OS, or leave out --camera"
+    elif ((${#no_pypi[@]})); then
+        stop "apt has no ${no_pypi[*]} (apt-cache policy: no candidate): check the sources in /etc/apt/sources.list*, run apt-get update, then this script again"
+    fi
+    info "not in this system's apt sources (Raspberry Pi OS's archive has them): ${lacking[*]}"
+    info "instead from PyPI, into the venv: ${PYPI[*]}"
+fi
+# remember what apt lacked, so the next run doesn't update its lists for it again
+if ((!DRY_RUN)); then
+    if ((${#lacking[@]} == 0)); then
+        rm -f "$ROOT$APT_LACKS"
+    elif [[ $lacked != "${lacking[*]} sources=$sources"$'\n' ]]; then
+        mkdir -p "$ROOT$PREFIX"
+        printf '%s sources=%s\n' "${lacking[*]}" "$sources" >"$ROOT$APT_LACKS"
+    fi
+fi
+if ((${#to_install[@]} == 0)); then
+    have=()
+    for p in "${packages[@]}"; do [[ " ${lacking[*]} " == *" $p "* ]] || have+=("$p"); done
+    ok "installed: ${have[*]}"
+else
+    # (apt lacked these last time, and its lists have them now: fresh lists to install from)
+    ((updated)) || run apt-get update
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${to_install[@]}"
+    fake fake_dpkg_installed "${to_install[@]}"
+    changed "installed ${to_install[*]}"
 fi
 
 # --- the service user -------------------------------------------------------------
@@ -430,7 +579,7 @@ else
     list=$(IFS=,; printf '%s' "${add[*]}")
     run usermod --append --groups "$list" "$SVC_USER"
     fake fake_usermod_groups "$list"
-    RESTART=1
+    need_restart
     changed "added to $list"
 fi
 
@@ -495,15 +644,25 @@ step pi5-led-udev "Pi 5: /dev/pio0 for group gpio (the NeoPixel PIO driver)"
 rule=$'# /dev/pio0 (RP1 PIO, Pi 5): the NeoPixel driver as group gpio, without root\nSUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"\n'
 if ((!PI5)); then
     skip "not a Pi 5"
-elif same "$UDEV_RULE" "$rule"; then
+elif same "$UDEV_RULE" "$rule" && ! pending udev; then
     ok "$UDEV_RULE is in place"
 elif grep -qs '"\*-pio"' "$ROOT/etc/udev/rules.d/99-com.rules" "$ROOT/usr/lib/udev/rules.d/99-com.rules"; then
     ok "Raspberry Pi OS's 99-com.rules already gives /dev/pio0 to group gpio"
 else
-    write "$UDEV_RULE" 0644 "$rule"
-    run udevadm control --reload-rules
-    run udevadm trigger --action=add --subsystem-match='*-pio'
-    RESTART=1
+    if same "$UDEV_RULE" "$rule"; then
+        info "$UDEV_RULE was written, but udevadm did not finish last time: again"
+    else
+        pending_set udev "udevadm control --reload-rules; udevadm trigger"
+        write "$UDEV_RULE" 0644 "$rule"
+    fi
+    if ((SYSTEMD_UP)); then
+        run udevadm control --reload-rules
+        run udevadm trigger --action=add --subsystem-match='*-pio'
+    else
+        skip "udevadm: udev is not running here; it reads the rule at the first boot"
+    fi
+    pending_clear udev
+    need_restart
     changed "$UDEV_RULE"
 fi
 
@@ -533,9 +692,36 @@ done
 digest=$(cd "$SOURCE" && find "${existing[@]}" \( -name __pycache__ -o -name '*.egg-info' \) -prune \
     -o -type f ! -name '*.pyc' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum)
 want_stamp="extras=$EXTRAS source=${digest%% *}"
-if [[ -x $ROOT$VENV/bin/pegs ]] && same "$STAMP" "$want_stamp"$'\n'; then
+# the GPIO libraries apt lacks, from PyPI (see apt-packages)
+((${#PYPI[@]})) && want_stamp+=" pypi=$(IFS=,; printf '%s' "${PYPI[*]}")"
+slurp "$ROOT$STAMP"
+old_stamp=${TEXT%$'\n'}
+old_pypi=$(sed -n 's/.* pypi=\([^ ]*\).*/\1/p' <<<"$old_stamp")
+# PyPI's copies of what apt lacked that are no longer wanted (apt has them now, say
+# Raspberry Pi OS's archive was added): out of the venv, so apt's are used.
+drop=()
+for spec in ${old_pypi//,/ }; do
+    [[ " ${PYPI[*]-} " == *" $spec "* ]] || drop+=("${spec%%[<>=]*}")
+done
+if [[ -x $ROOT$VENV/bin/pegs ]] && [[ $old_stamp == "$want_stamp" ]]; then
     ok "installed and up to date ($want_stamp)"
+elif [[ -x $ROOT$VENV/bin/pegs && ${old_stamp%% pypi=*} == "${want_stamp%% pypi=*}" ]]; then
+    # the program is up to date; only the PyPI stand-ins for apt's libraries changed
+    need_restart
+    ((${#PYPI[@]})) && run "$VENV/bin/python" -m pip install --no-cache-dir "${PYPI[@]}"
+    ((${#drop[@]})) && run "$VENV/bin/python" -m pip uninstall --yes "${drop[@]}"
+    write "$STAMP" 0644 "$want_stamp"$'\n'
+    changed "from PyPI now: ${PYPI[*]:-nothing}$( ((${#drop[@]})) && printf '; removed %s (apt has it)' "${drop[*]}")"
 else
+    if [[ " ${PYPI[*]-} " == *" lgpio>=0.2 "* ]] && ((EXECUTE)); then
+        # lgpio's sdist needs SWIG and the C library: only a wheel will do. Ask before installing anything.
+        wheels=$(mktemp -d)
+        if ! "$VENV/bin/python" -m pip download --quiet --no-deps --only-binary=:all: -d "$wheels" "lgpio>=0.2" >/dev/null 2>&1; then
+            rm -rf "$wheels"
+            fail "python3-lgpio (gpiozero's pin library) is not in this system's apt sources, and PyPI has no lgpio wheel for its Python ($("$VENV/bin/python" -c 'import platform; print(platform.python_version(), platform.machine())')): add Raspberry Pi OS's apt archive (it has python3-lgpio), or install without the hardware extras (--extras '')"
+        fi
+        rm -rf "$wheels"
+    fi
     # A clean copy to build from, so pip's build files don't land (as root) in your checkout.
     if ((DRY_RUN)); then
         info "would copy ${existing[*]} from $SOURCE to $ROOT$PREFIX/src"
@@ -550,10 +736,11 @@ else
         info "the pi5 extra pins adafruit-blinka-raspberry-pi5-neopixel==1.0.0rc2: a release candidate,"
         info "PyPI has no final release of the Pi 5 LED driver yet"
     fi
-    run "$VENV/bin/python" -m pip install --no-cache-dir "$PREFIX/src${EXTRAS:+[$EXTRAS]}"
+    need_restart   # before pip: a half-done install must be restarted into too
+    run "$VENV/bin/python" -m pip install --no-cache-dir "$PREFIX/src${EXTRAS:+[$EXTRAS]}" ${PYPI[@]+"${PYPI[@]}"}
+    ((${#drop[@]})) && run "$VENV/bin/python" -m pip uninstall --yes "${drop[@]}"
     fake fake_pip_install
     write "$STAMP" 0644 "$want_stamp"$'\n'
-    RESTART=1
     changed "installed ($want_stamp)"
 fi
 
@@ -595,7 +782,7 @@ else
     write "$CONF_FILE" 0660 "# Pegs and Jokers companion: settings of the service (pegs-companion.service).
 # Only what differs from the defaults: $CONF_DIR/config.example.toml
 # documents every key. Written once by systemd/install.sh, which never
-# overwrites it; the settings page (http://$HOST_NAME.local:$PORT/settings)
+# overwrites it; the settings page (http://$NET_NAME.local:$PORT/settings)
 # writes its changes here, keeping your comments.
 # After editing by hand: pegs serve --check --config $CONF_FILE
 #                        sudo systemctl restart pegs-companion
@@ -619,21 +806,34 @@ admin_code = \"$ADMIN_CODE\"
 "
     # Group pegs may write here: settings changed from the referee's pages. The
     # file holds the admin code, so it is not world-readable.
+    ((DRY_RUN)) || info "admin code for the settings page: $ADMIN_CODE (admin_code in $CONF_FILE)"
     run chown root:"$SVC_USER" "$CONF_DIR" "$CONF_FILE"
-    RESTART=1
+    need_restart
     changed "wrote a default $CONF_FILE (port $PORT, a new admin code)"
 fi
 
 # --- the name on the network (mDNS) ----------------------------------------------------
 
-step hostname "hostname '$HOST_NAME' (the Pi answers as $HOST_NAME.local)"
-slurp "$ROOT/etc/hostname"
-current=$(tr -d '[:space:]' <<<"$TEXT")
+if ((SET_HOSTNAME)); then
+    step hostname "hostname '$HOST_NAME' (the Pi answers as $HOST_NAME.local)"
+else
+    step hostname "hostname (kept: --keep-hostname)"
+fi
+current=$CURRENT_HOSTNAME
 if ((!SET_HOSTNAME)); then
     skip "--keep-hostname: the Pi stays ${current:-unnamed}.local"
-elif [[ $current == "$HOST_NAME" ]]; then
+elif [[ $current == "$HOST_NAME" ]] && ! pending hostname; then
     ok "hostname is $HOST_NAME"
+elif [[ $current == "$HOST_NAME" ]]; then
+    info "/etc/hostname says $HOST_NAME, but the commands after it did not finish last time: again"
+    if ((SYSTEMD_UP)); then
+        run hostname "$HOST_NAME"
+        run systemctl try-restart avahi-daemon.service
+    fi
+    pending_clear hostname
+    changed "hostname $HOST_NAME in effect"
 else
+    pending_set hostname "hostname $HOST_NAME; systemctl try-restart avahi-daemon"
     write /etc/hostname 0644 "$HOST_NAME"$'\n'
     # sudo and others look the hostname up: keep the 127.0.1.1 line in step.
     slurp "$ROOT/etc/hosts"
@@ -646,9 +846,15 @@ else
         hosts+=$'127.0.1.1\t'"$HOST_NAME"$'\n'
     fi
     write /etc/hosts 0644 "$hosts"
-    run hostname "$HOST_NAME"
-    # avahi-daemon publishes the name it read at start.
-    run systemctl try-restart avahi-daemon.service
+    if ((SYSTEMD_UP)); then
+        run hostname "$HOST_NAME"
+        # avahi-daemon publishes the name it read at start.
+        run systemctl try-restart avahi-daemon.service
+    else
+        # here `hostname` would rename the machine this runs on (a chroot's host, a build server)
+        skip "hostname and the avahi restart: systemd is not running here; the name is set at the first boot"
+    fi
+    pending_clear hostname
     changed "hostname ${current:-unset} -> $HOST_NAME"
 fi
 
@@ -690,16 +896,23 @@ elif [[ $PI_MODEL == "Raspberry Pi"* ]]; then
     warn "runs as user $SVC_USER (--no-pwm-root): on a Pi 1-4 the LED strip can't light this way"
 fi
 unit_changed=0
+if pending daemon-reload; then
+    info "the unit files were written, but systemctl daemon-reload did not finish last time: again"
+    unit_changed=1
+fi
 slurp "$SCRIPT_DIR/$UNIT"
 if ! same "$UNIT_DIR/$UNIT" "$TEXT"; then
+    pending_set daemon-reload "systemctl daemon-reload"
     write "$UNIT_DIR/$UNIT" 0644 "$TEXT"
     unit_changed=1
 fi
 slurp "$SCRIPT_DIR/pwm-root.conf"
 if [[ $PWM_ROOT == yes ]] && ! same "$DROPIN_DIR/pwm-root.conf" "$TEXT"; then
+    pending_set daemon-reload "systemctl daemon-reload"
     write "$DROPIN_DIR/pwm-root.conf" 0644 "$TEXT"
     unit_changed=1
 elif [[ $PWM_ROOT == no && -e $ROOT$DROPIN_DIR/pwm-root.conf ]]; then
+    pending_set daemon-reload "systemctl daemon-reload"
     remove "$DROPIN_DIR/pwm-root.conf"
     unit_changed=1
 fi
@@ -710,8 +923,13 @@ elif ((PWM_CHOSEN)) && [[ $PWM_ROOT == yes && -e $ROOT$NO_PWM_ROOT_MARK ]]; then
     remove "$NO_PWM_ROOT_MARK"
 fi
 if ((unit_changed)); then
-    run systemctl daemon-reload
-    RESTART=1
+    need_restart
+    if ((SYSTEMD_UP)); then
+        run systemctl daemon-reload
+    else
+        skip "systemctl daemon-reload: systemd is not running here; it reads the unit at the first boot"
+    fi
+    pending_clear daemon-reload
     changed "unit files updated"
 else
     dropin=""
@@ -731,8 +949,13 @@ fi
 step start-service "running"
 if ((!START)); then
     skip "--no-start"
-elif ((RESTART)) || [[ ${#CHANGED[@]} -gt 0 ]]; then
+elif ((!SYSTEMD_UP)); then
+    pending_clear restart
+    skip "systemd is not running here: the service starts at the first boot (it is enabled)"
+elif ((RESTART)) || [[ ${#CHANGED[@]} -gt 0 ]] || pending restart; then
+    pending restart && ((!RESTART)) && [[ ${#CHANGED[@]} -eq 0 ]] && info "a restart did not finish last time: again"
     run systemctl restart "$UNIT"
+    pending_clear restart
     changed "(re)started"
 elif [[ -z $ROOT ]] && ! systemctl is-active --quiet "$UNIT"; then
     run systemctl start "$UNIT"
@@ -759,9 +982,19 @@ if [[ $PWM_ROOT == yes ]]; then
     echo "The service runs as root: the LEDs of a Pi 1-4 need it (rpi_ws281x maps /dev/mem); audio=off."
     echo "For pegs hw-test: sudo systemctl stop $APP, then sudo pegs hw-test (the service holds the pins)."
 fi
+url=http://$NET_NAME.local:$PORT
 if ((!DRY_RUN)) && [[ -n $ADMIN_CODE ]]; then
-    echo "Settings page: http://$HOST_NAME.local:$PORT/settings - admin code $ADMIN_CODE (admin_code in $CONF_FILE)"
+    echo "Settings page: $url/settings - admin code $ADMIN_CODE (admin_code in $CONF_FILE)"
+elif ((!DRY_RUN)) && [[ -e $ROOT$CONF_FILE ]]; then
+    echo "Settings: $CONF_FILE (the settings page $url/settings asks for its admin_code: sudo grep admin_code $CONF_FILE)"
 fi
-if ((!DRY_RUN)) && [[ -z $ROOT ]]; then
-    echo "Open http://$HOST_NAME.local:$PORT/ on a phone on the same Wi-Fi. Logs: journalctl -u $APP -f"
+if ((!DRY_RUN)); then
+    if ((!SYSTEMD_UP)); then
+        echo "systemd is not running here, so nothing was started: the service starts at the first boot."
+        echo "After that boot: systemctl status $APP (is it running?), then open $url/ on a phone on the same Wi-Fi."
+    elif ((!START)); then
+        echo "Not started (--no-start): sudo systemctl start $APP, then open $url/ on a phone on the same Wi-Fi."
+    else
+        echo "Open $url/ on a phone on the same Wi-Fi. Logs: journalctl -u $APP -f"
+    fi
 fi

@@ -164,6 +164,8 @@ class BoardControl:
         with self.lock:
             if "serve.bot_delay" in changes:
                 self.service.bot_delay = changes["serve.bot_delay"]
+            if "serve.bot_think_ms" in changes:
+                self.service.bot_think_ms = changes["serve.bot_think_ms"]
             if "board.settle_seconds" in changes:
                 self.settle = changes["board.settle_seconds"]
                 if self.hub is not None:

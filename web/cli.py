@@ -16,6 +16,7 @@ import sys
 from .config import BOARD_MODES, DEFAULT_WIRING, ConfigError, default_config_path, load_settings
 
 OPTIONS = {"host": "serve.host", "port": "serve.port", "threads": "serve.threads", "bot_delay": "serve.bot_delay",
+           "bot_think_ms": "serve.bot_think_ms",
            "public_url": "serve.public_url", "data_dir": "serve.data_dir", "board_mode": "board.mode",
            "settle_seconds": "board.settle_seconds", "wiring": "board.wiring"}
 
@@ -45,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", help="waitress worker threads, 16-512 (default 48): a quarter, at least 8, answer "
                                      "requests; the rest hold the live pages' event streams")
     p.add_argument("--bot-delay", help="seconds a computer player waits before it moves (default 0.8)")
+    p.add_argument("--bot-think-ms", help="milliseconds of CPU time the hard computer player (and a hint) thinks "
+                                          "per decision, 10-3000 (default 140; Pi 3: 300, Pi Zero 2 W: 400)")
     p.add_argument("--public-url", help="address printed and put in the QR codes, e.g. http://192.168.4.1:8000/")
     p.add_argument("--board", dest="board_mode", metavar="MODE",
                    help="the board: simulation (a virtual board on the table page; the default without "
@@ -61,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
 def resolve(argv, env=None) -> dict:
     """The settings from argv, config file, environment and defaults; ConfigError if bad.
 
-    {"host", "port", "threads", "bot_delay", "public_url", "data_dir", "admin_code",
+    {"host", "port", "threads", "bot_delay", "bot_think_ms", "public_url", "data_dir", "admin_code",
      "board": {"mode", "settle_seconds", "wiring" (path, or None)}, "wiring" (WiringConfig or None),
      "config_path", "settings" (every key)}"""
     env = os.environ if env is None else env
@@ -70,7 +73,8 @@ def resolve(argv, env=None) -> dict:
     overrides = {key: getattr(args, name) for name, key in OPTIONS.items()}
     s = load_settings(path, overrides, env=env)
     return {"host": s["serve.host"], "port": s["serve.port"], "threads": s["serve.threads"],
-            "bot_delay": s["serve.bot_delay"], "public_url": s["serve.public_url"],
+            "bot_delay": s["serve.bot_delay"], "bot_think_ms": s["serve.bot_think_ms"],
+            "public_url": s["serve.public_url"],
             "data_dir": s["serve.data_dir"], "admin_code": s["serve.admin_code"],
             "loopback_admin": s["serve.loopback_admin"],
             "max_tables": s["serve.max_tables"], "tables_per_minute": s["serve.tables_per_minute"],

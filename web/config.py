@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SYSTEM_CONFIG = Path("/etc/pegs-companion/config.toml")
+PI_MODEL_FILE = Path("/proc/device-tree/model")   # e.g. "Raspberry Pi 3 Model B Plus Rev 1.3"
 DEFAULT_WIRING = "/etc/pegs-companion/wiring.toml"   # a separate wiring file (where `pegs hw-test` looks too)
 BOARD_MODES = ("simulation", "sensors", "leds", "camera", "none")
 
@@ -116,6 +117,10 @@ SETTINGS = (
             "pages' event streams (~12 per table); fewer than 16 can't do both", "--threads"),
     Setting("serve.bot_delay", 0.8, _number(0, 30, " seconds"),
             "seconds a computer player waits before it moves", "--bot-delay", web=True),
+    Setting("serve.bot_think_ms", None, _whole(10, 3000),
+            "milliseconds of CPU time the hard computer player (and a hint) thinks per decision, 10-3000; "
+            "default: 140, or more on a slower Pi (Pi 3: 300, Zero 2 W: 400), see docs/bots.md",
+            "--bot-think-ms", web=True),
     Setting("serve.public_url", None, _text("an address starting with http:// or https://",
                                             lambda s: s.startswith(("http://", "https://"))),
             "the address put in the join links and QR codes (default: the one the host's phone opened)",
@@ -159,6 +164,36 @@ SETTINGS += (
 BY_KEY = {s.key: s for s in SETTINGS}
 TABLES = ("serve", "board", "wiring", "camera")
 WEB_KEYS = tuple(s.key for s in SETTINGS if s.web) + ("wiring.leds.brightness",)
+
+
+# --------------------------------------------------------------------------- the Pi model
+
+# The hard bot's default budget by board. It is CPU time, so a slower CPU deals
+# fewer futures in it and plays weaker (10 deals a decision won 71.5 % against
+# greedy here, ~100 deals 79 %: docs/bots.md). A Pi 4 at 140 ms deals about a
+# seventh of this machine's; the Cortex-A53 boards are estimated (published
+# single-core figures, not measured here) at about 2x (Pi 3, 1.2-1.4 GHz) and
+# 2.7x (Zero 2 W, 1 GHz) slower than a Pi 4, so their budgets are raised to
+# deal about as many as a Pi 4 does. The wall-clock cap (3 budgets) bounds the
+# wait: at most 0.9 s and 1.2 s.
+BOT_THINK_MS_BY_MODEL = (("Raspberry Pi Zero 2", 400), ("Raspberry Pi 3", 300))
+
+
+def pi_model(path: Path | None = None) -> str | None:
+    """The board's model from the device tree, or None (not a Pi, or unreadable)."""
+    try:
+        return Path(path or PI_MODEL_FILE).read_bytes().rstrip(b"\0").decode("utf-8", "replace").strip() or None
+    except OSError:
+        return None
+
+
+def default_bot_think_ms(model: str | None) -> int:
+    """The hard bot's budget per decision on this board (ms of CPU time)."""
+    from companion.strong import DEFAULT_THINK_MS
+    for prefix, ms in BOT_THINK_MS_BY_MODEL:
+        if model and model.startswith(prefix):
+            return ms
+    return DEFAULT_THINK_MS
 
 
 # --------------------------------------------------------------------------- reading
@@ -248,6 +283,8 @@ def load_settings(path: str | None = None, overrides: Mapping | None = None,
             out[s.key] = value
         else:
             out[s.key] = s.default
+    if out["serve.bot_think_ms"] is None:
+        out["serve.bot_think_ms"] = default_bot_think_ms(pi_model())
     if out["serve.data_dir"] is None:
         out["serve.data_dir"] = env.get("PEGS_DATA_DIR") or str(Path.home() / ".local/share/pegs-companion")
     base_dir = Path(path).expanduser().resolve().parent if path is not None else Path.cwd()   # relative paths
@@ -421,6 +458,6 @@ def save_settings(path: str | os.PathLike, changes: Mapping, wiring_file: str | 
         atomic_write(p, text)
 
 
-__all__ = ["ConfigError", "SETTINGS", "BY_KEY", "WEB_KEYS", "BOARD_MODES", "SYSTEM_CONFIG", "DEFAULT_WIRING",
+__all__ = ["ConfigError", "SETTINGS", "default_bot_think_ms", "pi_model", "BY_KEY", "WEB_KEYS", "BOARD_MODES", "SYSTEM_CONFIG", "DEFAULT_WIRING",
            "default_config_path", "read_file", "load_settings", "save_settings", "check_web_change",
            "atomic_write"]

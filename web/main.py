@@ -89,7 +89,8 @@ def build_app(config: dict):
     app_config.setdefault("SECRET", secret)
     service = TableService(store, secret,
                            bot_delay=float(app_config.get("BOT_DELAY", 0.8)),
-                           max_streams=int(app_config.get("MAX_STREAMS", 40)))
+                           max_streams=int(app_config.get("MAX_STREAMS", 40)),
+                           bot_think_ms=app_config.get("BOT_THINK_MS"))
     app = create_app(app_config, service=service)
     build_board(app, service, app_config)
     return app

@@ -265,6 +265,7 @@ def finished_games(service) -> list[str]:
 
 def _build(conf: dict, board: dict):
     return build_app({"DATA_DIR": conf["data_dir"], "BOT_DELAY": conf["bot_delay"],
+                     "BOT_THINK_MS": conf.get("bot_think_ms"),
                      "PUBLIC_URL": conf["public_url"], "BIND_HOST": conf["host"],
                      "MAX_STREAMS": stream_cap(conf["threads"]),
                      "BOARD_MODE": board["mode"], "SETTLE_SECONDS": board.get("settle_seconds", 0.8),

@@ -53,6 +53,8 @@ class BotTurns:
                 s.bot_obj = make_bot(s.bot, random.Random(secrets.randbits(64)),
                                      **self._think())
             seat, bot, version = g.actor, s.bot_obj, table.version
+            if self.bot_think_ms is not None and hasattr(bot, "think_ms"):
+                bot.think_ms = self.bot_think_ms   # changed on the settings page since the bot was made
             view = g.player_view(seat) if hasattr(bot, "decide") else None
         choice = None
         fallback = False

@@ -65,8 +65,29 @@ OS_RELEASE = {
 }
 
 
-def make_fake_root(root: Path, model: str | None = PI4, release: str = "bookworm") -> Path:
-    """A freshly flashed Raspberry Pi OS (Bookworm or Trixie), as far as install.sh looks."""
+# What apt can install, as the package lists of Debian and of Raspberry Pi OS's own
+# archive name them (install.sh reads a fake root's /var/lib/apt/lists/*_Packages).
+DEBIAN_PACKAGES = ["python3-venv", "python3-dev", "build-essential", "python3-spidev", "avahi-daemon",
+                   "python3-opencv", "python3-numpy", "bash"]
+RASPBERRY_PI_OS_PACKAGES = ["python3-lgpio", "python3-rpi-lgpio", "python3-picamera2", "python3-rpi.gpio"]
+
+
+def write_apt_lists(root: Path, release: str, raspberry_pi_os: bool = True) -> None:
+    lists = root / "var/lib/apt/lists"
+    lists.mkdir(parents=True, exist_ok=True)
+    archives = {f"debian_dists_{release}_main_binary-arm64_Packages": DEBIAN_PACKAGES}
+    if raspberry_pi_os:
+        archives[f"raspberrypi-os_dists_{release}_main_binary-arm64_Packages"] = RASPBERRY_PI_OS_PACKAGES
+    for name, packages in archives.items():
+        (lists / name).write_text("".join(f"Package: {p}\nVersion: 1.0\nArchitecture: arm64\n\n"
+                                          for p in packages))
+
+
+def make_fake_root(root: Path, model: str | None = PI4, release: str = "bookworm",
+                   raspberry_pi_os: bool = True, booted: bool = True) -> Path:
+    """A freshly flashed Raspberry Pi OS (Bookworm or Trixie), as far as install.sh looks.
+    ``raspberry_pi_os=False``: plain Debian (apt has no Raspberry Pi OS packages);
+    ``booted=False``: systemd is not running (a chroot or an image being built)."""
     (root / "etc").mkdir(parents=True)
     (root / "etc/passwd").write_text(
         "root:x:0:0:root:/root:/bin/bash\npi:x:1000:1000:,,,:/home/pi:/bin/bash\n")
@@ -81,6 +102,9 @@ def make_fake_root(root: Path, model: str | None = PI4, release: str = "bookworm
     (root / "var/lib/dpkg/status").write_text(
         "Package: bash\nStatus: install ok installed\nVersion: 5.2.15-2+b7\n\n"
         "Package: avahi-daemon\nStatus: deinstall ok config-files\nVersion: 0.8-10\n\n")
+    write_apt_lists(root, release, raspberry_pi_os)
+    if booted:
+        (root / "run/systemd/system").mkdir(parents=True)
     if model is not None:
         (root / "proc/device-tree").mkdir(parents=True)
         (root / "proc/device-tree/model").write_bytes(model.encode() + b"\0")

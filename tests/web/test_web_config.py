@@ -51,11 +51,48 @@ def load(tmp_path, text, overrides=None, name="config.toml"):
 def test_an_empty_file_and_no_file_give_the_defaults(tmp_path):
     s = load(tmp_path, "")
     for setting in SETTINGS:
-        if setting.key not in ("serve.data_dir", "board.mode"):
+        if setting.key not in ("serve.data_dir", "board.mode", "serve.bot_think_ms"):
             assert s[setting.key] == setting.default, setting.key
     assert s["board.mode"] == "simulation" and s["wiring"] is None
     assert s["serve.data_dir"] == str(tmp_path / "data")
     assert load_settings(None, env={"PEGS_DATA_DIR": str(tmp_path / "x")})["serve.port"] == 8000
+
+
+@pytest.mark.parametrize("model, ms", [
+    (None, 140),                                            # not a Pi: the bot's own default
+    ("Raspberry Pi 4 Model B Rev 1.5", 140),
+    ("Raspberry Pi 5 Model B Rev 1.0", 140),
+    ("Raspberry Pi 3 Model B Plus Rev 1.3", 300),
+    ("Raspberry Pi 3 Model B Rev 1.2", 300),
+    ("Raspberry Pi Zero 2 W Rev 1.0", 400),
+])
+def test_the_hard_bots_budget_defaults_by_the_pi_model(tmp_path, monkeypatch, model, ms):
+    from companion.strong import DEFAULT_THINK_MS
+    model_file = tmp_path / "model"
+    if model is not None:
+        model_file.write_bytes(model.encode() + b"\0")     # as the device tree has it
+    monkeypatch.setattr(cfgmod, "PI_MODEL_FILE", model_file)
+    assert cfgmod.pi_model() == model
+    assert load(tmp_path, "")["serve.bot_think_ms"] == ms
+    assert DEFAULT_THINK_MS == 140
+    # the file and the command line win over the model's default
+    assert load(tmp_path, "[serve]\nbot_think_ms = 90\n")["serve.bot_think_ms"] == 90
+    assert load(tmp_path, "", overrides={"serve.bot_think_ms": "600"})["serve.bot_think_ms"] == 600
+    with pytest.raises(ConfigError, match="serve.bot_think_ms: must be a whole number 10-3000, not 5"):
+        load(tmp_path, "[serve]\nbot_think_ms = 5\n")
+
+
+def test_pegs_serve_passes_the_budget_to_the_bots(tmp_path):
+    from web.cli import resolve
+    from web.server import _build
+    conf = resolve(["--bot-think-ms", "250", "--data-dir", str(tmp_path / "data"), "--board", "none"])
+    assert conf["bot_think_ms"] == 250
+    app = _build(conf, conf["board"])
+    try:
+        service = app.extensions["pegs"]
+        assert service.bot_think_ms == 250 and service._think() == {"think_ms": 250}
+    finally:
+        app.extensions["pegs"].close()
 
 
 def test_the_documented_example_loads_as_the_defaults(tmp_path):

@@ -45,8 +45,8 @@ def test_on_the_companion_itself_settings_change_live_and_are_kept(make_app):
     app, path = make_app()
     c = app.test_client()
     state = c.get("/api/settings").get_json()
-    assert state["values"] == {"serve.bot_delay": 1.5, "board.mode": "simulation", "board.settle_seconds": 0.8,
-                               "wiring.leds.brightness": None}
+    assert state["values"] == {"serve.bot_delay": 1.5, "serve.bot_think_ms": 140, "board.mode": "simulation",
+                               "board.settle_seconds": 0.8, "wiring.leds.brightness": None}
     assert state["config_path"] == str(path) and not state["has_wiring"]
     r = post(c, "/api/settings", {"changes": {"serve.bot_delay": 0.3, "board.settle_seconds": 1.5}})
     assert r.status_code == 200, r.get_json()
@@ -167,3 +167,16 @@ def test_led_brightness_is_live_and_kept_in_the_wiring_table(make_app, tmp_path)
     assert hw.leds.max_brightness == 0.2 and hw.leds.brightness == 0.2
     assert tomllib.loads(path.read_text())["wiring"]["leds"]["brightness"] == 0.2
     assert cfgmod.load_settings(str(path), probe_data_dir=False)["wiring"].leds.brightness == 0.2
+
+
+def test_the_hard_bots_budget_changes_live_and_is_kept(make_app):
+    app, path = make_app()
+    c = app.test_client()
+    r = post(c, "/api/settings", {"changes": {"serve.bot_think_ms": 400}})
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["values"]["serve.bot_think_ms"] == 400
+    assert app.extensions["pegs"].bot_think_ms == 400       # the next decision and hint use it
+    assert tomllib.loads(path.read_text())["serve"] == {"bot_delay": 1.5, "bot_think_ms": 400}
+    r = post(c, "/api/settings", {"changes": {"serve.bot_think_ms": 5}})
+    assert r.status_code == 400 and "serve.bot_think_ms: must be a whole number 10-3000" in r.get_json()["error"]
+    assert app.extensions["pegs"].bot_think_ms == 400

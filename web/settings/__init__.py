@@ -33,12 +33,22 @@ def control():
 authorised = is_admin
 
 
+def think_ms() -> int:
+    """The hard bot's budget in force (its own default when the app was given none)."""
+    ms = service().bot_think_ms
+    if ms is None:
+        from companion.strong import DEFAULT_THINK_MS
+        return DEFAULT_THINK_MS
+    return int(ms)
+
+
 def current() -> dict:
     """The settings in force now, for the page."""
     ctl = control()
     wiring = ctl.wiring if ctl is not None else None
     return {
         "serve.bot_delay": service().bot_delay,
+        "serve.bot_think_ms": think_ms(),
         "board.mode": ctl.mode if ctl is not None else "none",
         "board.settle_seconds": ctl.settle if ctl is not None else 0.8,
         "wiring.leds.brightness": wiring.leds.brightness if wiring is not None else None,
@@ -114,6 +124,8 @@ def settings_post():
         else:
             if "serve.bot_delay" in checked:
                 service().bot_delay = checked["serve.bot_delay"]
+            if "serve.bot_think_ms" in checked:
+                service().bot_think_ms = checked["serve.bot_think_ms"]
     out = _state()
     out["saved"] = bool(path)
     out["message"] = (f"Saved to {path}." if path else

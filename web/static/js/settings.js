@@ -24,6 +24,7 @@
     }
     $("settle").value = v["board.settle_seconds"];
     $("bot-delay").value = v["serve.bot_delay"];
+    $("bot-think-ms").value = v["serve.bot_think_ms"];
     const b = $("brightness");
     b.disabled = v["wiring.leds.brightness"] === null;
     b.value = v["wiring.leds.brightness"] === null ? "" : v["wiring.leds.brightness"];
@@ -49,6 +50,7 @@
     if ($("board-mode").value !== v["board.mode"]) changes["board.mode"] = $("board-mode").value;
     if (num("settle") !== v["board.settle_seconds"]) changes["board.settle_seconds"] = num("settle");
     if (num("bot-delay") !== v["serve.bot_delay"]) changes["serve.bot_delay"] = num("bot-delay");
+    if (num("bot-think-ms") !== v["serve.bot_think_ms"]) changes["serve.bot_think_ms"] = num("bot-think-ms");
     if (!$("brightness").disabled && num("brightness") !== v["wiring.leds.brightness"]) {
       changes["wiring.leds.brightness"] = num("brightness");
     }
