@@ -25,6 +25,11 @@ class Msg(str):
     command, the records, the board's messages) use it as before."""
 
     __slots__ = ("id", "plural", "n", "ctx", "params")
+    id: str
+    plural: str | None
+    n: int | None
+    ctx: str | None
+    params: dict
 
     def __new__(cls, id: str, params: dict | None = None, plural: str | None = None,
                 n: int | None = None, ctx: str | None = None):
@@ -53,7 +58,7 @@ class Msg(str):
     __eq__ = str.__eq__
 
     def to_json(self) -> dict:
-        out = {"m": self.id}
+        out: dict[str, object] = {"m": self.id}
         if self.params:
             out["p"] = {k: (v.to_json() if isinstance(v, Msg) else v) for k, v in self.params.items()}
         if self.plural is not None:
@@ -122,6 +127,8 @@ class Trimmed(Msg):
     a peg ..." offered to Ann as "moved a peg ..." (an Arabic sentence, verb first, stays whole)."""
 
     __slots__ = ("whole", "head")
+    whole: Msg
+    head: Msg
 
     def __new__(cls, whole: Msg, head: Msg):
         self = str.__new__(cls, _trim(str(whole), str(head)))
@@ -141,6 +148,7 @@ class Said(Msg):
     other languages come from the structure `said` (a `Msg`)."""
 
     __slots__ = ("said",)
+    said: Msg
 
     def __new__(cls, said: Msg, english: str):
         self = str.__new__(cls, english)

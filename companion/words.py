@@ -432,8 +432,8 @@ def refusal(pos, names: Names, message: str, rule: str | None) -> Msg:
 
 
 def _side(names: Names, side: str):
-    side = int(side)
-    return names.side_msg(side) if side in names.seat_of else msg("side %(number)s", number=side)
+    number = int(side)
+    return names.side_msg(number) if number in names.seat_of else msg("side %(number)s", number=number)
 
 
 def _hole_token(pos, names: Names, side, token: str):
@@ -540,7 +540,7 @@ _REASONS = [
         "%(card)s moves %(n)s, and the count must be used in full", "%(card)s moves %(n)s, and the count must be used in full",
         int(m[2]), card=a_rank_msg(m[1]))),
 ]
-_REASONS = [(re.compile(p), f) for p, f in _REASONS]
+_REASON_PATTERNS = [(re.compile(p), f) for p, f in _REASONS]
 
 
 def _count_rule(pos, rank):
@@ -557,7 +557,7 @@ def refusal_msg(pos, names: Names, message: str) -> Msg:
     """The engine's refusal as a message (without its rule id); a reason it doesn't know
     reads "that move is not allowed here" (the rule id and its page say more)."""
     text = message.strip()
-    for pattern, make in _REASONS:
+    for pattern, make in _REASON_PATTERNS:
         found = pattern.search(text)
         if found:
             try:
