@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
 
-from pathtracekit import BENCH, PathTracedSetUp, evaluate, rates, set_ups  # noqa: E402
+from tests.vision.pathtracekit import BENCH, PathTracedSetUp, evaluate, rates, set_ups  # noqa: E402
 
 
 def pct(v, digits=1) -> str:

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from system_helpers import INSTALL, PI5, make_fake_root, run_install, snapshot, step_blocks, step_status, \
+from .system_helpers import INSTALL, PI5, make_fake_root, run_install, snapshot, step_blocks, step_status, \
     write_apt_lists
 
 

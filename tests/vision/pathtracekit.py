@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from gamekit import position_read
+from .gamekit import position_read
 from vision.calibration import CalibrationError, calibrate
 from vision.detect import EMPTY, UNKNOWN, Classifier, HoleSampler, read_holes
 from vision.layout import load_layout

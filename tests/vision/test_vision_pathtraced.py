@@ -10,9 +10,7 @@ margin; raise them as it improves. The big evaluation is tests/benchmarks/bench_
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -21,8 +19,7 @@ pytest.importorskip("cv2", reason="the vision extra (OpenCV, NumPy) is not insta
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-sys.path.append(str(Path(__file__).parent))
-from pathtracekit import COMMITTED, PathTracedSetUp, evaluate, pictures, rates, set_ups  # noqa: E402
+from .pathtracekit import COMMITTED, PathTracedSetUp, evaluate, pictures, rates, set_ups  # noqa: E402
 
 from vision.layout import load_layout  # noqa: E402
 from vision.markers import detect_markers  # noqa: E402

@@ -5,18 +5,14 @@ calibration, heads read where the pose puts them, and each hole checked on two l
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("cv2", reason="the vision extra (OpenCV, NumPy) is not installed")
 np = pytest.importorskip("numpy")
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from gamekit import CameraSetUp, position_read  # noqa: E402
+from .gamekit import CameraSetUp, position_read  # noqa: E402
 from vision.calibration import (FORMAT_V1, Calibration, CalibrationError, calibrate,  # noqa: E402
                                 camera_summary)
 from vision.detect import EMPTY, read_holes, spot_distance  # noqa: E402
