@@ -199,7 +199,7 @@ def unit_command(root: Root) -> str:
     """A shell command that starts ExecStart as pegs-companion.service would: its user and
     group, its state, configuration and runtime directories with their modes, its working
     directory, umask and environment (read from the installed unit and drop-ins)."""
-    from test_system_unit import parse_unit
+    from .test_system_unit import parse_unit
     unit = root.file("/etc/systemd/system/pegs-companion.service")
     dropins = sorted((root.upper / "etc/systemd/system/pegs-companion.service.d").glob("*.conf"))
     svc = parse_unit(unit.read_text(), *(d.read_text() for d in dropins))["Service"]
