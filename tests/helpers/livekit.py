@@ -7,15 +7,18 @@ import threading
 
 
 class LiveServer:
-    def __init__(self, app, threads: int = 48):
-        from waitress.server import create_server
+    def __init__(self, app, threads: int = 48, **limits):
         self.app = app
-        self.server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+        self.server = self._make_server(app, threads, **limits)
         self.port = self.server.effective_port
         self.url = f"http://127.0.0.1:{self.port}"
         self.stopping = False
         self.thread = threading.Thread(target=self._loop, daemon=True)
         self.thread.start()
+
+    def _make_server(self, app, threads: int):
+        from waitress.server import create_server
+        return create_server(app, host="127.0.0.1", port=0, threads=threads)
 
     def _loop(self):
         while not self.stopping:

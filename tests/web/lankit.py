@@ -9,7 +9,8 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
-import threading
+
+from ..helpers.livekit import LiveServer
 from pathlib import Path
 
 from web.server import create_guarded_server
@@ -43,29 +44,11 @@ def on_the_lan(app):
     return app
 
 
-class GuardedServer:
+class GuardedServer(LiveServer):
     """The app under `create_guarded_server` (as `pegs serve` runs it) in a thread."""
 
-    def __init__(self, app, threads: int = 48, **limits):
-        self.app = app
-        self.server = create_guarded_server(app, "127.0.0.1", 0, threads=threads, **limits)
-        self.port = self.server.effective_port
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.stopping = False
-        self.thread = threading.Thread(target=self._loop, daemon=True)
-        self.thread.start()
-
-    def _loop(self):
-        while not self.stopping:
-            self.server.asyncore.loop(timeout=0.05, map=self.server._map, count=1)
-
-    def close(self):
-        self.app.extensions["pegs"].close()
-        self.stopping = True
-        self.thread.join(5)
-        self.server.task_dispatcher.shutdown(timeout=5)
-        for channel in list(self.server._map.values()):
-            channel.close()
+    def _make_server(self, app, threads: int, **limits):
+        return create_guarded_server(app, "127.0.0.1", 0, threads=threads, **limits)
 
 
 def free_port() -> int:
