@@ -72,7 +72,7 @@ def update() -> None:
         cat.update(tpl, no_fuzzy_matching=True)
         cat.obsolete.clear()
         with open(path, "wb") as f:
-            write_po(f, cat, width=100, omit_header=False, sort_output=False)
+            write_po(f, cat, width=100, omit_header=False, sort_output=True, no_location=True)
         path.with_suffix(".mo").write_bytes(compiled(read(lang)))   # as the check reads it
 
 
