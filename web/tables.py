@@ -25,7 +25,7 @@ import threading
 import time
 
 from companion import words
-from companion.message import msg
+from companion.message import msg, nmsg
 from companion.bots import BOT_NAMES
 from companion.cards import is_card
 from companion.game import DOUBT_PHASE, PENALTY_PHASE
@@ -106,6 +106,7 @@ class TableService(SeatAccess, BotTurns):
                 raise ValueError("the log does not start with the table's creation")
             shuffles = [d["cards"] for _, kind, d in events if kind == "shuffle"]
             table = Table(gid, events[0][2]["setup"], events[0][2]["at"], shuffles)
+            table.rematch_of = events[0][2].get("rematch_of")
             for seq, kind, data in events[1:]:
                 table.apply(kind, data)
             table.version = events[-1][0]
@@ -264,6 +265,11 @@ class TableService(SeatAccess, BotTurns):
         v = table.game.player_view(seat)
         v.update(gid=table.gid, version=table.version, status=table.status,
                  seats=table.public_seats(), draw=table.setup.get("draw"), undos=table.undos)
+        if table.undone:   # everyone is told what went back, in words (issue 25 §4.2)
+            v["undone"] = {"seats": table.undone["seats"], "at": table.undos,
+                           "words": undone_words(table)}
+        if table.rematch:
+            v["rematch"] = table.rematch
         _add_words(table, v)
         hint = table.current_hint(seat)
         if hint is not None:  # a seat sees its own hint; the table only that one is in use
@@ -363,7 +369,9 @@ class TableService(SeatAccess, BotTurns):
                 undone = [{"seat": e["seat"], "move": e["move"].text(table.geo)}
                           for e in g.undo_turn(table.bot_seats())]
                 table.undos += len(undone)
-                self._commit(table, [("undo", u) for u in undone])
+                table.undone = {"seats": [u["seat"] for u in undone]}
+                self._commit(table, [("undo", {**u, "first": True} if i == 0 else u)
+                                     for i, u in enumerate(undone)])
                 return {"ok": True, "undone": len(undone), "version": table.version}
             if action in ("pause", "resume"):
                 if table.ended or g.is_over():
@@ -429,21 +437,113 @@ class TableService(SeatAccess, BotTurns):
                 return {"ok": True, "version": table.version}
             raise ApiError(404, f"unknown host action {action!r}")
 
-    def host_info(self, table: Table, token: str | None, base_url: str) -> dict:
+    def host_info(self, table: Table, token: str | None, base_url: str,
+                  seat_token: str | None = None) -> dict:
+        """The host page's data; `seat_token`: this phone's seat cookie (the host plays too)."""
         with table.cond:
             self.require_host(table, token)
             seats = []
             for i, s in enumerate(table.public_seats()):
                 code = self.join_code(table, i)
                 link = f"{base_url}j/{code}"
+                pending = table.seats[i].request_hash
                 seats.append({**s, "code": code, "link": link, "qr": qr_svg(link),
-                              "request": (table.seats[i].request_hash or "")[:REQUEST_ID] or None})
-            return {"gid": table.gid, "version": table.version, "status": table.status,
+                              "request": (pending or "")[:REQUEST_ID] or None,
+                              # the phone that held the seat asks it back: no stranger's warning
+                              "request_own": bool(pending and table.seats[i].request_own)})
+            return {"my_seat": table.seat_of_token(seat_token), "rematch": table.rematch,
+                    "rematch_of": table.rematch_of, "gid": table.gid, "version": table.version, "status": table.status,
                     "seats": seats, "rules": table.game.rules.to_json(),
                     "draw": table.setup.get("draw"), "dealer": table.game.dealer,
                     "hints_all": table.hints_all,
                     "history": len(table.game.history), "turn": table.game.turn,
                     "undo": self._undo_preview(table)}
+
+    def play_here(self, table: Table, token: str | None, seat, current: str | None) -> str:
+        """The host's own phone takes a free seat (it can't scan its own QR code): a new
+        seat token for it, logged as a claim like a join. 409 if the seat is the computer's or
+        another phone's, or this phone already plays another seat here."""
+        with table.cond:
+            self.require_host(table, token)
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
+                raise ApiError(400, f"\"seat\" must be a seat number 0-{len(table.seats) - 1}")
+            held = table.seat_of_token(current)
+            if held is not None:
+                raise ApiError(409, msg("this phone already holds %(who)s's seat", who=table.names.seat_msg(held)))
+            s = table.seats[seat]
+            if s.bot:
+                raise ApiError(409, msg("the computer plays this seat now; the host can give it back"))
+            if s.token_hash is not None:
+                raise ApiError(409, msg("another phone already took this seat; the host can move it "
+                               "to this phone (a new QR code)"))
+            new_token = secrets.token_urlsafe(32)
+            s.token_hash = token_hash(new_token)
+            self._commit(table, [("claim", {"seat": seat, "hash": s.token_hash, "gen": s.gen})])
+            return new_token
+
+    def rematch(self, table: Table, token: str | None) -> Table:
+        """At a game's end, the next game: the same set-up (preset, seats, names, colours, the
+        computer's seats), a new deal, and the same phones. The new table's log starts with its
+        own creation (saying which game it follows) and the claims of the seats the phones held,
+        each written before the old table logs where the game went on, so a crash between the
+        two loses nothing (at worst the host starts it once more)."""
+        with table.cond:
+            self.require_host(table, token)
+            if table.status not in ("over", "ended"):
+                raise ApiError(409, msg("a rematch starts once this game is over or ended"))
+            if table.rematch is not None and table.rematch in self.tables:
+                raise ApiError(409, msg("the next game has already been started"), gid=table.rematch)
+            setup = dict(table.setup)
+            setup.pop("draw", None)   # the seats stay as they were drawn: no new draw
+            setup["dealer"] = (table.game.dealer + 1) % table.game.players   # the deal passes on
+            holders = [(i, s.token_hash) for i, s in enumerate(table.seats) if s.token_hash and not s.bot]
+            hosts, displays = sorted(table.host_hashes), sorted(table.display_hashes)
+            hints = [(i, s.hints) for i, s in enumerate(table.seats) if s.hints]
+            hints_all = table.hints_all
+        with self._create_lock:
+            now = time.time()
+            live = sum(self.is_live(t, now) for t in list(self.tables.values()))
+            if live >= self.max_tables:
+                raise ApiError(429, f"{live} tables are being played on this companion, the most it "
+                               f"takes (serve.max_tables); end one from its host page first")
+            new = self._create_following(setup, table.gid, hosts, displays, holders, hints, hints_all)
+        with table.cond:
+            event = ("rematch", {"gid": new.gid})
+            table.apply(*event)
+            self._commit(table, [event])
+        return new
+
+    def _create_following(self, setup, after: str, hosts, displays, holders, hints, hints_all) -> Table:
+        gid = "".join(secrets.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(8))
+        now = time.time()
+        table = Table(gid, setup, now)
+        table.rematch_of = after
+        events = ([("host", {"hash": h}) for h in hosts] + [("display", {"hash": h}) for h in displays]
+                  + [("claim", {"seat": i, "hash": h, "gen": 1}) for i, h in holders]
+                  + [("hints", {"seat": i, "on": on}) for i, on in hints]
+                  + ([("hints", {"seat": None, "on": True})] if hints_all else []))
+        with table.cond:
+            for event in events:
+                table.apply(*event)
+            shuffles = [("shuffle", {"cards": s}) for s in table.game.take_new_shuffles()]
+            logged = [("created", {"setup": setup, "at": now, "rematch_of": after})] + shuffles + events
+            try:
+                table.version = self.store.append(gid, 1, logged)
+            except StoreError:
+                log.exception("could not create the rematch")
+                raise ApiError(503, "the companion could not save the new table; try again") from None
+            with self._lock:
+                self.tables[gid] = table
+            if self.board is not None:
+                self.board.on_create(table)
+            self._kick(table)
+        return table
+
+    def follow(self, table: Table) -> Table | None:
+        """The game this table's host started after it (None: none yet)."""
+        with table.cond:
+            gid = table.rematch
+        return self.tables.get(gid) if gid else None
 
     @staticmethod
     def _undo_preview(table: Table) -> dict | None:
@@ -499,6 +599,17 @@ class TableService(SeatAccess, BotTurns):
         for table in list(self.tables.values()):
             with table.cond:
                 table.cond.notify_all()
+
+
+def undone_words(table: Table):
+    """What the host's last undo took back, in words: whose move (the earliest one), and how
+    many of the computer's moves after it."""
+    seats = table.undone["seats"]
+    who = table.names.seat_msg(seats[-1])
+    if len(seats) == 1:
+        return msg("The host took back %(who)s's last move.", who=who)
+    return nmsg("The host took back %(who)s's move and %(n)s move after it.",
+                "The host took back %(who)s's move and %(n)s moves after it.", len(seats) - 1, who=who)
 
 
 def _add_words(table: Table, v: dict) -> None:
