@@ -487,31 +487,40 @@ class TableService(SeatAccess, BotTurns):
         own creation (saying which game it follows) and the claims of the seats the phones held,
         each written before the old table logs where the game went on, so a crash between the
         two loses nothing (at worst the host starts it once more)."""
-        with table.cond:
-            self.require_host(table, token)
-            if table.status not in ("over", "ended"):
-                raise ApiError(409, msg("a rematch starts once this game is over or ended"))
-            if table.rematch is not None and table.rematch in self.tables:
-                raise ApiError(409, msg("the next game has already been started"), gid=table.rematch)
-            setup = dict(table.setup)
-            setup.pop("draw", None)   # the seats stay as they were drawn: no new draw
-            setup["dealer"] = (table.game.dealer + 1) % table.game.players   # the deal passes on
-            holders = [(i, s.token_hash) for i, s in enumerate(table.seats) if s.token_hash and not s.bot]
-            hosts, displays = sorted(table.host_hashes), sorted(table.display_hashes)
-            hints = [(i, s.hints) for i, s in enumerate(table.seats) if s.hints]
-            hints_all = table.hints_all
-        with self._create_lock:
+        with self._create_lock:   # held throughout: two taps at once start one game
+            with table.cond:
+                self.require_host(table, token)
+                if table.status not in ("over", "ended"):
+                    raise ApiError(409, msg("a rematch starts once this game is over or ended"))
+                if table.rematch is not None and table.rematch in self.tables:
+                    raise ApiError(409, msg("the next game has already been started"), gid=table.rematch)
+                setup = dict(table.setup)
+                setup.pop("draw", None)   # the seats stay as they were drawn: no new draw
+                setup["dealer"] = (table.game.dealer + 1) % table.game.players   # the deal passes on
+                # each seat's phone: the one holding it, else the one the host gave it to the computer
+                # from (it watched the game: it plays again); a seat with neither stays as it is now
+                gave_away = {seat: h for h, (seat, why) in table.former.items() if why == "computer"}
+                holders, seats = [], []
+                for i, s in enumerate(table.seats):
+                    phone = s.token_hash or gave_away.get(i)
+                    if phone:
+                        holders.append((i, phone))
+                    seats.append({**setup["seats"][i], "bot": None if phone else s.bot})
+                setup["seats"] = seats
+                hosts, displays = sorted(table.host_hashes), sorted(table.display_hashes)
+                hints = [(i, s.hints) for i, s in enumerate(table.seats) if s.hints]
+                hints_all = table.hints_all
             now = time.time()
             live = sum(self.is_live(t, now) for t in list(self.tables.values()))
             if live >= self.max_tables:
                 raise ApiError(429, f"{live} tables are being played on this companion, the most it "
                                f"takes (serve.max_tables); end one from its host page first")
             new = self._create_following(setup, table.gid, hosts, displays, holders, hints, hints_all)
-        with table.cond:
-            event = ("rematch", {"gid": new.gid})
-            table.apply(*event)
-            self._commit(table, [event])
-        return new
+            with table.cond:
+                event = ("rematch", {"gid": new.gid})
+                table.apply(*event)
+                self._commit(table, [event])
+            return new
 
     def _create_following(self, setup, after: str, hosts, displays, holders, hints, hints_all) -> Table:
         gid = "".join(secrets.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(8))

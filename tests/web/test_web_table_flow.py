@@ -164,6 +164,9 @@ def test_a_rematch_keeps_the_preset_seats_and_phones_with_a_new_deal(tmp_path):
     r = host.post(f"/api/games/{gid}/rematch", json={}, headers=H)
     assert r.status_code == 409                               # not before the game's end
     assert phones[0].post(f"/api/games/{gid}/rematch", json={}, headers=H).status_code == 403
+    # Bob's seat went to the computer during the game: his phone (watching) plays the next one
+    assert host.post(f"/api/games/{gid}/host/bot", json={"version": old.version, "seat": 1, "bot": "easy"},
+                     headers=H).status_code == 200
     assert host.post(f"/api/games/{gid}/host/end", json={"version": old.version}, headers=H).status_code == 200
     r = host.post(f"/api/games/{gid}/rematch", json={}, headers=H)
     assert r.status_code == 200, r.get_json()
@@ -176,8 +179,11 @@ def test_a_rematch_keeps_the_preset_seats_and_phones_with_a_new_deal(tmp_path):
     assert [list(h) for h in new.game.hands] != hands          # a new deal
     assert new.game.dealer == (old.game.dealer + 1) % 4
     # every phone learns where the game went on, and follows with its own cookie
+    assert [s.bot for s in new.seats] == [None] * 4
+    assert phones[1].get(f"/api/games/{gid}/table").get_json()["rematch"] == new_gid
     for seat, phone in phones.items():
-        assert phone.get(f"/api/games/{gid}/me").get_json()["rematch"] == new_gid
+        if seat != 1:
+            assert phone.get(f"/api/games/{gid}/me").get_json()["rematch"] == new_gid
         r = phone.post(f"/api/games/{gid}/follow", json={}, headers=H)
         assert r.status_code == 200 and r.get_json()["gid"] == new_gid
         assert phone.get(f"/api/games/{new_gid}/me").get_json()["seat"] == seat
