@@ -147,9 +147,10 @@ class Table:
         elif kind == "undo":
             g.pop()
             self.undos += 1
-            if self.undone is None or data.get("first"):   # one host undo: its events in a row
-                self.undone = {"seats": []}
-            self.undone["seats"].append(data["seat"])
+            if data.get("seat") is not None:   # one host undo: its events in a row
+                if self.undone is None or data.get("first"):
+                    self.undone = {"seats": []}
+                self.undone["seats"].append(data["seat"])
         elif kind == "rematch":   # the host started the next game with the same phones
             self.rematch = data["gid"]
         elif kind == "pause":
