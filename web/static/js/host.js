@@ -40,7 +40,7 @@
     $("export").hidden = open;
     // at the end: the next game with the same preset, seats and phones (25 §4.11)
     $("rematch").hidden = open || !!info.rematch;
-    if (info.rematch) { location.href = `/host/${info.rematch}`; return; }
+    if (info.rematch) { PJ.followRematch({ gid, rematch: info.rematch }, "host"); return; }   // another host phone too
     const mine = $("my-seat");
     mine.hidden = info.my_seat === null || info.my_seat === undefined;
     if (!mine.hidden) {
