@@ -14,8 +14,8 @@ Privacy: views are `Game.player_view(seat)` (None for the table) plus public
 seat data; legal plays go only to the seat that must act (`game.actor`).
 
 Parts: `web.table_state` (a `Table` and its events), `web.table_seats` (tokens,
-join codes, seat requests), `web.table_bots` (the computer seats, hints and their
-thread), `web.streams` (the event streams' caps); this module checks and commits.
+join codes, seat requests, the host playing a seat), `web.table_bots` (the computer seats,
+hints and their thread), `web.table_rematch` (the next game with the same phones), `web.streams` (the event streams' caps); this module checks and commits.
 """
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ from .qr import qr_svg
 from .seat_requests import SeatRequests
 from .streams import Streams
 from .table_bots import BotRunner, BotTurns
+from .table_rematch import Rematch
 from .table_seats import SeatAccess
 from .table_state import Table, token_hash
 from .store import DamagedGame, StoreError
@@ -61,7 +62,7 @@ def parse_setup(data) -> dict:
 
 
 # ===================================================================== service
-class TableService(SeatAccess, BotTurns):
+class TableService(SeatAccess, BotTurns, Rematch):
     # Set from the config by create_app (serve.max_tables ...): live tables at most, and how
     # long a finished or untouched table stays on the home page (it stays in the log).
     max_tables = 20
@@ -458,101 +459,6 @@ class TableService(SeatAccess, BotTurns):
                     "hints_all": table.hints_all,
                     "history": len(table.game.history), "turn": table.game.turn,
                     "undo": self._undo_preview(table)}
-
-    def play_here(self, table: Table, token: str | None, seat, current: str | None) -> str:
-        """The host's own phone takes a free seat (it can't scan its own QR code): a new
-        seat token for it, logged as a claim like a join. 409 if the seat is the computer's or
-        another phone's, or this phone already plays another seat here."""
-        with table.cond:
-            self.require_host(table, token)
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
-                raise ApiError(400, f"\"seat\" must be a seat number 0-{len(table.seats) - 1}")
-            held = table.seat_of_token(current)
-            if held is not None:
-                raise ApiError(409, msg("this phone already holds %(who)s's seat", who=table.names.seat_msg(held)))
-            s = table.seats[seat]
-            if s.bot:
-                raise ApiError(409, msg("the computer plays this seat now; the host can give it back"))
-            if s.token_hash is not None:
-                raise ApiError(409, msg("another phone already took this seat; the host can move it "
-                               "to this phone (a new QR code)"))
-            new_token = secrets.token_urlsafe(32)
-            s.token_hash = token_hash(new_token)
-            self._commit(table, [("claim", {"seat": seat, "hash": s.token_hash, "gen": s.gen})])
-            return new_token
-
-    def rematch(self, table: Table, token: str | None) -> Table:
-        """At a game's end, the next game: the same set-up (preset, seats, names, colours, the
-        computer's seats), a new deal, and the same phones. The new table's log starts with its
-        own creation (saying which game it follows) and the claims of the seats the phones held,
-        each written before the old table logs where the game went on, so a crash between the
-        two loses nothing (at worst the host starts it once more)."""
-        with self._create_lock:   # held throughout: two taps at once start one game
-            with table.cond:
-                self.require_host(table, token)
-                if table.status not in ("over", "ended"):
-                    raise ApiError(409, msg("a rematch starts once this game is over or ended"))
-                if table.rematch is not None and table.rematch in self.tables:
-                    raise ApiError(409, msg("the next game has already been started"), gid=table.rematch)
-                setup = dict(table.setup)
-                setup.pop("draw", None)   # the seats stay as they were drawn: no new draw
-                setup["dealer"] = (table.game.dealer + 1) % table.game.players   # the deal passes on
-                # each seat's phone: the one holding it, else the one the host gave it to the computer
-                # from (it watched the game: it plays again); a seat with neither stays as it is now
-                gave_away = {seat: h for h, (seat, why) in table.former.items() if why == "computer"}
-                holders, seats = [], []
-                for i, s in enumerate(table.seats):
-                    phone = s.token_hash or gave_away.get(i)
-                    if phone:
-                        holders.append((i, phone))
-                    seats.append({**setup["seats"][i], "bot": None if phone else s.bot})
-                setup["seats"] = seats
-                hosts, displays = sorted(table.host_hashes), sorted(table.display_hashes)
-                hints = [(i, s.hints) for i, s in enumerate(table.seats) if s.hints]
-                hints_all = table.hints_all
-            now = time.time()
-            live = sum(self.is_live(t, now) for t in list(self.tables.values()))
-            if live >= self.max_tables:
-                raise ApiError(429, f"{live} tables are being played on this companion, the most it "
-                               f"takes (serve.max_tables); end one from its host page first")
-            new = self._create_following(setup, table.gid, hosts, displays, holders, hints, hints_all)
-            with table.cond:
-                event = ("rematch", {"gid": new.gid})
-                table.apply(*event)
-                self._commit(table, [event])
-            return new
-
-    def _create_following(self, setup, after: str, hosts, displays, holders, hints, hints_all) -> Table:
-        gid = "".join(secrets.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(8))
-        now = time.time()
-        table = Table(gid, setup, now)
-        table.rematch_of = after
-        events = ([("host", {"hash": h}) for h in hosts] + [("display", {"hash": h}) for h in displays]
-                  + [("claim", {"seat": i, "hash": h, "gen": 1}) for i, h in holders]
-                  + [("hints", {"seat": i, "on": on}) for i, on in hints]
-                  + ([("hints", {"seat": None, "on": True})] if hints_all else []))
-        with table.cond:
-            for event in events:
-                table.apply(*event)
-            shuffles = [("shuffle", {"cards": s}) for s in table.game.take_new_shuffles()]
-            logged = [("created", {"setup": setup, "at": now, "rematch_of": after})] + shuffles + events
-            try:
-                table.version = self.store.append(gid, 1, logged)
-            except StoreError:
-                log.exception("could not create the rematch")
-                raise ApiError(503, "the companion could not save the new table; try again") from None
-            with self._lock:
-                self.tables[gid] = table
-            if self.board is not None:
-                self.board.on_create(table)
-            self._kick(table)
-        return table
-
-    def follow(self, table: Table) -> Table | None:
-        """The game this table's host started after it (None: none yet)."""
-        with table.cond:
-            gid = table.rematch
-        return self.tables.get(gid) if gid else None
 
     @staticmethod
     def _undo_preview(table: Table) -> dict | None:
