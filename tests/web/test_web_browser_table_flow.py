@@ -107,7 +107,7 @@ def test_the_board_elsewhere_is_the_hosts_business_and_the_seat_page_asks_once(l
     page.on("request", lambda req: asked.update([req.url.split("?")[0].replace(live_sim.url, "")]))
     page.reload()
     expect(page.locator("#hand button.pcard").first).to_be_visible()
-    page.wait_for_timeout(2500)   # the live stream's first events have come and gone
+    page.wait_for_timeout(1500)   # the live stream's first events have come and gone
     assert asked[f"/api/games/{first.gid}/me"] == 1 and asked[f"/api/games/{first.gid}/board"] == 1, asked
     assert [u for u in asked if u.startswith("/static/")]
     # the versioned files come from the browser's cache, unasked: the server sees none of them
