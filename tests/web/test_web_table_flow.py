@@ -130,16 +130,24 @@ def test_the_host_phone_takes_a_free_seat_without_scanning_its_own_code():
     svc.close()
 
 
+def board_of(phone, gid):
+    page = phone.get(f"/seat/{gid}").get_data(as_text=True)
+    return page[page.index('<svg id="board"'):page.index("</svg>")]
+
+
 # ------------------------------------------------------------------ 10: a returning phone
 def test_a_returning_phones_own_request_is_marked_for_the_host():
     app = make_app()
     host, gid, phones = table_on_the_lan(app)
     t = app.extensions["pegs"].get(gid)
+    held_board = board_of(phones[1], gid)
     assert host.post(f"/api/games/{gid}/host/bot", json={"version": t.version, "seat": 1, "bot": "easy"},
                      headers=H).status_code == 200
     assert phones[1].post(f"/api/games/{gid}/seat-request", json={}, headers=H).status_code == 200
     seat = host.get(f"/api/games/{gid}/host").get_json()["seats"][1]
     assert seat["request"] and seat["request_own"] is True
+    # its page (reloaded) draws the board from where it sat, as before (25 §4.1)
+    assert board_of(phones[1], gid) == held_board != board_of(phones[0], gid)
     # a stranger who scanned seat 3's code while seat 3's phone holds it: not "own"
     code = app.extensions["pegs"].join_code(t, 3)
     r = lan(app, 99).post(f"/api/games/{gid}/seat-request", json={"code": code}, headers=H)
