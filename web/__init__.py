@@ -161,6 +161,9 @@ def create_app(config: dict | None = None, store=None, service=None, board=None)
             return jsonify({"error": said}), 500
         return _page(500, said)
 
+    from . import assets
+    assets.init_app(app)   # versioned static URLs cached a year, compressed (issue 25 §4.12)
+
     @app.context_processor
     def _globals():
         return {"csrf_header": app.config["CSRF_HEADER"]}

@@ -86,6 +86,28 @@ class SeatAccess:
                 self.seat_requests.logged(table, seat, device)
             return seat, new_token
 
+    def play_here(self, table: Table, token: str | None, seat, current: str | None) -> str:
+        """The host's own phone takes a free seat (it can't scan its own QR code): a new
+        seat token for it, logged as a claim like a join. 409 if the seat is the computer's or
+        another phone's, or this phone already plays another seat here."""
+        with table.cond:
+            self.require_host(table, token)
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
+                raise ApiError(400, f"\"seat\" must be a seat number 0-{len(table.seats) - 1}")
+            held = table.seat_of_token(current)
+            if held is not None:
+                raise ApiError(409, msg("this phone already holds %(who)s's seat", who=table.names.seat_msg(held)))
+            s = table.seats[seat]
+            if s.bot:
+                raise ApiError(409, msg("the computer plays this seat now; the host can give it back"))
+            if s.token_hash is not None:
+                raise ApiError(409, msg("another phone already took this seat; the host can move it "
+                               "to this phone (a new QR code)"))
+            new_token = secrets.token_urlsafe(32)
+            s.token_hash = token_hash(new_token)
+            self._commit(table, [("claim", {"seat": seat, "hash": s.token_hash, "gen": s.gen})])
+            return new_token
+
     def require_host(self, table: Table, token: str | None) -> None:
         if not table.is_host(token):
             raise ApiError(403, msg("only the host's phone (the one that created the table) can do that"))

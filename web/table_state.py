@@ -55,6 +55,9 @@ class Table:
         self.paused = False
         self.ended = False
         self.undos = 0
+        self.undone = None       # the host's last undo, until the next move: {"seats": newest first}
+        self.rematch = None      # the table the host started after this one (same phones)
+        self.rematch_of = None   # ... and the one this table follows
         self.seats = [Seat(s["name"], s["colour"], s.get("bot")) for s in setup["seats"]]
         self.names = words.Names([(s.name, colours.BY_KEY[s.colour]["name"]) for s in self.seats],
                                  self.game.seat_side)
@@ -129,6 +132,7 @@ class Table:
     def push(self, play) -> None:
         """Make a legal play; its history entry keeps what it says in words (issue 14.4)."""
         said = words.before_play(self.game, play, self.names)
+        self.undone = None
         self.game.push(play)
         words.after_play(self.game, said, self.names)
 
@@ -143,6 +147,12 @@ class Table:
         elif kind == "undo":
             g.pop()
             self.undos += 1
+            if data.get("seat") is not None:   # one host undo: its events in a row
+                if self.undone is None or data.get("first"):
+                    self.undone = {"seats": []}
+                self.undone["seats"].append(data["seat"])
+        elif kind == "rematch":   # the host started the next game with the same phones
+            self.rematch = data["gid"]
         elif kind == "pause":
             self.paused = True
         elif kind == "resume":

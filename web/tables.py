@@ -14,8 +14,8 @@ Privacy: views are `Game.player_view(seat)` (None for the table) plus public
 seat data; legal plays go only to the seat that must act (`game.actor`).
 
 Parts: `web.table_state` (a `Table` and its events), `web.table_seats` (tokens,
-join codes, seat requests), `web.table_bots` (the computer seats, hints and their
-thread), `web.streams` (the event streams' caps); this module checks and commits.
+join codes, seat requests, the host playing a seat), `web.table_bots` (the computer seats,
+hints and their thread), `web.table_rematch` (the next game with the same phones), `web.streams` (the event streams' caps); this module checks and commits.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ import threading
 import time
 
 from companion import words
-from companion.message import msg
+from companion.message import msg, nmsg
 from companion.bots import BOT_NAMES
 from companion.cards import is_card
 from companion.game import DOUBT_PHASE, PENALTY_PHASE
@@ -39,6 +39,7 @@ from .qr import qr_svg
 from .seat_requests import SeatRequests
 from .streams import Streams
 from .table_bots import BotRunner, BotTurns
+from .table_rematch import Rematch
 from .table_seats import SeatAccess
 from .table_state import Table, token_hash
 from .store import DamagedGame, StoreError
@@ -61,7 +62,7 @@ def parse_setup(data) -> dict:
 
 
 # ===================================================================== service
-class TableService(SeatAccess, BotTurns):
+class TableService(SeatAccess, BotTurns, Rematch):
     # Set from the config by create_app (serve.max_tables ...): live tables at most, and how
     # long a finished or untouched table stays on the home page (it stays in the log).
     max_tables = 20
@@ -106,6 +107,7 @@ class TableService(SeatAccess, BotTurns):
                 raise ValueError("the log does not start with the table's creation")
             shuffles = [d["cards"] for _, kind, d in events if kind == "shuffle"]
             table = Table(gid, events[0][2]["setup"], events[0][2]["at"], shuffles)
+            table.rematch_of = events[0][2].get("rematch_of")
             for seq, kind, data in events[1:]:
                 table.apply(kind, data)
             table.version = events[-1][0]
@@ -264,6 +266,11 @@ class TableService(SeatAccess, BotTurns):
         v = table.game.player_view(seat)
         v.update(gid=table.gid, version=table.version, status=table.status,
                  seats=table.public_seats(), draw=table.setup.get("draw"), undos=table.undos)
+        if table.undone:   # everyone is told what went back, in words (issue 25 §4.2)
+            v["undone"] = {"seats": table.undone["seats"], "at": table.undos,
+                           "words": undone_words(table)}
+        if table.rematch:
+            v["rematch"] = table.rematch
         _add_words(table, v)
         hint = table.current_hint(seat)
         if hint is not None:  # a seat sees its own hint; the table only that one is in use
@@ -363,7 +370,9 @@ class TableService(SeatAccess, BotTurns):
                 undone = [{"seat": e["seat"], "move": e["move"].text(table.geo)}
                           for e in g.undo_turn(table.bot_seats())]
                 table.undos += len(undone)
-                self._commit(table, [("undo", u) for u in undone])
+                table.undone = {"seats": [u["seat"] for u in undone]}
+                self._commit(table, [("undo", {**u, "first": True} if i == 0 else u)
+                                     for i, u in enumerate(undone)])
                 return {"ok": True, "undone": len(undone), "version": table.version}
             if action in ("pause", "resume"):
                 if table.ended or g.is_over():
@@ -429,16 +438,22 @@ class TableService(SeatAccess, BotTurns):
                 return {"ok": True, "version": table.version}
             raise ApiError(404, f"unknown host action {action!r}")
 
-    def host_info(self, table: Table, token: str | None, base_url: str) -> dict:
+    def host_info(self, table: Table, token: str | None, base_url: str,
+                  seat_token: str | None = None) -> dict:
+        """The host page's data; `seat_token`: this phone's seat cookie (the host plays too)."""
         with table.cond:
             self.require_host(table, token)
             seats = []
             for i, s in enumerate(table.public_seats()):
                 code = self.join_code(table, i)
                 link = f"{base_url}j/{code}"
+                pending = table.seats[i].request_hash
                 seats.append({**s, "code": code, "link": link, "qr": qr_svg(link),
-                              "request": (table.seats[i].request_hash or "")[:REQUEST_ID] or None})
-            return {"gid": table.gid, "version": table.version, "status": table.status,
+                              "request": (pending or "")[:REQUEST_ID] or None,
+                              # the phone that held the seat asks it back: no stranger's warning
+                              "request_own": bool(pending and table.seats[i].request_own)})
+            return {"my_seat": table.seat_of_token(seat_token), "rematch": table.rematch,
+                    "rematch_of": table.rematch_of, "gid": table.gid, "version": table.version, "status": table.status,
                     "seats": seats, "rules": table.game.rules.to_json(),
                     "draw": table.setup.get("draw"), "dealer": table.game.dealer,
                     "hints_all": table.hints_all,
@@ -499,6 +514,17 @@ class TableService(SeatAccess, BotTurns):
         for table in list(self.tables.values()):
             with table.cond:
                 table.cond.notify_all()
+
+
+def undone_words(table: Table):
+    """What the host's last undo took back, in words: whose move (the earliest one), and how
+    many of the computer's moves after it."""
+    seats = table.undone["seats"]
+    who = table.names.seat_msg(seats[-1])
+    if len(seats) == 1:
+        return msg("The host took back %(who)s's last move.", who=who)
+    return nmsg("The host took back %(who)s's move and %(n)s move after it.",
+                "The host took back %(who)s's move and %(n)s moves after it.", len(seats) - 1, who=who)
 
 
 def _add_words(table: Table, v: dict) -> None:

@@ -160,9 +160,10 @@ def test_seat_to_the_computer_asked_back_a_fresh_phone_asks_and_undo_asks_first(
     requests = []
     ann.on("request", lambda req: requests.append(req.url))
 
-    # 14.6: the host gives Ann's seat to the computer: her phone says so and stops asking
+    # 14.6: the host gives Ann's seat to the computer: her phone says so, stops asking for her
+    # hand, and (25 §4.1) watches the game live: the board, whose turn, the log
     host.locator('.seat-card[data-seat="0"] [data-action="bot"]').tap()
-    expect(ann.locator("#noseat h1")).to_have_text("The host gave your seat to the computer", timeout=30000)
+    expect(ann.locator("#noseat .lost-title")).to_have_text("The host gave your seat to the computer", timeout=30000)
     expect(ann.locator("#banner")).not_to_have_text("Your turn")
     ann.screenshot(path=str(ARTIFACTS / "phone-seat-to-computer.png"))
     with table.cond:
@@ -172,13 +173,28 @@ def test_seat_to_the_computer_asked_back_a_fresh_phone_asks_and_undo_asks_first(
         table.cond.wait_for(lambda: table.version - v0 >= 5, 120)
         moved = table.version - v0
     assert moved >= 5, moved   # the computer plays on ...
-    assert requests[n0:] == []  # ... and the phone asks nothing meanwhile
+    expect(ann.locator("#log li").first).to_be_visible()
+    expect(ann.locator("#banner")).to_contain_text("to play")
+    expect(ann.locator("#hand")).to_be_hidden()
+    private = [u for u in requests[n0:] if re.search(r"/(me|plays)$", u)]
+    assert private == []       # ... the phone asks nothing of its old seat meanwhile ...
+    assert any(u.endswith(f"/api/games/{gid}/table") for u in requests[n0:]), (requests, ann_errors)   # ... and watches
+    # after a reload too: a live board (pegs drawn), the log, the way to ask back
+    ann.reload()
+    expect(ann.locator("#noseat .lost-title")).to_have_text("The host gave your seat to the computer", timeout=30000)
+    expect(ann.locator("#log li").first).to_be_visible()
+    assert ann.locator("#board .peg").count() >= 16
+    logged = ann.locator("#log li").first.inner_text()
+    expect(ann.locator("#log li").first).not_to_have_text(logged, timeout=30000)   # it moves on by itself
 
     # she asks for it back; the host gives it with one tap
     ann.locator("#ask-back").tap()
-    expect(ann.locator("#noseat h1")).to_have_text("Waiting for the host")
+    expect(ann.locator("#noseat .lost-title")).to_have_text("Waiting for the host")
     box = host.locator('.seat-card[data-seat="0"] .seat-request')
     expect(box).to_be_visible(timeout=30000)
+    # 25 §4.10: her own phone asks it back: no stranger's warning
+    expect(box).to_contain_text("Ann's phone asks for the seat back.")
+    expect(box).not_to_contain_text("anyone who saw the QR code")
     host.screenshot(path=str(ARTIFACTS / "host-seat-request.png"), full_page=True)
     box.locator('[data-action="approve"]').tap()
     expect(ann.locator("#noseat")).to_be_hidden(timeout=30000)
@@ -194,13 +210,14 @@ def test_seat_to_the_computer_asked_back_a_fresh_phone_asks_and_undo_asks_first(
         new.wait_for_url(f"**/seat/{gid}", timeout=15000)
     except Exception:
         raise AssertionError((new.url, new.locator("#join-error").inner_text(), table.status)) from None
-    expect(new.locator("#noseat h1")).to_have_text("Waiting for the host")
+    expect(new.locator("#noseat .lost-title")).to_have_text("Waiting for the host")
     new.screenshot(path=str(ARTIFACTS / "phone-waiting-for-host.png"))
+    expect(box).to_contain_text("anyone who saw the QR code", timeout=30000)   # a stranger's phone: warned
     assert table.seats[0].token_hash is not None and table.seats[0].request_hash is not None  # not silently
     box.locator('[data-action="approve"]').tap()
     expect(new.locator("#hand button.pcard").first).to_be_visible(timeout=30000)
     expect(new.locator("#noseat")).to_be_hidden()
-    expect(ann.locator("#noseat h1")).to_have_text("Your seat is on another phone", timeout=30000)
+    expect(ann.locator("#noseat .lost-title")).to_have_text("Your seat is on another phone", timeout=30000)
 
     # 14.8: Undo asks first; "Cancel" changes nothing
     with table.cond:
@@ -215,6 +232,13 @@ def test_seat_to_the_computer_asked_back_a_fresh_phone_asks_and_undo_asks_first(
     host.locator("#undo").tap()
     expect(host.locator("#host-msg")).to_contain_text("Undone")
     assert table.undos >= 1
+    # 25 §4.2: every phone and the table say whose move went back, in words
+    tv_ctx, tv, tv_errors = phone(browser)
+    tv.goto(f"{live.url}/table/{gid}")
+    for page in (new, ann, tv):
+        expect(page.locator("#undone")).to_contain_text("The host took back", timeout=30000)
+    expect(new.locator("#undone")).to_contain_text("Ann (Red)")
+    tv_ctx.close()
     for ctx, errors in ((host_ctx, host_errors), (ann_ctx, ann_errors), (new_ctx, new_errors)):
         ctx.close()
         assert not unexpected(errors), errors

@@ -50,6 +50,8 @@ HOST_ACTION = Body({"version": VERSION, "seat": Int(0, 99), "bot": Opt(Str(20)),
                     "request": Opt(Str(REQUEST_ID, r"[0-9a-f]+", "the request the host page shows"))},
                    required=("version",))
 SEAT_REQUEST = Body({"code": Opt(Code())})
+PLAY_HERE = Body({"seat": Int(0, 99)}, required=("seat",))
+EMPTY_BODY = Body({})
 CODE_BODY = Body({"code": Code()}, required=("code",))
 PAIR_BODY = Body({"code": Code("pairing code")}, required=("code",))
 ADMIN_CODE_BODY = Body({"code": Str(200)}, required=("code",))
@@ -222,7 +224,7 @@ def host_info(gid):
     svc = service()
     table = svc.get(gid)
     base = base_url()
-    info = svc.host_info(table, request.cookies.get(HOST_COOKIE.format(gid)), base)
+    info = svc.host_info(table, request.cookies.get(HOST_COOKIE.format(gid)), base, seat_token(gid))
     info["local_only"] = host_is_loopback(urlsplit(base).netloc)   # phones can't open these links
     code = svc.display_code(table)
     link = f"{base_url()}d/{code}"
@@ -240,6 +242,50 @@ def host_action(gid, action):
     if action == "bot" and data.get("bot") is not None and data["bot"] not in BOT_NAMES:
         raise ApiError(400, f"\"bot\" must be null or one of {', '.join(BOT_NAMES)}")
     return jsonify(svc.host_action(svc.get(gid), request.cookies.get(HOST_COOKIE.format(gid)), action, data))
+
+
+@route(bp, "POST", "/games/<gid>/play-here", who={"host"}, body=PLAY_HERE,
+       reveals="sets this (the host's) phone's cookie for a free seat it asked for: the host plays it")
+def play_here(gid):
+    """The host is a player too, and can't scan the QR code on its own screen (issue 25 §4.9)."""
+    svc = service()
+    table = svc.get(gid)
+    token = svc.play_here(table, host_token(gid), body()["seat"], seat_token(gid))
+    resp = jsonify({"ok": True, "seat": body()["seat"], "url": f"/seat/{gid}", "version": table.version})
+    set_secret_cookie(resp, SEAT_COOKIE.format(gid), token)
+    return resp
+
+
+@route(bp, "POST", "/games/<gid>/rematch", who={"host"}, body=EMPTY_BODY,
+       reveals="the next game's table id; the host's cookie for it (same preset, seats and phones, new deal)")
+def rematch(gid):
+    svc = service()
+    new = svc.rematch(svc.get(gid), host_token(gid))
+    resp = jsonify({"ok": True, "gid": new.gid, "url": f"/host/{new.gid}"})
+    set_secret_cookie(resp, HOST_COOKIE.format(new.gid), host_token(gid))
+    return resp
+
+
+@route(bp, "POST", "/games/<gid>/follow", who={"anyone"}, body=EMPTY_BODY,
+       reveals="the next game's table id (public, as in the view); to a phone holding this table's seat, "
+               "host or display cookie, the same cookie for the next game, where it holds the same role")
+def follow(gid):
+    """A phone of a finished game goes on to the rematch: its own cookie again, for the new table
+    (whose log holds the same token hashes: `TableService.rematch`). Nothing for anyone else."""
+    svc = service()
+    table = svc.get(gid)
+    new = svc.follow(table)
+    if new is None:
+        raise ApiError(404, msg("no next game has been started at this table"))
+    resp = jsonify({"ok": True, "gid": new.gid})
+    with new.cond:
+        roles = [(SEAT_COOKIE, seat_token(gid), new.seat_of_token(seat_token(gid)) is not None),
+                 (HOST_COOKIE, host_token(gid), new.is_host(host_token(gid))),
+                 (DISPLAY_COOKIE, display_token(gid), new.is_display(display_token(gid)))]
+    for cookie, token, holds in roles:
+        if token and holds:
+            set_secret_cookie(resp, cookie.format(new.gid), token)
+    return resp
 
 
 @route(bp, "GET", "/games/<gid>/record", who={"host"},

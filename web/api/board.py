@@ -69,7 +69,9 @@ def sees_hint(table) -> bool:
 def board_state(gid):
     table = service().get(gid)
     hub = board_hub(required=False)
+    seen = table.board_version   # read first: a page holding this answer has seen at least this version
     body = dict(NO_BOARD) if hub is None else hub.state(table, sees_hint(table))
+    body["board_version"] = seen
     control = current_app.extensions.get("pegs_board_control")
     if control is not None:
         body["control"] = control.status()   # after a safe start: what failed, how to fix it

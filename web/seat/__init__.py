@@ -33,6 +33,8 @@ def seat_page(gid):
     svc = service()
     table = svc.get(gid)
     seat = table.seat_of_token(seat_token(gid))
-    side = table.game.seat_side[seat] if seat is not None else 0
+    with table.cond:   # a phone that lost its seat watches from where it sat (25 §4.1)
+        lost = table.lost_seat(seat_token(gid)) if seat is None else None
+    side = table.game.seat_side[seat if seat is not None else lost[0] if lost else 0]
     return render_template("seat/seat.html", gid=gid, seat=seat, board=render_svg(table, side),
                            boot={"gid": gid, "seat": seat, "board": board_boot()})

@@ -91,7 +91,7 @@ const PJ = (() => {
         const v = JSON.parse(ev.data).version;
         if (v !== known) { known = v; refresh(v); }
       });
-      if (onBoard) es.addEventListener("board", (ev) => onBoard(JSON.parse(ev.data).board));
+      if (onBoard) es.addEventListener("board", (ev) => onBoard(JSON.parse(ev.data).board));   // its board version
       es.onopen = () => setConn(true);
       es.onerror = () => {
         setConn(false);
@@ -303,6 +303,54 @@ const PJ = (() => {
 
   function colourName(colour) { return pgettext("colour", colour.name); }
 
+  /* A list in words, as the server's (companion.message.Join): "A", "A and B", "A, B and C". */
+  function joinNames(items) {
+    if (items.length < 2) return items.join("");
+    let tail = _("%(a)s and %(b)s", { a: items[items.length - 2], b: items[items.length - 1] });
+    for (let i = items.length - 3; i >= 0; i--) tail = _("%(a)s, %(b)s", { a: items[i], b: tail });
+    return tail;
+  }
+
+  /* The winner in words (issue 25 §4.3): one seat "wins", a team "win", in each language's
+     plural forms; `mine`: this phone's seat (null: a watcher or the table). */
+  function winnerText(view, mine, table = false) {
+    const w = view.winner;
+    if (mine !== null && mine !== undefined && w.includes(mine)) {
+      const partners = w.filter((s) => s !== mine).map((s) => seatName(view, s));
+      return partners.length ? _("You and %(names)s win!", { names: joinNames(partners) }) : _("You win!");
+    }
+    const names = joinNames(w.map((s) => seatName(view, s)));
+    return table ? ngettext("%(names)s wins!", "%(names)s win!", w.length, { names })
+      : ngettext("%(names)s wins the game.", "%(names)s win the game.", w.length, { names });
+  }
+
+  /* The host's last undo, in words, shown and told once (issue 25 §4.2): `box` shows it
+     until the next move; the page's live region says it when it is new. */
+  const undoneInto = (() => {
+    let seen;   // undefined until the first view: an undo made before the page loaded is shown, not told
+    return (box, view) => {
+      const u = view.undone;
+      if (box) {
+        box.hidden = !u;
+        box.textContent = u ? u.words : "";
+      }
+      const key = u ? u.at : 0;
+      const region = document.getElementById("said");
+      if (seen !== undefined && u && key !== seen && region) region.textContent = u.words;
+      seen = key;
+    };
+  })();
+
+  /* The host started the next game (issue 25 §4.11): this phone takes its own cookie there
+     (a seat, the host's, a paired display's), then opens its page at the new table. */
+  let following = false;
+  async function followRematch(view, page) {
+    if (!view.rematch || following) return;
+    following = true;
+    try { await api(`/api/games/${view.gid}/follow`, {}); } catch (e) { /* a watcher: the page is public */ }
+    location.href = `/${page}/${view.rematch}`;
+  }
+
   function seatName(view, seat) {
     const s = view.seats[seat];
     return _("%(name)s (%(colour)s)", { name: `\u2068${s.name}\u2069`, colour: colourName(s.colour) });
@@ -488,6 +536,7 @@ const PJ = (() => {
   })();
 
   return { alert, announcer, boot, api, ApiError, live, wake, cardEl, cardText, cardWords, rankOf, aRank, el, chip, seatName, colourName,
+           joinNames, winnerText, undoneInto, followRematch,
            holeId, holeWords, logLine, candidateLine, pilesInto, countingInto, boardProblemsInto, TEAM_NAMES,
            CATCH_UP_WORDS, catchingUp };
 })();

@@ -38,6 +38,17 @@
     $("undo").disabled = !info.history || info.status === "ended";
     $("end").disabled = info.status === "ended";
     $("export").hidden = open;
+    // at the end: the next game with the same preset, seats and phones (25 §4.11)
+    $("rematch").hidden = open || !!info.rematch;
+    if (info.rematch) { PJ.followRematch({ gid, rematch: info.rematch }, "host"); return; }   // another host phone too
+    const mine = $("my-seat");
+    mine.hidden = info.my_seat === null || info.my_seat === undefined;
+    if (!mine.hidden) {
+      const a = el("a", null, _("Open my hand (seat %(number)s)", { number: info.my_seat + 1 }));
+      a.href = `/seat/${gid}`;
+      a.id = "my-seat-link";
+      mine.replaceChildren(_("This phone plays %(name)s's seat.", { name: info.seats[info.my_seat].name }) + " ", a);
+    }
     $("local-only").hidden = !info.local_only;
     if (info.display) {
       $("display-qr").innerHTML = info.display.qr; // server-made SVG (segno) of our own pairing link
@@ -84,6 +95,19 @@
       link.href = s.link;
       link.dataset.code = s.code;
       box.append(link);
+      if (info.my_seat === null || info.my_seat === undefined) {   // the host plays too: no QR code to scan (25 §4.9)
+        const here = el("button", "button small-b", _("This phone plays seat %(number)s", { number: s.seat + 1 }));
+        here.dataset.action = "play-here";
+        here.addEventListener("click", async () => {
+          try {
+            const r = await api(`/api/games/${gid}/play-here`, { seat: s.seat });
+            say(_("This phone plays %(name)s's seat: open your hand with the link above.", { name: s.name }));
+            await refresh();
+            return r;
+          } catch (e) { say(e.message, "error"); }
+        });
+        box.append(here);
+      }
     }
     if (s.request) box.append(requestBox(s));
     const row = el("div", "row");
@@ -126,8 +150,13 @@
   function requestBox(s) {
     const box = el("div", "seat-request");
     box.setAttribute("role", "alert");
-    box.append(el("p", "warn", _("A phone asks for %(name)s's seat.", { name: s.name })),
-      el("p", "small", _("Give it only if %(name)s is asking from the phone in their hand: anyone who saw the QR code could ask.", { name: s.name }) + (s.joined ? " " + _("The phone that has the seat now loses it.") : "")));
+    if (s.request_own) {   // the phone that held the seat asks it back: no stranger to warn of (25 §4.10)
+      box.append(el("p", "warn", _("%(name)s's phone asks for the seat back.", { name: s.name })),
+        el("p", "small", _("It is the phone that held this seat until it was moved or given to the computer.")));
+    } else {
+      box.append(el("p", "warn", _("A phone asks for %(name)s's seat.", { name: s.name })),
+        el("p", "small", _("Give it only if %(name)s is asking from the phone in their hand: anyone who saw the QR code could ask.", { name: s.name }) + (s.joined ? " " + _("The phone that has the seat now loses it.") : "")));
+    }
     const row = el("div", "row");
     const yes = el("button", "button primary small-b", _("Give the seat to that phone"));
     yes.dataset.action = "approve";
@@ -153,12 +182,34 @@
     }
   }
 
+  /* The board: release it, or (another table holds it) say so here, to the host only (25 §4.6). */
   async function refreshBoard() {
     try {
       const st = await api(`/api/games/${gid}/board`);
       $("release").hidden = !st.attached;
-    } catch (e) { $("release").hidden = true; }
+      const elsewhere = st.state === "elsewhere";
+      $("board-elsewhere").hidden = !elsewhere;
+      $("board-elsewhere").textContent = elsewhere ? st.message : "";
+      $("take-board").hidden = !elsewhere || !info || !(info.status === "playing" || info.status === "paused");
+    } catch (e) { $("release").hidden = true; $("board-elsewhere").hidden = true; $("take-board").hidden = true; }
   }
+
+  $("take-board").addEventListener("click", async () => {
+    try { await api(`/api/games/${gid}/board/attach`, {}); } catch (e) { say(e.message, "error"); }
+    refreshBoard();
+  });
+
+  $("rematch").addEventListener("click", async () => {
+    $("rematch").disabled = true;
+    try {
+      const r = await api(`/api/games/${gid}/rematch`, {});
+      location.href = r.url;
+    } catch (e) {
+      say(e.message, "error");
+      $("rematch").disabled = false;
+      if (e.body && e.body.gid) location.href = `/host/${e.body.gid}`;
+    }
+  });
 
   $("release").addEventListener("click", async () => {
     if (!confirm(_("Let the board go? Another table can then take it; this game goes on with the phones."))) return;

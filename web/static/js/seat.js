@@ -22,10 +22,17 @@
 
   /* One board request at a time, and one more if events came meanwhile: answers that
      overtake each other would show an older board last. */
-  let bloading = false, bagain = false;
-  async function refreshBoard() {
+  let bloading = false, bagain = false, bwanted = -1, bloaded = -1;
+  /* `bver`: the board version the live stream announced (null: look anyway). An answer
+     already at that version needs no second request (one request on load, not four). */
+  async function refreshBoard(bver = null) {
     if (!mirror && !bb.control) return;
-    if (bloading) { bagain = true; return; }
+    if (bver !== null && bver <= bloaded) return;
+    if (bloading) {
+      if (bver === null) bagain = true;
+      else bwanted = Math.max(bwanted, bver);
+      return;
+    }
     bloading = true;
     try {
       do {
@@ -33,6 +40,8 @@
         let st;
         try { st = await api(`/api/games/${gid}/board`); } catch (e) { return; }
         if (st.mode !== bb.mode) { location.reload(); return; }   // the board was started, or its mode changed
+        bloaded = st.board_version !== undefined ? st.board_version : -1;
+        if (bwanted > bloaded) bagain = true;
         if (!mirror) return;
         bstate = st;
         if (view) { renderBoardBox(); showLeds(); }
@@ -53,6 +62,8 @@
   /* Tell the referee which card this phone chose (null: none): the board follows it. */
   async function chooseOnBoard(card, rank) {
     if (!mirror || !view) return;
+    // the board follows another table (or none): nothing to tell it, and nothing to say about it
+    if (!bstate || !bstate.attached) { if (sel) sel.onBoard = false; return; }
     try {
       // Bluffing Joker: the board is public, so it hears only a declared rank (never the card's own)
       const body = plays && plays.bluffing && card ? { version: view.version, card, declared: rank } : { version: view.version, card, rank };
@@ -107,13 +118,27 @@
      the version moves: after this phone's own doubt or penalty the answer to /act
      already carries the new view (and the live stream's version is marked seen), yet
      the same phone may act again (a penalty peg to choose, its turn). */
-  let again = false;
-  async function refresh() {
-    if (loading) { again = true; return loading; }
+  let again = false, wanted = -1;
+  let lost = null;      // why this phone holds no seat (the error's body), while it watches
+  let watched = null;   // GET /table: the public view a phone without its seat watches
+  /* `ver`: the version the live stream announced (null: look anyway, e.g. on waking up).
+     An answer already at that version needs no second request (one /me on load, not three). */
+  async function refresh(ver = null) {
+    const have = view || watched;
+    if (ver !== null && have && ver <= have.version && !loading) return;
+    if (loading) {
+      if (ver === null) again = true;
+      else wanted = Math.max(wanted, ver);
+      return loading;
+    }
     loading = (async () => {
       try {
         do {
           again = false;
+          if (lost && lost.code !== "seat_requested") {   // only the host's answer would give it back
+            await refreshWatched();
+            continue;
+          }
           const v = await api(`/api/games/${gid}/me`);
           if (v.seat !== boot.seat) { location.reload(); return; }   // given a seat: draw its board
           seatBack();
@@ -123,12 +148,19 @@
             sel = v.chosen && v.phase === "play" ? { card: v.chosen.card, rank: v.chosen.rank, steps: [], from: null, onBoard: !!bb.senses } : null;
           }
           view = v;
+          lost = null;
+          watched = null;
+          document.body.classList.remove("watching");
           conn.seen(v.version);
+          if (wanted > v.version) again = true;
           await loadPlays();
           render();
         } while (again);
       } catch (e) {
-        if (e.status === 403) showLost(e);
+        if (e.status === 403) {
+          showLost(e);
+          try { await refreshWatched(); } catch (err) { /* no connection: the next event tries again */ }
+        }
       } finally {
         loading = null;
       }
@@ -165,20 +197,23 @@
 
   function showLost(e) {
     const code = (e.body && e.body.code) in LOST ? e.body.code : "no_seat";
+    lost = { code, body: e.body };
     const [title, ask] = LOST[code];
     let o = $("noseat");
     if (!o) {
-      o = el("div", "overlay");
+      o = el("div");
       o.id = "noseat";
-      document.body.append(o);
     }
+    // beside the game, not over it: this phone watches the game live meanwhile (25 §4.1)
+    o.className = "lost-note";
+    $("banner").after(o);
     o.hidden = false;
     o.dataset.code = code;
     const box = el("div");
     const said = code === "seat_computer"
       ? _("The computer plays %(name)s's pegs now. To play again yourself, ask the host for your seat back.", { name: e.body.name })
       : e.message.charAt(0).toUpperCase() + e.message.slice(1) + ".";
-    box.append(el("h1", null, title), el("p", null, said));
+    box.append(el("h2", "lost-title", title), el("p", null, said));
     if (code === "seat_requested") box.append(el("p", "muted", _("This page changes by itself once the host has answered.")));
     if (ask) {
       const b = el("button", "button primary big", ask);
@@ -187,6 +222,7 @@
         b.disabled = true;
         try {
           await api(`/api/games/${gid}/seat-request`, {});
+          lost = { code: "seat_requested", body: {} };
           if (conn) conn.start();
           refresh();
         } catch (err) {
@@ -201,11 +237,47 @@
     plays = null;
     sel = null;
     document.body.classList.remove("my-turn");
+    document.body.classList.add("watching");
     $("banner").className = "banner";
     $("banner").textContent = title;
     PJ.wake.set(false);
-    if (conn && code !== "seat_requested") conn.stop();
-    else if (conn) conn.start();
+    PJ.alert.set(null);
+  }
+
+  /* The game as the table sees it (no hand): for a phone whose seat the computer (or
+     another phone) has now. The board, whose turn, the log, the end and the winner. */
+  async function refreshWatched() {
+    const pv = await api(`/api/games/${gid}/table`);
+    watched = pv;
+    conn.seen(pv.version);
+    if (wanted > pv.version) again = true;
+    renderWatched();
+  }
+
+  function renderWatched() {
+    const pv = watched;
+    if (!pv) return;
+    const sides = Object.fromEntries(pv.seat_sides.map((side, seat) => [side, seat]));
+    board.clear();
+    board.setPegs(pv.position.pegs, pv.seats, sides);
+    const banner = $("banner");
+    banner.className = "banner";
+    banner.textContent = pv.winner ? PJ.winnerText(pv, null) : pv.drawn ? pv.drawn
+      : pv.status === "ended" ? _("The host has ended the game.") : pv.status === "paused" ? _("Paused by the host.")
+      : _("%(who)s to play", { who: seatName(pv, pv.actor) });
+    $("me").replaceChildren(el("span", "muted", _("Watching the game")));
+    $("prompt").textContent = "";
+    $("choices").replaceChildren();
+    $("hand").replaceChildren();
+    $("boardbox").hidden = true;
+    PJ.announcer(pv);
+    PJ.undoneInto($("undone"), pv);
+    PJ.pilesInto($("piles"), pv);
+    PJ.countingInto($("counting"), pv);
+    $("log").replaceChildren(...pv.log.slice(-8).reverse().map((e) => PJ.logLine(pv, e)));
+    const ask = $("ask-back");
+    if (ask) ask.hidden = pv.status === "over" || pv.status === "ended";   // nothing to ask back after the end
+    PJ.followRematch(pv, "seat");
   }
 
   function seatBack() {
@@ -238,6 +310,8 @@
     banner.textContent = bannerText(myTurn);
     PJ.alert.set(myTurn ? bannerText(true) : null);   // the tab title, a vibration and a chime (25.2)
     PJ.announcer(view);
+    PJ.undoneInto($("undone"), view);
+    PJ.followRematch(view, "seat");
     PJ.pilesInto($("piles"), view);
     PJ.countingInto($("counting"), view);
     const logEl = $("log");
@@ -311,11 +385,7 @@
   function bannerText(myTurn) {
     if (view.status === "ended") return _("The host has ended the game.");
     if (view.drawn) return view.drawn;
-    if (view.winner) {
-      const names = view.winner.map((s) => view.seats[s].name).join(" & ");
-      return view.winner.includes(view.seat) ? _("You win! (%(names)s)", { names })
-        : ngettext("%(names)s wins the game.", "%(names)s win the game.", view.winner.length, { names });
-    }
+    if (view.winner) return PJ.winnerText(view, view.seat);
     if (view.status === "paused") return _("Paused by the host.");
     if (myTurn) {
       if (view.phase === "doubt") return _("Your call: doubt or pass?");
@@ -716,7 +786,10 @@
     render();
   });
 
-  const conn = PJ.live(gid, () => { refresh(); refreshBoard(); }, $("conn"), (mirror || bb.control) ? refreshBoard : null);
+  // a version event brings the view; the board has events of its own (its version), so only a
+  // wake-up or the safety tick (ver null) asks both
+  const conn = PJ.live(gid, (ver) => { refresh(ver); if (ver === null) refreshBoard(); }, $("conn"),
+    (mirror || bb.control) ? refreshBoard : null);
   refresh();   // without a seat: learns why (and stops listening unless the host is asked)
   refreshBoard();
 })();

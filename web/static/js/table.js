@@ -76,6 +76,9 @@
     const catchUp = PJ.catchingUp(st, bb.mode);
     $("ref-title").textContent = catchUp ? _("Catching up") : STATE_TITLES[st.state] || _("The board");
     board.svg.classList.toggle("catch-up", !!(st.attached && st.state === "sync"));
+    // the board follows another table, or none: its lights and words mean nothing here (25 §4.6);
+    // the host's page says so, and offers to take it
+    box.hidden = !st.attached;
     $("ref-msg").textContent = catchUp ? st.catch_up || PJ.CATCH_UP_WORDS : st.message || "";
     $("ref-fix").replaceChildren(...(catchUp ? [] : st.fix || []).map((f) => el("li", null, f)));
     $("ref-cands").replaceChildren(...(st.candidates || []).map(PJ.candidateLine));
@@ -109,6 +112,8 @@
     renderBanner();
     renderSide(last);
     PJ.announcer(view);
+    PJ.undoneInto($("undone"), view);
+    PJ.followRematch(view, "table");
     wantKey();
     if (mirror && !bstate) refreshBoard();
   }
@@ -117,7 +122,7 @@
     const banner = $("banner");
     banner.replaceChildren();
     if (view.winner) {
-      banner.textContent = ngettext("%(names)s wins!", "%(names)s win!", view.winner.length, { names: view.winner.map((s) => view.seats[s].name).join(" & ") });
+      banner.textContent = PJ.winnerText(view, null, true);
     } else if (view.drawn) banner.textContent = view.drawn;
     else if (view.status === "ended") banner.textContent = _("The host ended the game.");
     else if (view.status === "paused") banner.textContent = _("Paused by the host");
@@ -148,10 +153,13 @@
       dec.textContent = `${view.told}.`;
     } else dec.hidden = true;
     const prog = $("progress");
+    // each player alone (Tock, Carbles): players, not "Team A" ... "Team D" of one each (25 §4.7)
+    const alone = view.progress.every((t) => t.seats.length < 2);
+    $("progress-h").textContent = alone ? _("Players") : _("Teams");
     prog.replaceChildren(...view.progress.map((t, i) => {
       const li = el("li");
       const head = el("div", "team-head");
-      head.append(el("strong", null, _("Team %(team)s", { team: PJ.TEAM_NAMES[i] }) + " "));
+      if (!alone) head.append(el("strong", null, _("Team %(team)s", { team: PJ.TEAM_NAMES[i] }) + " "));
       t.seats.forEach((s) => head.append(chip(view.seats[s])));
       const bar = el("div", "bar");
       const fill = el("div", "fill");
@@ -167,7 +175,7 @@
     $("log").replaceChildren(...lines);
     const w = $("winner");
     w.hidden = !view.winner && !view.drawn;
-    if (view.winner) $("winner-text").textContent = ngettext("%(names)s wins!", "%(names)s win!", view.winner.length, { names: view.winner.map((s) => seatName(view, s)).join(" & ") });
+    if (view.winner) $("winner-text").textContent = PJ.winnerText(view, null, true);
     else if (view.drawn) $("winner-text").textContent = view.drawn;
   }
 
