@@ -69,7 +69,9 @@ def update() -> None:
         path = po_path(lang)
         path.parent.mkdir(parents=True, exist_ok=True)
         cat = read(lang) if path.exists() else Catalog(locale=lang, project="pegs-companion")
+        created = cat.creation_date
         cat.update(tpl, no_fuzzy_matching=True)
+        cat.creation_date = created   # a fixed header line: parallel branches don't conflict on it
         cat.obsolete.clear()
         with open(path, "wb") as f:
             write_po(f, cat, width=100, omit_header=False, sort_output=True, no_location=True)
