@@ -371,7 +371,7 @@
     if (!focusNext) return;
     const a = document.activeElement;
     if (a && a !== document.body && a.isConnected && !a.closest("[hidden]") && !a.disabled) { focusNext = false; return; }
-    const next = [...document.querySelectorAll("#confirm:not([hidden]), #choices button:not([disabled]), #declare button.selected, #hand button.pcard:not([disabled])")]
+    const next = [...document.querySelectorAll("#confirm:not([hidden]), #choices button:not([disabled]), #declare button.selected, #cancel:not([hidden]), #hand button.pcard:not([disabled])")]
       .find((b) => !b.closest("[hidden]"));
     focusNext = false;
     if (next) next.focus();
