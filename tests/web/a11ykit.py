@@ -62,7 +62,7 @@ LAYOUT_JS = """(opts) => {
     const box = e.getBoundingClientRect();
     const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
     for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-      if (!t.textContent.trim() || !visible(t.parentElement)) continue;
+      if (!t.textContent.trim() || t.parentElement.closest("svg") || !visible(t.parentElement)) continue;
       const range = document.createRange();
       range.selectNodeContents(t);
       for (const r of range.getClientRects()) {

@@ -104,3 +104,197 @@ def _layouts(browser, live, t, cookies):
         problems = layout_problems(page)
         assert not problems, (what, "card chosen", problems)
         ctx.close()
+
+
+# ------------------------------------------------------------------ helpers: a game moved on by the server
+
+def advance_until(live, t, want, limit=400):
+    """Play turns server-side (webkit.choose, acted for the seat as the board referee acts)
+    until want(plays) holds for the acting seat: (that seat, its plays). No phone is needed,
+    so a browser can take any seat after."""
+    svc = live.app.extensions["pegs"]
+    rng = random.Random(5)
+    for _ in range(limit):
+        seat = t.game.actor
+        with t.cond:
+            p = svc._plays(t)
+        if p.get("cards") is not None and want(p):
+            return seat, p
+        mine = {str(t.game.seat_side[s]) for s in range(len(t.seats)) if t.game.team_of_seat(s) == t.game.team_of_seat(seat)}
+        svc.act_as(t, seat, {"version": p["version"], **choose(p, rng, mine)})
+    raise AssertionError("no such turn came")
+
+
+def movable(p):
+    return any(c["moves"] for c in p["cards"]) and not p.get("options")
+
+
+def card_button(page, t, seat, card):
+    """The hand's button for `card` (the hand is drawn in the view's order)."""
+    return page.locator("#hand button.pcard").nth(t.game.player_view(seat)["hand"].index(card))
+
+
+def focused(page):
+    return page.evaluate("""() => { const a = document.activeElement;
+        return { id: a.id, tag: a.tagName, action: !!a.closest('#action'), hand: !!a.closest('#hand'),
+                 text: a.textContent.trim().slice(0, 60), enabled: !a.disabled }; }""")
+
+
+# ------------------------------------------------------------------ keyboard: focus on the next choice; the last move marked
+
+def test_a_turn_played_by_keyboard_keeps_focus_on_the_next_choice_and_the_move_is_marked(live, browser):
+    t, _ = table(live)
+    seat, p = advance_until(live, t, movable)
+    card = next(c["card"] for c in p["cards"] if c["moves"])
+    ctx = context(browser)
+    errors = []
+    page = seated(ctx, live, t, seat, errors)
+    other_ctx = context(browser)
+    other = seated(other_ctx, live, t, (seat + 1) % 4, errors)
+    tv_ctx = context(browser, viewport={"width": 1280, "height": 800}, scale=1)
+    tv = tv_ctx.new_page()
+    tv.goto(f"{live.url}/table/{t.gid}")
+    tv.wait_for_selector("#pegs .peg")
+    expect(page.locator("#banner.go")).to_be_visible()
+    card_button(page, t, seat, card).focus()
+    page.keyboard.press("Enter")
+    turn = t.game.turn
+    for _ in range(8):   # Enter on whatever has focus: the next choice each time, then Confirm
+        page.wait_for_timeout(100)
+        if t.game.turn != turn:
+            break
+        f = focused(page)
+        assert f["action"] and f["tag"] == "BUTTON" and f["enabled"], f
+        page.keyboard.press("Enter")
+    expect(page.locator("#banner.go")).to_have_count(0)
+    assert t.game.turn != turn
+    # the move just made is marked (a square where the peg arrived) on every board
+    for pg in (page, other, tv):
+        expect(pg.locator("#last-move .last-to").first).to_be_attached()
+    for c in (ctx, other_ctx, tv_ctx):
+        c.close()
+    assert not errors, errors
+
+
+# ------------------------------------------------------------------ 4.5: the 7 split's preview
+
+def test_a_seven_split_is_drawn_half_made_and_its_preview_leaves_the_board_readable(live, browser):
+    t, _ = table(live)
+    seat, p = advance_until(live, t, lambda p: any(c["rank"] == "7" and any(len(m["steps"]) == 2 for m in c["moves"])
+                                                   for c in p["cards"]))
+    seven = next(c for c in p["cards"] if c["rank"] == "7" and any(len(m["steps"]) == 2 for m in c["moves"]))
+    split = next(m for m in seven["moves"] if len(m["steps"]) == 2)
+    first, second = split["steps"]
+    ctx = context(browser)
+    errors = []
+    page = seated(ctx, live, t, seat, errors)
+    card_button(page, t, seat, seven["card"]).tap()
+    tap = lambda hole: page.locator(f'#targets .target[data-hole="{hole}"]').first.dispatch_event("click")
+    tap(first["from_id"])
+    tap(first["to_id"])
+    # half made: the first peg is drawn where it went, ringed thinly, not as a disc
+    expect(page.locator(f'#pegs .peg[data-hole="{first["to_id"]}"]')).to_have_count(1)
+    assert page.locator(f'#targets .mark.chosen').count() == 1
+    tap(second["from_id"])
+    tap(second["to_id"])
+    expect(page.locator("#confirm")).to_be_visible()
+    assert page.locator("#targets .target.dest, #targets .target.chosen").count() == 0
+    marks = page.evaluate("""() => [...document.querySelectorAll('#targets .mark')].map((m) => ({
+        fill: getComputedStyle(m).fill, r: Number(m.getAttribute('r')), events: getComputedStyle(m).pointerEvents }))""")
+    unit = float(page.locator("#board").get_attribute("data-unit"))
+    assert len(marks) == 2 and all(m["fill"] == "none" and m["r"] <= 0.5 * unit and m["events"] == "none" for m in marks), marks
+    page.locator("#confirm").tap()
+    expect(page.locator("#banner.go")).to_have_count(0)
+    ctx.close()
+    assert not errors, errors
+
+
+# ------------------------------------------------------------------ connection lost
+
+def test_while_the_companion_cant_be_reached_confirm_is_blocked_and_the_move_waits(live, browser):
+    t, _ = table(live)
+    seat, p = advance_until(live, t, movable)
+    card = next(c["card"] for c in p["cards"] if c["moves"])
+    ctx = context(browser)
+    errors = []
+    page = seated(ctx, live, t, seat, errors)
+    card_button(page, t, seat, card).tap()
+    for _ in range(4):
+        if page.locator("#confirm:visible").count():
+            break
+        page.locator("#choices button.choice").first.tap()
+    expect(page.locator("#confirm")).to_be_visible()
+    words = page.locator("#confirm").text_content()
+    turn = t.game.turn
+    ctx.set_offline(True)
+    expect(page.locator("#banner.offline")).to_be_visible(timeout=15000)
+    expect(page.locator("#confirm")).to_have_text("Connection lost: your move will wait")
+    expect(page.locator("#confirm")).to_be_disabled()
+    assert page.evaluate("getComputedStyle(document.querySelector('#banner')).backgroundColor") == "rgb(140, 140, 140)"
+    ctx.set_offline(False)
+    expect(page.locator("#msg")).to_have_text("The connection is back: you can confirm your move.", timeout=15000)
+    expect(page.locator("#banner.offline")).to_have_count(0)
+    expect(page.locator("#confirm")).to_have_text(words)   # the move waited: the same choice, to confirm
+    assert t.game.turn == turn
+    page.locator("#confirm").tap()
+    expect(page.locator("#banner.go")).to_have_count(0)
+    assert t.game.turn != turn
+    ctx.close()
+    assert not [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e], errors
+
+
+# ------------------------------------------------------------------ 4.4: 8 players
+
+LANE_CROSSINGS = """() => {
+  // each side's name against every home lane: the lane's ends mapped into the name's own
+  // (unrotated) frame, sampled along, tested against the name's box
+  const svg = document.querySelector("svg.board");
+  const out = [];
+  for (const label of svg.querySelectorAll("text.side-label")) {
+    const box = label.getBBox();
+    const m = label.transform.baseVal.consolidate();
+    const inv = m ? m.matrix.inverse() : svg.createSVGMatrix();
+    for (const lane of svg.querySelectorAll("line.lane")) {
+      const a = [lane.x1.baseVal.value, lane.y1.baseVal.value], b = [lane.x2.baseVal.value, lane.y2.baseVal.value];
+      for (let k = 0; k <= 40; k++) {
+        const p = svg.createSVGPoint();
+        p.x = a[0] + (b[0] - a[0]) * k / 40; p.y = a[1] + (b[1] - a[1]) * k / 40;
+        const q = p.matrixTransform(inv);
+        if (q.x > box.x && q.x < box.x + box.width && q.y > box.y && q.y < box.y + box.height) {
+          out.push(label.textContent.trim()); break;
+        }
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def test_eight_players_a_phone_board_with_44px_targets_and_a_table_with_names_off_the_track(live, browser):
+    t, _ = table(live, players=8)
+    seat, p = advance_until(live, t, movable)
+    card = next(c["card"] for c in p["cards"] if c["moves"])
+    ctx = context(browser)
+    errors = []
+    page = seated(ctx, live, t, seat, errors)
+    expect(page.locator("#zoom")).to_have_attribute("aria-pressed", "true")
+    card_button(page, t, seat, card).tap()
+    page.wait_for_selector("#targets .target")
+    problems = layout_problems(page, board_target=44)
+    assert not problems, problems
+    # the box is scrolled to the holes to tap: the first target is inside it
+    seen = page.evaluate("""() => { const w = document.querySelector('.board-wrap').getBoundingClientRect();
+        const r = document.querySelector('#targets .target').getBoundingClientRect();
+        return r.left >= w.left && r.right <= w.right && r.top >= w.top && r.bottom <= w.bottom; }""")
+    assert seen
+    page.locator("#zoom").tap()   # the whole board, on demand
+    expect(page.locator("#zoom")).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate("document.querySelector('svg.board').getBoundingClientRect().width") <= PHONE["width"]
+    tv_ctx = context(browser, viewport={"width": 1280, "height": 800}, scale=1)
+    tv = tv_ctx.new_page()
+    tv.goto(f"{live.url}/table/{t.gid}")
+    tv.wait_for_selector("#pegs .peg")
+    assert tv.evaluate(LANE_CROSSINGS) == []
+    for c in (ctx, tv_ctx):
+        c.close()
+    assert not errors, errors

@@ -122,6 +122,8 @@ const PJ = (() => {
       }
     });
     window.addEventListener("online", () => { if (on) { refresh(null); open(); } });
+    // the phone's own network gone (Wi-Fi off, out of range): the companion can't be reached
+    window.addEventListener("offline", () => { if (on) setConn(false); });
     const handle = {
       seen(v) { if (v > known) known = v; },
       start() {

@@ -371,8 +371,10 @@
     if (!focusNext) return;
     const a = document.activeElement;
     if (a && a !== document.body && a.isConnected && !a.closest("[hidden]") && !a.disabled) { focusNext = false; return; }
-    const next = [...document.querySelectorAll("#confirm:not([hidden]), #choices button:not([disabled]), #declare button.selected, #cancel:not([hidden]), #hand button.pcard:not([disabled])")]
-      .find((b) => !b.closest("[hidden]"));
+    // in this order (not the page's): Confirm, a choice, the declared rank, Back, a card
+    const next = ["#confirm:not([hidden])", "#choices button:not([disabled])", "#declare button.selected",
+      "#cancel:not([hidden])", "#hand button.pcard:not([disabled])"]
+      .map((q) => [...document.querySelectorAll(q)].find((b) => !b.closest("[hidden]"))).find(Boolean);
     focusNext = false;
     if (next) next.focus();
   }
