@@ -58,6 +58,12 @@ def test_the_seat_page_follows_the_text_size_and_holds_at_320px_200pct_text_and_
     errors = []
     page = seated(ctx, live, t, actor, errors)
     expect(page.locator("#banner.go")).to_be_visible()
+    # every seat page has its <h1>; a card button's name begins with what it shows (voice control:
+    # "tap 10"), in Arabic too
+    assert page.locator("h1").count() >= 1
+    names = page.evaluate("""() => [...document.querySelectorAll('#hand button.pcard')].map((b) =>
+        [b.querySelector('.rank').textContent, b.getAttribute('aria-label')])""")
+    assert names and all(label.split(" ")[0] == shown for shown, label in names), names
     # axe on the seat page at its turn (Arabic, right to left), then with a card chosen
     bad = axe_violations(page)
     assert not bad, report(bad)
@@ -171,6 +177,8 @@ def test_a_turn_played_by_keyboard_keeps_focus_on_the_next_choice_and_the_move_i
     # the move just made is marked (a square where the peg arrived) on every board
     for pg in (page, other, tv):
         expect(pg.locator("#last-move .last-to").first).to_be_attached()
+    # the discard pile's card is named to screen readers (an image with the card's name)
+    expect(other.locator("#piles").get_by_role("img", name=re.compile(r"\S"))).to_have_count(1)
     for c in (ctx, other_ctx, tv_ctx):
         c.close()
     assert not errors, errors

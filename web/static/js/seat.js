@@ -347,6 +347,12 @@
   function partial(steps) {
     const pegs = JSON.parse(JSON.stringify(view.position.pegs));
     for (const st of steps) {
+      if (st.to[0] === "M") {   // a peg it lands on goes back to its start
+        for (const [side, list] of Object.entries(pegs)) {
+          const j = list.indexOf(st.to);
+          if (j >= 0 && side !== String(st.side)) list[j] = "S";
+        }
+      }
       const list = pegs[st.side];
       const i = list ? list.indexOf(st.from) : -1;
       if (i >= 0) list[i] = st.to;
