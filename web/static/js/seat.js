@@ -365,12 +365,15 @@
      is gone: focus goes to the next choice (Confirm, the first choice, the first card), so a
      keyboard or switch user goes on from there, and it is scrolled into view above the
      sticky hand. */
-  let focusNext = false;
+  let focusNext = false, fromBoard = false;
   document.addEventListener("click", (ev) => {
-    if (ev.target.closest && ev.target.closest("#action, #hand, #board")) focusNext = true;
+    if (ev.target.closest && ev.target.closest("#action, #hand, #board")) {
+      focusNext = true;
+      fromBoard = !!ev.target.closest("#board");   // a tap on the board: keep the board where it is
+    }
   }, true);
   document.addEventListener("keydown", (ev) => {
-    if ((ev.key === "Enter" || ev.key === " ") && ev.target.closest && ev.target.closest("#action, #hand")) focusNext = true;
+    if ((ev.key === "Enter" || ev.key === " ") && ev.target.closest && ev.target.closest("#action, #hand")) { focusNext = true; fromBoard = false; }
   }, true);
 
   function placeFocus() {
@@ -382,7 +385,12 @@
       "#cancel:not([hidden])", "#hand button.pcard:not([disabled])"]
       .map((q) => [...document.querySelectorAll(q)].find((b) => !b.closest("[hidden]"))).find(Boolean);
     focusNext = false;
-    if (next) next.focus();
+    if (next) next.focus({ preventScroll: fromBoard });
+  }
+
+  // the sticky hand's height: what is scrolled or focused into view stops above it (4.8)
+  if (window.ResizeObserver) {
+    new ResizeObserver(() => document.documentElement.style.setProperty("--hand-h", `${$("hand").offsetHeight + 8}px`)).observe($("hand"));
   }
 
   function renderHand(myTurn) {
