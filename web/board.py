@@ -77,8 +77,11 @@ def layout(sides: int, holes_per_side: int, in_spot: int, come_out: int, occupie
         spans = [(inset, in_spot - 0.9), (in_spot + 0.9, h - inset)]
         lo, hi = max(spans, key=lambda sp: sp[1] - sp[0])
         mid = (lo + hi) / 2
+        # centred on the side when it fits there (clear of the lane: 4-6 sides), else beside the lane
+        centred = max(0.0, min(abs(in_spot - h / 2) - 0.9, h / 2 - inset)) * 2 * d
         sides_info[k] = {"x": x0 + mid * ux + depth * nx, "y": y0 + mid * uy + depth * ny, "angle": angle,
-                         "room": max(hi - lo, 1.0) * d, "marks": marks}
+                         "room": max(hi - lo, 1.0) * d, "marks": marks, "centred_room": centred,
+                         "centre": (mx + depth * nx, my + depth * ny)}
     xs = [p[0] for p in holes.values()]
     ys = [p[1] for p in holes.values()]
     pad = 1.2 * d
@@ -148,10 +151,14 @@ def render_svg(table, bottom_side: int = 0, element_id: str = "board") -> str:
                        f'aria-hidden="true">{escape(label)}</text>')
         words = f'{name} \u00B7 {pgettext("colour", col["name"])}'
         # as big as the board allows, but no longer than its stretch of the side (bold: ~0.62 em a letter)
-        size = max(9.0, min(font, info["room"] / (0.62 * (len(words) + 2))))
-        out.append(f'<text class="side-label" x="{info["x"]:.1f}" y="{info["y"]:.1f}" '
+        width = 0.62 * (len(words) + 2)   # in font sizes
+        if font * width <= info["centred_room"]:
+            size, (lx, ly) = font, info["centre"]
+        else:
+            size, (lx, ly) = max(9.0, min(font, info["room"] / width)), (info["x"], info["y"])
+        out.append(f'<text class="side-label" x="{lx:.1f}" y="{ly:.1f}" '
                    f'text-anchor="middle" dominant-baseline="middle" font-size="{size:.0f}" data-size="{size:.0f}" '
-                   f'transform="rotate({info["angle"]:.1f} {info["x"]:.1f} {info["y"]:.1f})" data-seat="{seat}">'
+                   f'transform="rotate({info["angle"]:.1f} {lx:.1f} {ly:.1f})" data-seat="{seat}">'
                    f'<tspan class="swatch" fill="{col["hex"]}">\u25CF</tspan> '
                    f'{escape(name)} \u00B7 {escape(pgettext("colour", col["name"]))}</text>')   # the reader's words
     out.append("</g>")
