@@ -433,7 +433,7 @@
   const wrap = svg.parentElement;
   const zoomBtn = $("zoom");
   const box = (svg.getAttribute("viewBox") || "0 0 1 1").split(/\s+/).map(Number);
-  let zoomed = false, aimed = false;
+  let zoomed = false, aimed = false, aimedAt = "";
   function needsZoom() { return Number(svg.dataset.sides) >= 8 && wrap.clientWidth * board.unit / box[2] < 44; }
   function setZoom(on) {
     zoomed = on;
@@ -452,7 +452,10 @@
     if (!ids.length && view) ids.push(...Object.keys(board.pos).filter((h) => h.startsWith(`S-s${view.seats[view.seat].side}-`)));
     const pts = ids.map((h) => board.pos[h]).filter(Boolean);
     if (!pts.length) return;
+    const key = ids.join(" ");
+    if (key === aimedAt && !always) return;   // the same holes: leave the box where the player panned it
     aimed = true;
+    aimedAt = key;
     const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
     const cx = (Math.min(...xs) + Math.max(...xs)) / 2, cy = (Math.min(...ys) + Math.max(...ys)) / 2;
     wrap.scrollTo({ left: (cx - box[0]) * PX_PER_UNIT - wrap.clientWidth / 2,
