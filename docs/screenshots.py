@@ -32,14 +32,18 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(ROOT / "docs" / "images"))
     ap.add_argument("--turns", type=int, default=14)
+    ap.add_argument("--issue25", action="store_true",
+                    help="only the seat page in English, French and Arabic and the 8-player phone")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.issue25:
+        return languages_and_eight_players(out, args.turns)
 
     from playwright.sync_api import sync_playwright
 
     from companion.bots import make_bot
-    from livekit import LiveServer
+    from tests.helpers.livekit import LiveServer
     from web.main import build_app
 
     data = tempfile.mkdtemp(prefix="pegs-shots-")
@@ -110,6 +114,89 @@ def main(argv=None) -> int:
     finally:
         live.close()
     for name in ("new-table", "host", "phone-turn", "phone-card", "table"):
+        print(out / f"{name}.png")
+    return 0
+
+
+def languages_and_eight_players(out: Path, turns: int) -> int:
+    """The seat page on its turn in English, French (Canada) and Arabic (the same seat, three
+    phones in three languages: its cookie copied), and an 8-player phone with a card chosen
+    (the board drawn big enough for 44 px targets, scrolled to them). One CSS pixel a pixel:
+    small files."""
+    from playwright.sync_api import sync_playwright
+
+    from companion.bots import make_bot
+    from tests.helpers.livekit import LiveServer
+    from web.main import build_app
+
+    app = build_app({"DATA_DIR": tempfile.mkdtemp(prefix="pegs-shots-"), "BOARD_MODE": "none", "BOT_DELAY": 0.3})
+    live = LiveServer(app)
+    svc = app.extensions["pegs"]
+    bot = make_bot("greedy", random.Random(7))
+
+    def play(table, n, until=None):
+        for _ in range(n if until is None else 400):
+            g = table.game
+            if until is not None and until(table):
+                return
+            p = bot.choose(g, g.legal_plays())
+            svc.act_as(table, g.actor, {"version": table.version, "move": p.move.text(table.geo), "card": p.card})
+
+    def movable(table):
+        with table.cond:
+            plays = svc._plays(table)
+        return any(c["moves"] for c in plays.get("cards") or []) and not plays.get("options")
+
+    made = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+                "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"])
+            host = "127.0.0.1"
+            table, _ = svc.create({"preset": "basic", "players": 4, "teams": 2, "names": ["Ann", "Béa", "Cyr", "Dalia"]})
+            play(table, turns)
+            play(table, 0, until=movable)
+            seat = table.game.actor
+            cookies = None
+            for lang, name in (("en", "seat-en"), ("fr_CA", "seat-fr-ca"), ("ar", "seat-ar")):
+                ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+                ctx.add_cookies([{"name": "pj_lang", "value": lang, "domain": host, "path": "/"}])
+                page = ctx.new_page()
+                if cookies is None:
+                    page.goto(f"{live.url}/j/{svc.join_code(table, seat)}")
+                    page.locator("#take-seat").tap()
+                    cookies = [c for c in ctx.cookies() if c["name"] != "pj_lang"]
+                else:
+                    ctx.add_cookies(cookies)
+                    page.goto(f"{live.url}/seat/{table.gid}")
+                page.wait_for_selector("#banner.go")
+                page.wait_for_timeout(400)
+                page.screenshot(path=str(out / f"{name}.png"))
+                made.append(name)
+                ctx.close()
+            eight, _ = svc.create({"preset": "basic", "players": 8, "teams": 2,
+                                   "names": ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]})
+            play(eight, turns)
+            play(eight, 0, until=movable)
+            seat = eight.game.actor
+            with eight.cond:
+                card = next(c["card"] for c in svc._plays(eight)["cards"] if c["moves"])
+            ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+            page = ctx.new_page()
+            page.goto(f"{live.url}/j/{svc.join_code(eight, seat)}")
+            page.locator("#take-seat").tap()
+            page.wait_for_selector("#banner.go")
+            hand = eight.game.player_view(seat)["hand"]
+            page.locator("#hand button.pcard").nth(hand.index(card)).tap()
+            page.wait_for_selector("#targets .target")
+            page.evaluate("window.scrollTo(0, 0)")   # the board (focus went to the first choice below)
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(out / "phone-8-players.png"))
+            made.append("phone-8-players")
+            browser.close()
+    finally:
+        live.close()
+    for name in made:
         print(out / f"{name}.png")
     return 0
 

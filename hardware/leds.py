@@ -21,7 +21,13 @@ hit            pulse 1.6 s     orange      (230, 159, 0)
 wrong          fast blink 2.5 Hz vermillion (213, 94, 0)
 selected       steady          white       (255, 255, 255)
 hint           heartbeat 1.5 s reddish purple (204, 121, 167)
+want           occult 1.2 s    the wanted peg's colour
 =============  ==============  =====================================
+
+``want`` lights a hole that wants one particular peg (the move's peg, put back after a
+hit or a mistake) in that peg's colour, and in a pattern no other role uses: lit, with a
+short dark wink each period (a lighthouse's "occulting" light). So for a seat whose pegs are
+green it can't be taken for the steady green "the peg in hand may go here" (issue 25).
 
 ``hint`` lights a hint's suggested move (issue 17.3): its peg(s) and where they go. Its
 heartbeat (two short flashes, then a pause) is the one pattern no other role uses.
@@ -41,8 +47,10 @@ RGB = tuple[int, int, int]
 OFF: RGB = (0, 0, 0)
 
 STEADY, SLOW_BLINK, BLINK, PULSE, HEARTBEAT = "steady", "slow-blink", "blink", "pulse", "heartbeat"
+OCCULT = "occult"
 PATTERNS = {STEADY: None, SLOW_BLINK: 1.0, BLINK: 0.4, PULSE: 1.6,
-            HEARTBEAT: 1.5}   # pattern -> default period (s)
+            HEARTBEAT: 1.5, OCCULT: 1.2}   # pattern -> default period (s)
+OCCULT_DARK = 0.2    # the share of an occulting period that is dark (at its end)
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,7 @@ ROLES: dict[str, Look] = {
     "wrong": Look((213, 94, 0), BLINK),
     "selected": Look((255, 255, 255), STEADY),
     "hint": Look((204, 121, 167), HEARTBEAT),
+    "want": Look((0, 158, 115), OCCULT),   # shown in the wanted peg's colour (LedBoard.want)
 }
 
 
@@ -68,7 +77,8 @@ def pattern_level(pattern: str, t: float, period: float | None = None) -> float:
     steady: 1. blink / slow-blink: on for the first half of each period (so a new
     mark is lit at once). pulse: a smooth swell from 100 % down to 10 % and back,
     never dark, so it can't be mistaken for a blink. heartbeat: two short flashes
-    (0-15 % and 25-40 % of the period), then dark.
+    (0-15 % and 25-40 % of the period), then dark. occult: lit, dark for the last 20 %
+    of each period (a wink, the opposite of a flash).
     """
     if pattern == STEADY:
         return 1.0
@@ -80,6 +90,8 @@ def pattern_level(pattern: str, t: float, period: float | None = None) -> float:
         return 0.1 + 0.9 * math.cos(math.pi * phase) ** 2   # starts bright
     if pattern == HEARTBEAT:
         return 1.0 if phase < 0.15 or 0.25 <= phase < 0.4 else 0.0
+    if pattern == OCCULT:
+        return 0.0 if phase >= 1.0 - OCCULT_DARK else 1.0
     return 1.0 if phase < 0.5 else 0.0
 
 
@@ -481,6 +493,15 @@ class LedBoard:
         now = self.clock() if now is None else now
         for hole in holes:
             self.set(hole, look.colour, look.pattern, period=look.period, duration=duration, now=now)
+
+    def want(self, holes: Iterable[str], colour: RGB, *, duration: float | None = None,
+             now: float | None = None):
+        """Light ``holes`` as wanting one particular peg: that peg's ``colour`` in the want
+        role's own pattern (occulting), never the steady look of "legal" even in green."""
+        look = self.roles["want"]
+        now = self.clock() if now is None else now
+        for hole in holes:
+            self.set(hole, colour, look.pattern, period=look.period, duration=duration, now=now)
 
     def clear(self, holes: Iterable[str] | None = None):
         """Darken ``holes`` (all LEDs if None)."""

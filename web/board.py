@@ -58,14 +58,30 @@ def layout(sides: int, holes_per_side: int, in_spot: int, come_out: int, occupie
         for j in range(pegs_per_side):
             px, py = x0 + (first + j) * ux, y0 + (first + j) * uy
             holes[f"S-s{k}-{j + 1}"] = (px + 1.7 * d * nx, py + 1.7 * d * ny)
+        # the seat's letter at the end of its start row away from the lane, and past its
+        # lane's inner end: start rows and home lanes are told apart without colour
+        at = first - 1 if first > in_spot else first + pegs_per_side
+        hx, hy = holes[f"H{home_size}-s{k}"]
+        marks = {"start": (x0 + at * ux + 1.7 * d * nx, y0 + at * uy + 1.7 * d * ny),
+                 "lane": (hx + 0.95 * d * nx, hy + 0.95 * d * ny)}
         # the label runs along its side, read from outside the board, never upside down
         angle = math.degrees(math.atan2(y0 - y1, x0 - x1))
         if angle > 90.5:
             angle -= 180
         elif angle <= -89.5:
             angle += 180
+        # the name runs along its side beside its home lane, never across it (8-10 sides: the
+        # lane sits near the middle): the longer stretch of the side on either side of the lane
         depth = 3.6 * d
-        sides_info[k] = {"x": mx + depth * nx, "y": my + depth * ny, "angle": angle}
+        inset = depth * math.tan(math.pi / n) / d + 0.3   # the track's corners at that depth
+        spans = [(inset, in_spot - 0.9), (in_spot + 0.9, h - inset)]
+        lo, hi = max(spans, key=lambda sp: sp[1] - sp[0])
+        mid = (lo + hi) / 2
+        # centred on the side when it fits there (clear of the lane: 4-6 sides), else beside the lane
+        centred = max(0.0, min(abs(in_spot - h / 2) - 0.9, h / 2 - inset)) * 2 * d
+        sides_info[k] = {"x": x0 + mid * ux + depth * nx, "y": y0 + mid * uy + depth * ny, "angle": angle,
+                         "room": max(hi - lo, 1.0) * d, "marks": marks, "centred_room": centred,
+                         "centre": (mx + depth * nx, my + depth * ny)}
     xs = [p[0] for p in holes.values()]
     ys = [p[1] for p in holes.values()]
     pad = 1.2 * d
@@ -128,9 +144,21 @@ def render_svg(table, bottom_side: int = 0, element_id: str = "board") -> str:
             out.append(f'<circle class="ring {landmark.replace("_", "-")}" cx="{lx:.1f}" cy="{ly:.1f}" '
                        f'r="{0.5 * d:.1f}" stroke="{col["hex"]}"/>')
         name = table.seats[seat].name
-        out.append(f'<text class="side-label" x="{info["x"]:.1f}" y="{info["y"]:.1f}" '
-                   f'text-anchor="middle" dominant-baseline="middle" font-size="{font:.0f}" '
-                   f'transform="rotate({info["angle"]:.1f} {info["x"]:.1f} {info["y"]:.1f})" data-seat="{seat}">'
+        label = table.public_seats_base[seat]["label"]
+        for where, (mx_, my_) in info["marks"].items():
+            out.append(f'<text class="lane-label {where}-label" x="{mx_:.1f}" y="{my_:.1f}" text-anchor="middle" '
+                       f'dominant-baseline="central" font-size="{0.7 * d:.0f}" data-size="{0.7 * d:.0f}" '
+                       f'aria-hidden="true">{escape(label)}</text>')
+        words = f'{name} \u00B7 {pgettext("colour", col["name"])}'
+        # as big as the board allows, but no longer than its stretch of the side (bold: ~0.62 em a letter)
+        width = 0.62 * (len(words) + 2)   # in font sizes
+        if font * width <= info["centred_room"]:
+            size, (lx, ly) = font, info["centre"]
+        else:
+            size, (lx, ly) = max(9.0, min(font, info["room"] / width)), (info["x"], info["y"])
+        out.append(f'<text class="side-label" x="{lx:.1f}" y="{ly:.1f}" '
+                   f'text-anchor="middle" dominant-baseline="middle" font-size="{size:.0f}" data-size="{size:.0f}" '
+                   f'transform="rotate({info["angle"]:.1f} {lx:.1f} {ly:.1f})" data-seat="{seat}">'
                    f'<tspan class="swatch" fill="{col["hex"]}">\u25CF</tspan> '
                    f'{escape(name)} \u00B7 {escape(pgettext("colour", col["name"]))}</text>')   # the reader's words
     out.append("</g>")
@@ -142,7 +170,7 @@ def render_svg(table, bottom_side: int = 0, element_id: str = "board") -> str:
         dist = math.hypot(hx, hy) or 1.0
         tx, ty = hx + hx / dist * 0.75 * d, hy + hy / dist * 0.75 * d
         out.append(f'<text class="hole-num" x="{tx:.1f}" y="{ty:.1f}" text-anchor="middle" '
-                   f'dominant-baseline="middle" font-size="{0.55 * d:.0f}">{n}</text>')
+                   f'dominant-baseline="middle" font-size="{0.55 * d:.0f}" data-size="{0.55 * d:.0f}">{n}</text>')
     out.append("</g>")
     # the LEDs under the holes (mirrored from the board referee), then pegs, then tap targets
     out.append('<g id="leds" class="leds"></g><g id="pegs" class="pegs"></g>'

@@ -12,6 +12,7 @@ from collections import deque
 
 from companion.referee import GameView, Referee, RefereeError
 
+from hardware.leds import PATTERNS, STEADY
 from hardware.virtual import VirtualBoard
 
 from .errors import ApiError
@@ -187,7 +188,10 @@ class BoardReferee:
                 continue
             if hole in colours:   # a hole that wants a particular peg shows that peg's colour
                 look = self.leds.roles[role]
-                self.leds.set(hole, self.side_rgb[colours[hole]], look.pattern, period=look.period, now=now)
+                if look.pattern == STEADY:   # in a pattern of its own: never the steady (green) "legal"
+                    self.leds.want([hole], self.side_rgb[colours[hole]], now=now)
+                else:                       # a peg to take out, a mistake, a hit: its role's blink or pulse
+                    self.leds.set(hole, self.side_rgb[colours[hole]], look.pattern, period=look.period, now=now)
             else:
                 self.leds.mark([hole], role, now=now)
         self.roles = want
@@ -249,7 +253,6 @@ class BoardReferee:
         return out
 
     def _without_hint(self, leds: dict) -> dict:
-        from hardware.leds import PATTERNS
         out = {}
         for hole, led in leds.items():
             if led["role"] != "hint":
@@ -259,8 +262,12 @@ class BoardReferee:
             look = self.leds.roles.get(role) if role else None
             if look is None:
                 continue   # dark without the hint
-            shown = {"role": role, "rgb": _hex(self.side_rgb.get(side, look.colour)), "pattern": look.pattern,
-                     "period": look.period or PATTERNS[look.pattern]}
+            pattern, period = look.pattern, look.period
+            if side is not None and pattern == STEADY:   # wanting one peg: its own pattern (_apply_leds)
+                want = self.leds.roles["want"]
+                pattern, period = want.pattern, want.period
+            shown = {"role": role, "rgb": _hex(self.side_rgb.get(side, look.colour)), "pattern": pattern,
+                     "period": period or PATTERNS[pattern]}
             if side is not None and self.view is not None:
                 shown["want"] = self.view.colour_names.get(side)
             out[hole] = shown

@@ -253,7 +253,7 @@ def test_the_table_page_says_the_board_in_words(live):
             tv.goto(f"{live.url}/table/{gid}")
             expect(tv.locator("#referee")).to_have_attribute("data-state", "ready")
             legend = tv.locator(".led-legend").inner_text()
-            assert "a peg's colour: that peg goes here" in legend and "steady: may go here" not in legend
+            assert "a peg's colour, winking: that peg goes here" in legend and "steady: may go here" not in legend
             assert "conic-gradient" in tv.locator("#want-key").evaluate("e => e.style.background")
             hub.choose(table, token, {"version": table.version, "card": card})
             come_out = f"M{side * 18 + 8}"

@@ -49,9 +49,10 @@ def test_setup_check_lights_what_is_out_of_place_then_the_board_is_ready(rigs):
     # every start hole of the four sides needs a peg: green ("legal": put a peg here)
     assert {h for h, r in ref.roles.items() if r == "legal"} == {
         f"S-s{s}-{i}" for s in range(4) for i in range(1, 6)}
-    # each in the colour of the peg it wants (issue 14.2), steady like every "put a peg here"
+    # each in the colour of the peg it wants (issue 14.2), in the want pattern of its own (issue 25):
+    # lit, winking dark once a period, never the steady green of "the peg in hand may go here"
     assert rig.pixel("S-s2-3") == rig.lit_side(2) != rig.lit_side(1)
-    assert rig.leds.marks()["S-s2-3"]["pattern"] == "steady"
+    assert rig.leds.marks()["S-s2-3"]["pattern"] == "occult"
     rig.hands.tray.append(0)
     rig.hands.place("M30", 0, rig.clock.t)        # a stray peg on the track
     rig.set_up()

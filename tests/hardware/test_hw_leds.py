@@ -533,3 +533,46 @@ def test_hardware_run_loop_polls_until_stopped(clock):
     assert [(e.hole, e.occupied) for e in events] == [("H2-s1", True)]
     assert sleeps == [pytest.approx(0.01)] * 10          # sensors.scan_hz = 100
     hw.close()
+
+
+# ------------------------------------------------------------------ a hole that wants one peg (issue 25)
+
+def _pixels_seen(leds, clock, holes, seconds=2.4, fps=50):
+    """Run the LED loop at `fps` for `seconds`: each hole's pixel as the strip last received
+    it, at every step (a frame is sent only when it changed)."""
+    out = {h: [] for h in holes}
+    for _ in range(round(seconds * fps)):
+        leds.update()
+        for h in holes:
+            out[h].append(leds.sink.last[leds.index_of(h)])
+        clock.advance(1 / fps)
+    return out
+
+
+def test_a_hole_that_wants_a_green_peg_is_never_the_steady_green_of_legal(leds, clock):
+    # a seat whose pegs are green: its wanted hole in its own green, beside a "legal" hole
+    green = (46, 158, 62)
+    leds.want(["M10"], green)
+    leds.mark(["M12"], "legal")
+    seen = _pixels_seen(leds, clock, ["M10", "M12"])
+    want, legal = seen["M10"], seen["M12"]
+    assert set(legal) == {ROLES["legal"].colour}                 # legal: always lit, steady
+    assert set(want) == {green, OFF}                              # want: the peg's colour, and dark
+    dark = want.count(OFF) / len(want)
+    assert 0.15 <= dark <= 0.25                                   # a short wink (20 % of each period)
+    # the wink repeats: two dark runs in 2.4 s (1.2 s period), each starting after a lit stretch
+    runs = [k for k in range(1, len(want)) if want[k] == OFF and want[k - 1] != OFF]
+    assert len(runs) == 2 and all(want[k - 1] == green for k in runs)
+
+
+def test_the_want_pattern_is_unlike_every_other_roles(leds, clock):
+    """Over a period, the want pattern's lit/dark sequence differs from each role's pattern."""
+    from hardware.leds import OCCULT, PATTERNS
+    ts = [k / 50 for k in range(120)]
+    want = [pattern_level(OCCULT, t) > 0.5 for t in ts]
+    for role, look in ROLES.items():
+        if role == "want":
+            continue
+        other = [pattern_level(look.pattern, t, look.period) > 0.5 for t in ts]
+        assert other != want, role
+    assert PATTERNS[OCCULT] == ROLES["want"].period or ROLES["want"].period is None

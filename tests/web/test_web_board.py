@@ -39,3 +39,17 @@ def test_render_svg_draws_every_hole_the_engine_names(preset, players, teams, ho
         assert re.search(f'<circle id="{start}" class="hole in-spot come-out"[^>]*data-side="{side}"', svg)
     assert set(ids) == want
     assert "H5-" not in svg
+
+
+@pytest.mark.parametrize("preset,players,teams", [("basic", 4, 2), ("basic", 8, 2), ("tock", 4, None)])
+def test_start_rows_and_home_lanes_carry_their_seats_letter_not_only_its_colour(preset, players, teams):
+    # issue 25 §3: red and green partners look alike to a deuteranope; each seat's start row and
+    # home lane has its letter beside it, as its pegs do
+    table = _table(preset, players, teams)
+    svg = render_svg(table)
+    for seat in range(players):
+        label = table.public_seats_base[seat]["label"]
+        for where in ("start", "lane"):
+            assert len(re.findall(rf'<text class="lane-label {where}-label"[^>]*>{re.escape(label)}</text>', svg)) >= 1, (seat, where)
+    assert len(re.findall(r'class="lane-label start-label"', svg)) == players
+    assert len(re.findall(r'class="lane-label lane-label"', svg)) == players

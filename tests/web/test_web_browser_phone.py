@@ -361,11 +361,13 @@ def test_the_next_phone_shows_the_board_catching_up_as_catch_up(live_sim, browse
 
 
 def card_words(card):
+    """A card button's name: what it shows first, then its name (issue 25: "A Ace of clubs")."""
     suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
     words = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
     if card == "JK":
-        return "Joker"
-    return f"{words.get(card[:-1], card[:-1])} of {suits[card[-1]]}"
+        return "JK Joker"
+    rank = card[:-1]
+    return f"{rank} {words[rank]} of {suits[card[-1]]}" if rank in words else f"{rank} of {suits[card[-1]]}"
 
 
 # ------------------------------------------------------------------ 14.11: the screen stays on

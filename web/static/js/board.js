@@ -91,6 +91,52 @@ class Board {
     }
   }
 
+  /* Thin rings (not tap targets) on holes: a preview's destinations, drawn so they don't
+     cover the pegs and holes around them while the player checks the board (issue 25, 4.5). */
+  mark(ids, cls) {
+    for (const id of ids) {
+      const p = this.pos[id];
+      if (!p) continue;
+      const c = document.createElementNS(Board.NS, "circle");
+      c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]);
+      c.setAttribute("r", this.unit * 0.48);
+      c.setAttribute("class", `mark ${cls}`);
+      this.targetLayer.append(c);
+    }
+  }
+
+  /* The move just made (the newest log entry's notation, "7 0:M3-M7 2:M10-M13", "J 0:M3<>1:M9"):
+     a dashed ring where each peg left, a solid square round where it arrived; the shape,
+     not only the colour, tells them (issue 25, 3). */
+  lastMove(entry) {
+    let layer = this.svg.querySelector("#last-move");
+    if (!layer) {
+      layer = document.createElementNS(Board.NS, "g");
+      layer.id = "last-move";
+      layer.setAttribute("class", "last-move");
+      layer.setAttribute("aria-hidden", "true");
+      this.svg.insertBefore(layer, this.pegLayer);
+    }
+    layer.replaceChildren();
+    if (!entry || entry.cancelled || !entry.move) return;
+    const u = this.unit;
+    const put = (tag, attrs, cls) => {
+      const e = document.createElementNS(Board.NS, tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      e.setAttribute("class", cls);
+      layer.append(e);
+    };
+    const swap = /(\d+):(M\d+|H\d+)<>(\d+):(M\d+|H\d+)/.exec(entry.move);
+    const pairs = swap ? [[swap[1], swap[2], swap[3], swap[4]], [swap[3], swap[4], swap[1], swap[2]]]
+      : Array.from(entry.move.matchAll(/(\d+):(S|M\d+|H\d+)-(S|M\d+|H\d+)/g), (m) => [m[1], m[2], m[1], m[3]]);
+    for (const [fs, from, ts, to] of pairs) {
+      const a = from === "S" ? null : this.pos[PJ.holeId(fs, from)];
+      const b = to === "S" ? null : this.pos[PJ.holeId(ts, to)];
+      if (a && !swap) put("circle", { cx: a[0], cy: a[1], r: u * 0.5 }, "last-from");
+      if (b) put("rect", { x: b[0] - u * 0.55, y: b[1] - u * 0.55, width: u * 1.1, height: u * 1.1, rx: u * 0.12 }, "last-to");
+    }
+  }
+
   clear() {
     this.targetLayer.replaceChildren();
     this.svg.querySelectorAll(".hole.movable, .hole.dest, .hole.chosen, .hole.victim, .hole.hint").forEach((h) =>

@@ -31,6 +31,17 @@ function pgettext(ctx, text, params) {
   });
 })();
 
+/* The board's labels (names, hole numbers, seat letters) grow with the browser's text size:
+   SVG text is sized in the board's units, so scale it by the root font's share of 17 px
+   (the page's size at the browser's default), up to twice. */
+(() => {
+  const scale = Math.min(2, parseFloat(getComputedStyle(document.documentElement).fontSize) / 17);
+  if (!(scale > 1.02)) return;
+  document.documentElement.dataset.textScale = scale.toFixed(2);
+  document.querySelectorAll("svg.board text[data-size]").forEach((t) =>
+    t.setAttribute("font-size", (parseFloat(t.dataset.size) * scale).toFixed(1)));
+})();
+
 const PJ = (() => {
   const CSRF = "X-Pegs-Request";
   const bootEl = document.getElementById("boot");
@@ -68,7 +79,7 @@ const PJ = (() => {
      waking up, or every 20 s as a safety net) call refresh(). With a board, "board"
      events say its state changed (a peg lifted, the LEDs, a message): onBoard().
      stop() ends it all (a phone that lost its seat must not keep asking); start() again. */
-  function live(gid, refresh, connEl, onBoard) {
+  function live(gid, refresh, connEl, onBoard, onConn) {
     let client = sessionStorage.getItem("pj-client");
     if (!client) {
       const a = new Uint8Array(12);
@@ -77,7 +88,10 @@ const PJ = (() => {
       sessionStorage.setItem("pj-client", client);
     }
     let es = null, known = -1, retryTimer = null, ticker = null, on = false;
+    let wasOk = null;
     const setConn = (ok) => {
+      if (onConn && ok !== null && ok !== wasOk) onConn(ok, wasOk);
+      if (ok !== null) wasOk = ok;
       if (!connEl) return;
       connEl.textContent = ok === null ? _("stopped") : ok ? _("live") : _("reconnecting…");
       connEl.classList.toggle("ok", ok === true);
@@ -108,6 +122,8 @@ const PJ = (() => {
       }
     });
     window.addEventListener("online", () => { if (on) { refresh(null); open(); } });
+    // the phone's own network gone (Wi-Fi off, out of range): the companion can't be reached
+    window.addEventListener("offline", () => { if (on) setConn(false); });
     const handle = {
       seen(v) { if (v > known) known = v; },
       start() {
@@ -260,6 +276,7 @@ const PJ = (() => {
     if (card === "hidden") {
       el.classList.add("back");
       el.setAttribute("aria-label", _("a card face down"));
+      if (!opts.button) el.setAttribute("role", "img");
       el.textContent = "?";
       return el;
     }
@@ -267,7 +284,10 @@ const PJ = (() => {
     const s = SUITS[card.slice(-1)];
     if (card === "JK") el.classList.add("joker");
     else if (s && s[2]) el.classList.add("red");
-    el.setAttribute("aria-label", cardWords(card));
+    // its name starts with what it shows ("A", "10", "JK"), so voice control finds it by that
+    const shown = card === "JK" ? "JK" : r, words = cardWords(card);
+    el.setAttribute("aria-label", words === shown || words.startsWith(`${shown} `) ? words : `${shown} ${words}`);
+    if (!opts.button) el.setAttribute("role", "img");   // a span is named to screen readers only as an image
     const rk = document.createElement("span");
     rk.className = "rank";
     rk.textContent = card === "JK" ? "JK" : r;

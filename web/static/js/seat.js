@@ -316,11 +316,14 @@
     PJ.countingInto($("counting"), view);
     const logEl = $("log");
     logEl.replaceChildren(...view.log.slice(-8).reverse().map((e) => PJ.logLine(view, e)));
-    renderAction(myTurn);
+    renderChoices(myTurn);
+    zoomTo();
     renderHint(myTurn);
     renderHand(myTurn);
     renderBoardBox();
     if (mirror && bstate) showLeds();
+    showOffline();
+    placeFocus();
   }
 
   // ------------------------------------------------------------------ hints
@@ -382,6 +385,7 @@
     }
   }
 
+
   function bannerText(myTurn) {
     if (view.status === "ended") return _("The host has ended the game.");
     if (view.drawn) return view.drawn;
@@ -405,6 +409,58 @@
   function drawBoard(preview, moved) {
     board.clear();
     board.setPegs(preview || view.position.pegs, view.seats, sideSeat(), moved);
+    // the move just made, until this phone previews its own
+    board.lastMove(preview ? null : view.log[view.log.length - 1]);
+  }
+
+  /* The pegs after the steps chosen so far (a 7 split half made): drawn where they go. */
+  function partial(steps) {
+    const pegs = JSON.parse(JSON.stringify(view.position.pegs));
+    for (const st of steps) {
+      if (st.to[0] === "M") {   // a peg it lands on goes back to its start
+        for (const [side, list] of Object.entries(pegs)) {
+          const j = list.indexOf(st.to);
+          if (j >= 0 && side !== String(st.side)) list[j] = "S";
+        }
+      }
+      const list = pegs[st.side];
+      const i = list ? list.indexOf(st.from) : -1;
+      if (i >= 0) list[i] = st.to;
+    }
+    return pegs;
+  }
+
+  /* ------------------------------------------------------------------ focus (issue 25, 3)
+     After a tap on a card, a peg or a choice the page is drawn again and the tapped button
+     is gone: focus goes to the next choice (Confirm, the first choice, the first card), so a
+     keyboard or switch user goes on from there, and it is scrolled into view above the
+     sticky hand. */
+  let focusNext = false, fromBoard = false;
+  document.addEventListener("click", (ev) => {
+    if (ev.target.closest && ev.target.closest("#action, #hand, #board")) {
+      focusNext = true;
+      fromBoard = !!ev.target.closest("#board");   // a tap on the board: keep the board where it is
+    }
+  }, true);
+  document.addEventListener("keydown", (ev) => {
+    if ((ev.key === "Enter" || ev.key === " ") && ev.target.closest && ev.target.closest("#action, #hand")) { focusNext = true; fromBoard = false; }
+  }, true);
+
+  function placeFocus() {
+    if (!focusNext) return;
+    const a = document.activeElement;
+    if (a && a !== document.body && a.isConnected && !a.closest("[hidden]") && !a.disabled) { focusNext = false; return; }
+    // in this order (not the page's): Confirm, a choice, the declared rank, Back, a card
+    const next = ["#confirm:not([hidden])", "#choices button:not([disabled])", "#declare button.selected",
+      "#cancel:not([hidden])", "#hand button.pcard:not([disabled])"]
+      .map((q) => [...document.querySelectorAll(q)].find((b) => !b.closest("[hidden]"))).find(Boolean);
+    focusNext = false;
+    if (next) next.focus({ preventScroll: fromBoard });
+  }
+
+  // the sticky hand's height: what is scrolled or focused into view stops above it (4.8)
+  if (window.ResizeObserver) {
+    new ResizeObserver(() => document.documentElement.style.setProperty("--hand-h", `${$("hand").offsetHeight + 8}px`)).observe($("hand"));
   }
 
   function renderHand(myTurn) {
@@ -432,6 +488,56 @@
   }
 
   function renderAction(myTurn) {
+    renderChoices(myTurn);
+    zoomTo();
+    placeFocus();
+  }
+
+  /* ------------------------------------------------------------------ 8-10 players (issue 25, 4.4)
+     A board of 8 sides or more drawn across a phone has holes under 5 px: there the board is
+     drawn big enough for every tap target to be at least 44 px (a hole 2.25 px per unit apart,
+     targets 56 px), in a box that scrolls (and pinch-zooms) and is scrolled to what matters:
+     the holes to tap, else this seat's own side. A button shows the whole board. */
+  const PX_PER_UNIT = 2.25;
+  const svg = $("board");
+  const wrap = svg.parentElement;
+  const zoomBtn = $("zoom");
+  const box = (svg.getAttribute("viewBox") || "0 0 1 1").split(/\s+/).map(Number);
+  let zoomed = false, aimed = false, aimedAt = "";
+  function needsZoom() { return Number(svg.dataset.sides) >= 8 && wrap.clientWidth * board.unit / box[2] < 44; }
+  function setZoom(on) {
+    zoomed = on;
+    wrap.classList.toggle("zoomed", on);
+    if (on) wrap.tabIndex = 0; else wrap.removeAttribute("tabindex");   // a box that scrolls: reachable by keyboard
+    svg.style.width = on ? `${Math.round(box[2] * PX_PER_UNIT)}px` : "";
+    svg.style.height = on ? `${Math.round(box[3] * PX_PER_UNIT)}px` : "";
+    zoomBtn.textContent = on ? _("Show the whole board") : _("Zoom in on the board");
+    zoomBtn.setAttribute("aria-pressed", String(on));
+    if (on) zoomTo(true);
+  }
+  function zoomTo(always) {
+    if (!zoomed) return;
+    const ids = [...board.targetLayer.querySelectorAll(".target")].map((t) => t.dataset.hole);
+    if (!ids.length && aimed && !always) return;
+    if (!ids.length && view) ids.push(...Object.keys(board.pos).filter((h) => h.startsWith(`S-s${view.seats[view.seat].side}-`)));
+    const pts = ids.map((h) => board.pos[h]).filter(Boolean);
+    if (!pts.length) return;
+    const key = ids.join(" ");
+    if (key === aimedAt && !always) return;   // the same holes: leave the box where the player panned it
+    aimed = true;
+    aimedAt = key;
+    const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+    const cx = (Math.min(...xs) + Math.max(...xs)) / 2, cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+    wrap.scrollTo({ left: (cx - box[0]) * PX_PER_UNIT - wrap.clientWidth / 2,
+                    top: (cy - box[1]) * PX_PER_UNIT - wrap.clientHeight / 2 });
+  }
+  if (Number(svg.dataset.sides) >= 8) {
+    zoomBtn.hidden = false;
+    zoomBtn.addEventListener("click", () => setZoom(!zoomed));
+    setZoom(needsZoom());
+  }
+
+  function renderChoices(myTurn) {
     const prompt = $("prompt"), choices = $("choices"), declare = $("declare");
     choices.replaceChildren();
     drawBoard();
@@ -502,7 +608,7 @@
     const done = cands.find((m) => m.steps.length === sel.steps.length);
     if (done) {
       drawBoard(done.result, new Set(done.steps.map((s) => s.to_id)));
-      board.highlight(done.steps.map((s) => s.to_id), "chosen");
+      board.mark(done.steps.map((s) => s.to_id), "chosen");   // thin rings: the board stays readable (4.5)
       prompt.textContent = _("Check the board, then confirm.");
       const hits = done.hits.map((h) => _("%(who)s's peg on %(src)s goes to %(dst)s", { who: seatName(view, sideSeat()[h.side]), src: holeWords(h.from), dst: holeWords(h.to) }));
       const desc = hits.length ? _("%(move)s. %(hits)s.", { move: describe(done), hits: hits.reduce((a, b) => _("%(a)s; %(b)s", { a, b })) }) : describe(done);
@@ -515,7 +621,10 @@
       const froms = uniq(cands.filter((m) => m.steps.length > k).map((m) => m.steps[k].from_id));
       if (!done) {
         prompt.textContent = k === 0 ? _("Tap the peg to move with the %(card)s.", { card: cardName() }) : _("Now tap the second peg (the rest of the %(card)s).", { card: cardName() });
-        if (sel.steps.length) board.highlight(sel.steps.map((s) => s.to_id), "chosen");
+        if (sel.steps.length) {   // the first part of a split drawn made, its peg ringed thinly
+          drawBoard(partial(sel.steps), new Set(sel.steps.map((s) => s.to_id)));
+          board.mark(sel.steps.map((s) => s.to_id), "chosen");
+        }
       } else prompt.textContent = _("%(said)s Or tap another peg to split.", { said: prompt.textContent });
       board.highlight(froms, "movable");
       for (const id of froms) {
@@ -529,6 +638,7 @@
       const steps = cands.filter((m) => m.steps.length > k && m.steps[k].from_id === sel.from).map((m) => m.steps[k]);
       const dests = uniq(steps.map((s) => s.to_id));
       prompt.textContent = steps[0] && steps[0].swap_side !== undefined ? _("Tap the peg to swap with.") : _("Tap where it goes.");
+      if (sel.steps.length) drawBoard(partial(sel.steps), new Set(sel.steps.map((s) => s.to_id)));
       board.highlight([sel.from], "chosen");
       board.highlight(dests, "dest");
       for (const id of dests) {
@@ -572,7 +682,7 @@
       if (m.result) {
         try {
           drawBoard(m.result, new Set(m.steps.map((st) => st.to_id)));
-          board.highlight(m.steps.map((st) => st.to_id), "chosen");
+          board.mark(m.steps.map((st) => st.to_id), "chosen");
         } catch (e) { drawBoard(); }   // a board this phone can't draw yet: the words say it all
       }
       prompt.textContent = _("Check, then confirm.");
@@ -624,9 +734,37 @@
   function showConfirm(text, action) {
     const c = $("confirm");
     c.hidden = false;
-    c.textContent = _("Confirm: %(what)s", { what: text });
-    c.onclick = action;
+    c.dataset.words = _("Confirm: %(what)s", { what: text });
+    c.textContent = c.dataset.words;
+    c.onclick = () => { if (!offline) action(); };
     $("cancel").hidden = false;
+    showOffline();
+  }
+
+  /* ------------------------------------------------------------------ connection (issue 25, 3)
+     While the companion can't be reached the "Your turn" banner is greyed and Confirm says
+     the move waits (the choice is kept); when the connection is back, the page says so. */
+  let offline = false;
+  function showOffline() {
+    const c = $("confirm");
+    $("banner").classList.toggle("offline", offline);
+    c.classList.toggle("offline", offline);
+    c.disabled = offline || busy;
+    c.setAttribute("aria-disabled", String(offline));
+    if (offline) c.textContent = _("Connection lost: your move will wait");
+    else if (c.dataset.words) c.textContent = c.dataset.words;
+  }
+
+  function connChanged(ok, before) {
+    const was = offline;
+    offline = !ok;
+    if (view) showOffline();
+    if (offline && !was) say(_("Connection lost: your move will wait"), "error");
+    else if (!offline && was) {
+      say(view && view.actor === view.seat && view.status === "playing" && !$("confirm").hidden
+        ? _("The connection is back: you can confirm your move.") : _("The connection is back."), "info");
+      refresh();
+    }
   }
 
   const uniq = (a) => Array.from(new Set(a));
@@ -745,7 +883,7 @@
   }
 
   async function send(move, card) {
-    if (busy) return;
+    if (busy || offline) return;
     busy = true;
     $("confirm").disabled = true;
     try {
@@ -758,11 +896,12 @@
       render();
       refresh();   // this phone may act again at once (a penalty to choose, its turn): load its plays
     } catch (e) {
+      if (e.status === 0) { say(_("Connection lost: your move will wait"), "error"); return; }   // not sent: the choice is kept
       if (e.status === 409) { say(e.message, "info"); view = null; await refresh(); }
       else say(e.body && e.body.words ? e.body.words : e.body && e.body.rule ? _("%(said)s (rule %(rule)s)", { said: e.message, rule: e.body.rule }) : e.message, "error", e.body && e.body.rule);
     } finally {
       busy = false;
-      $("confirm").disabled = false;
+      $("confirm").disabled = offline;
     }
   }
 
@@ -789,7 +928,7 @@
   // a version event brings the view; the board has events of its own (its version), so only a
   // wake-up or the safety tick (ver null) asks both
   const conn = PJ.live(gid, (ver) => { refresh(ver); if (ver === null) refreshBoard(); }, $("conn"),
-    (mirror || bb.control) ? refreshBoard : null);
+    (mirror || bb.control) ? refreshBoard : null, connChanged);
   refresh();   // without a seat: learns why (and stops listening unless the host is asked)
   refreshBoard();
 })();

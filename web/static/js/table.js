@@ -109,6 +109,7 @@
     board.clear();
     if (vb && bstate && bstate.attached) vb.render(bstate);
     else drawPosition();
+    board.lastMove(last);   // the move just made, marked by shape (issue 25, 3)
     renderBanner();
     renderSide(last);
     PJ.announcer(view);
