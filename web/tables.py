@@ -332,7 +332,7 @@ class TableService(SeatAccess, BotTurns):
             raise api_error(exc, rule="P7") from None
         except IllegalMoveError as exc:
             raise api_error(exc, f"not allowed: {exc}", rule=exc.rule,
-                            words=words.refusal(g.position, table.names, str(exc), exc.rule)) from None
+                            words=words.refusal(g.position, table.names, exc)) from None
         except MoveSyntaxError as exc:
             raise api_error(exc, f"not a move: {exc}") from None
         text = play.move.text(table.geo)
