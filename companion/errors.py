@@ -16,6 +16,10 @@ the branches to HTTP status codes in one table.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .message import Msg
 
 
 class CompanionError(Exception):
@@ -42,10 +46,10 @@ class MoveError(CompanionError, ValueError):
     carried by the message itself (`companion.message.said`). str() stays the engine's
     English, the `pegs` command's words."""
 
-    def __init__(self, message: str, rule: str | None = None, reason=None) -> None:
+    def __init__(self, message: str, rule: str | None = None, reason: Msg | None = None) -> None:
         super().__init__(message)
         self.rule = rule
-        self.reason = reason if reason is not None else getattr(message, "said", None)
+        self.reason: Msg | None = reason if reason is not None else getattr(message, "said", None)
 
 
 class MoveSyntaxError(MoveError):

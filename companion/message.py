@@ -15,6 +15,7 @@ Standard library only.
 from __future__ import annotations
 
 import gettext as _gettext
+from typing import Any
 
 _ENGLISH = _gettext.NullTranslations()
 
@@ -103,7 +104,7 @@ class Ref:
     __slots__ = ("kind", "value")
     KINDS = ("side", "owner", "hole", "a rank", "rank", "card", "ranks")
 
-    def __init__(self, kind: str, value) -> None:
+    def __init__(self, kind: str, value: Any) -> None:
         self.kind, self.value = kind, value
 
     def __str__(self) -> str:
@@ -116,7 +117,7 @@ class Ref:
     def __repr__(self) -> str:
         return f"Ref({self.kind!r}, {self.value!r})"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Ref) and (self.kind, self.value) == (other.kind, other.value)
 
     def __hash__(self) -> int:
