@@ -16,7 +16,7 @@ from pathlib import Path
 
 # The sentences are messages (ids and parameters, standard library only, no rules): the web
 # page shows each in the reader's language; commands, paths and raw errors stay as written.
-from companion.message import msg
+from companion.message import Msg, msg
 
 from .leds import MODEL_PATHS, LedDriverError, read_pi_model
 from .sensors import SoftwareSPIFallback
@@ -148,7 +148,8 @@ def diagnose_strip(exc: BaseException, wiring, *, dev: Path = Path("/dev"),
         fix = (msg("Do what it says, then try the board again.") if model else
                msg("On a PC, use the simulated board: %(setting)s in the config (or %(command)s).",
                    setting='board.mode = "simulation"', command="pegs serve --board simulation"))
-        return HardwareProblem("LEDs", msg("The LEDs can't be lit: %(error)s.", error=str(exc)), fix, detail)
+        said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)
+        return HardwareProblem("LEDs", msg("The LEDs can't be lit: %(error)s.", error=said), fix, detail)
     if "Raspberry Pi 5" in model and not (dev / "pio0").exists():
         return HardwareProblem(
             "LEDs", msg("The LEDs can't be lit: the Pi 5's PIO device %(path)s is missing.", path="/dev/pio0"),

@@ -781,7 +781,7 @@ def _spread_ratios(layout: Layout, holes: list, ratio: np.ndarray, known: list, 
 def _side_name(model: ColourModel, s: int) -> str:
     """"side 0's red pegs" with the user's colour name, "side 0's pegs" without one."""
     name = model.names.get(s)
-    return (msg("side %(side)s's %(colour)s pegs", side=s, colour=name) if name else
+    return (msg("side %(side)s's %(colour)s pegs", side=s, colour=pmsg("colour", name)) if name else
             msg("side %(side)s's pegs", side=s))
 
 

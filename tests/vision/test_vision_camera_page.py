@@ -284,3 +284,30 @@ def test_phone_shows_the_camera_and_takes_the_sheen_set_up_with_an_empty_board_p
     cal = Calibration.load(target)
     assert cal.camera is not None and cal.weak == [] and not cal.accepted_weak
     assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["fr_CA", "ar"])
+def test_the_camera_speaks_the_pages_language(tmp_path, recordings, lang):
+    """Issue 25.1: the camera API's refusals, the calibration's refusals, warnings and summary
+    and the save message reach a French or Arabic page in its words (commands and keys as
+    written), with no catalog English left over."""
+    from tests.helpers.english import english_left
+    app, target = make(tmp_path, recordings["seen"])
+    c = app.test_client()
+    c.set_cookie("pj_lang", lang)
+    refused = c.post("/api/camera/analyse", json={}, headers=CSRF).get_json()["error"]   # no picture yet
+    assert refused and not english_left(refused, lang) and "take a picture" not in refused
+    c.post("/api/camera/snapshot", json={}, headers=CSRF)
+    line = c.post("/api/camera/analyse", json={"colours": COLOURS, "points": [[0, 0], [1, 0], [2, 0], [3, 0]]},
+                  headers=CSRF).get_json()["error"]
+    assert line and "line" not in line and not english_left(line, lang)
+    res = c.post("/api/camera/analyse", json={"colours": COLOURS}, headers=CSRF).get_json()
+    assert res["error"] is None and res["camera"]
+    said = " ".join(res["camera"] + res["warnings"] + res["weak"])
+    assert not english_left(said, lang), said
+    assert ("caméra" if lang == "fr_CA" else "الكاميرا") in said and "degrees" not in said
+    out = c.post("/api/camera/save", json={}, headers=CSRF).get_json()
+    assert "camera.calibration" in out["message"] and str(target) in out["message"]
+    assert not out["message"].startswith("Saved") and not english_left(out["message"], lang)
+    page = c.get("/settings/camera").get_data(as_text=True)
+    assert not english_left(page, lang)
