@@ -97,3 +97,56 @@ def test_the_hardwares_problems_read_in_the_pages_language(app_on_a_pc, lang):
     assert not english_left(page.split('<section id="board-problem"')[0], lang)
     status = c.get("/api/settings").get_json()["board"]
     assert not english_left(" ".join(p["what"] + " " + p["fix"] for p in status["problems"]), lang)
+
+
+def _texts(html: str) -> set[str]:
+    """The page's visible text pieces of three words or more (scripts, styles and tags out)."""
+    import re
+    html = re.sub(r"(?s)<(script|style)\b.*?</\1>", " ", html)
+    from web.i18n import LANGUAGES
+    names = {name for name, _ in LANGUAGES.values()}
+    return {t.strip() for t in re.split(r"<[^>]*>", html)
+            if len(re.findall(r"[A-Za-z]{2,}", t)) >= 3 and " " in t.strip() and "Pegs and Jokers" not in t
+            and not any(n in t for n in names)}   # the language picker names each language in its own
+
+
+@pytest.mark.parametrize("path", ["/settings", "/settings/camera"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_sentence_of_the_admin_pages_is_the_same_as_in_english(settings_app, path, lang):
+    """A literal the catalogs never saw (no _() round it) reads the same in every language:
+    no visible sentence of the settings and camera pages may be the English page's."""
+    app, _ = settings_app
+    english = _texts(app.test_client().get(path).get_data(as_text=True))
+    c = app.test_client()
+    c.set_cookie("pj_lang", lang)
+    same = english & _texts(c.get(path).get_data(as_text=True))
+    assert not same, same
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_sentence_of_the_players_pages_is_the_same_as_in_english(lang):
+    """The same check on the pages the server writes for the players and the host: home,
+    new table, join, seat, host, table, pairing and the card sheet."""
+    from tests.web.webkit import join_all, make_app, new_table
+    app = make_app()
+    try:
+        host = app.test_client()
+        gid = new_table(host)
+        svc = app.extensions["pegs"]
+        table = svc.get(gid)
+        phone = join_all(app, gid, seats=[0])[0]
+        code = svc.join_code(table, 1)
+        paths = ["/", "/new", f"/j/{code}", f"/seat/{gid}", f"/host/{gid}", f"/table/{gid}", f"/rules/{gid}",
+                 "/d/ZZZZZZ"]
+        for path in paths:
+            who = phone if path.startswith("/seat") else host
+            who.set_cookie("pj_lang", "en")
+            who.set_cookie("pj_table_lang", "en")
+            english = _texts(who.get(path).get_data(as_text=True))
+            who.set_cookie("pj_lang", lang)
+            who.set_cookie("pj_table_lang", lang)
+            same = english & _texts(who.get(path).get_data(as_text=True))
+            same = {t for t in same if not t.startswith(("Ann", "Bob", "Cy", "Di", "pegs "))}   # names, commands
+            assert not same, (path, same)
+    finally:
+        app.extensions["pegs"].close()
