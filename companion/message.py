@@ -96,7 +96,7 @@ def _format(tr, id, params, plural, n, ctx, isolate=False) -> str:
 
 class Ref:
     """A thing of the table the engine knows only by its number or code, as a sentence's
-    parameter: a side ("side 2"), a side's owner, a hole token ("M13"), a rank ("J") with or
+    parameter: a side ("side 2"), a side's owner, a hole token (M13), a rank ("J") with or
     without its article, a card ("JH"), a list of ranks. The words layer names it for the
     table ("Ann (Red)", "hole 13", "a jack": `companion.words.named`); unnamed it reads as
     the engine writes it, so the engine's own sentences need no names."""
