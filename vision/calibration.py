@@ -95,10 +95,11 @@ class Calibration:
         if isinstance(data, dict) and isinstance(data.get("format"), str) \
                 and data["format"].startswith("pegs-and-jokers/vision-calibration/") \
                 and data["format"] not in (FORMAT, FORMAT_V1):
-            raise CalibrationError(f"the calibration file is in a newer format ({data['format']}) than this "
-                                   f"version reads ({FORMAT}): calibrate again with this version")
+            raise CalibrationError(msg("the calibration file is in a newer format (%(format)s) than this "
+                                       "version reads (%(known)s): calibrate again with this version",
+                                       format=str(data["format"]), known=FORMAT))
         if not isinstance(data, dict) or data.get("format") not in (FORMAT, FORMAT_V1):
-            raise CalibrationError(f"not a calibration file (format should be {FORMAT!r})")
+            raise CalibrationError(msg("not a calibration file (format should be %(format)s)", format=repr(FORMAT)))
         try:
             H = np.array(data["homography"], np.float64)
             if H.shape != (3, 3) or not np.isfinite(H).all():
@@ -115,7 +116,8 @@ class Calibration:
                        camera=CameraModel.from_json(data["camera"]) if data.get("camera") else None,
                        head_height=float(data.get("head_height") or 0.0), fit=dict(data.get("fit") or {}))
         except (KeyError, TypeError, ValueError) as exc:
-            raise CalibrationError(f"calibration file is damaged ({exc.__class__.__name__}: {exc})") from None
+            raise CalibrationError(msg("calibration file is damaged (%(error)s)",
+                                       error="%s: %s" % (exc.__class__.__name__, exc))) from None
 
     def save(self, path) -> None:
         """Atomically: a power cut leaves the old file or the new one, never half of one."""
@@ -137,16 +139,19 @@ class Calibration:
         except FileNotFoundError:
             raise CalibrationError(f"{path}: no such file") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CalibrationError(f"{path}: can't be read as JSON ({exc})") from None
+            raise CalibrationError(msg("%(path)s: can't be read as JSON (%(error)s)", path=str(path),
+                                       error=str(exc))) from None
         return cls.from_json(data)
 
     def check_layout(self, layout: Layout) -> None:
         if (self.sides, self.holes_per_side) != (layout.sides, layout.holes_per_side):
-            raise CalibrationError(f"the calibration is for a {self.sides}-sided board with {self.holes_per_side} "
-                                   f"holes a side, the layout is {layout.sides}-sided with {layout.holes_per_side}")
+            raise CalibrationError(msg("the calibration is for a %(sides)s-sided board with %(holes)s holes a side, "
+                                       "the layout is %(layout_sides)s-sided with %(layout_holes)s",
+                                       sides=self.sides, holes=self.holes_per_side, layout_sides=layout.sides,
+                                       layout_holes=layout.holes_per_side))
         if self.layout_id and self.layout_id != layout.fingerprint():
-            raise CalibrationError("the calibration was made with another layout (holes or markers elsewhere): "
-                                   "pass the layout it was made with, or calibrate again")
+            raise CalibrationError(msg("the calibration was made with another layout (holes or markers elsewhere): "
+                                       "pass the layout it was made with, or calibrate again"))
 
 
 # --------------------------------------------------------------------------- geometry

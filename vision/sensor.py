@@ -189,7 +189,7 @@ def open_camera_sensor(source: str, calibration_path: str, layout_spec: str | No
 def diagnose_camera(exc: BaseException, source: str, calibration_path: str | None):
     """Words for a camera that failed to start: a `hardware.diagnose.HardwareProblem` (its
     sentences are messages, shown in the reader's language)."""
-    from companion.message import msg
+    from companion.message import Msg, msg
     from hardware.diagnose import HardwareProblem
     detail = f"{type(exc).__name__}: {exc}"
     name = type(exc).__name__
@@ -205,7 +205,8 @@ def diagnose_camera(exc: BaseException, source: str, calibration_path: str | Non
                 "camera", msg("The camera is not calibrated yet: there is no %(path)s.", path=str(calibration_path)),
                 msg("Photograph the set-up position and run %(command)s (README: Camera), then try the board again.",
                     command="pegs vision calibrate setup.png --out " + str(calibration_path)), detail)
-        return HardwareProblem("camera", msg("The camera's calibration can't be used: %(error)s.", error=str(exc)),
+        said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)
+        return HardwareProblem("camera", msg("The camera's calibration can't be used: %(error)s.", error=said),
                                msg("Calibrate again from a set-up picture (%(command)s), then try the board "
                                    "again.", command="pegs vision calibrate"), detail)
     if name == "LayoutError":

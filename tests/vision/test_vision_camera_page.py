@@ -311,3 +311,22 @@ def test_the_camera_speaks_the_pages_language(tmp_path, recordings, lang):
     assert not out["message"].startswith("Saved") and not english_left(out["message"], lang)
     page = c.get("/settings/camera").get_data(as_text=True)
     assert not english_left(page, lang)
+
+
+def test_a_broken_calibration_file_is_reported_in_the_readers_language(tmp_path):
+    """The board's start-up report quotes the calibration's own refusal: a message too."""
+    import gettext
+    from pathlib import Path
+    from tests.helpers.english import english_left
+    from vision.calibration import CalibrationError
+    from vision.sensor import diagnose_camera
+    bad = tmp_path / "cal.json"
+    bad.write_text('{"format": "pegs-and-jokers/vision-calibration/9"}')
+    with pytest.raises(CalibrationError) as exc:
+        Calibration.load(bad)
+    problem = diagnose_camera(exc.value, "pi", str(bad))
+    assert "newer format" in problem.what                       # the English (the log, the CLI)
+    mo = Path(__file__).resolve().parents[2] / "web" / "translations" / "fr_CA" / "LC_MESSAGES" / "messages.mo"
+    with open(mo, "rb") as f:
+        french = problem.what.render(gettext.GNUTranslations(f))
+    assert "format plus récent" in french and not english_left(french, "fr_CA"), french
