@@ -16,6 +16,10 @@ the branches to HTTP status codes in one table.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .message import Msg
 
 
 class CompanionError(Exception):
@@ -35,11 +39,17 @@ class RulesError(CompanionError, ValueError):
 
 
 class MoveError(CompanionError, ValueError):
-    """A move that can't be read or made; `rule` names the rule id it breaks, if any."""
+    """A move that can't be read or made; `rule` names the rule id it breaks, if any.
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    `reason` is the refusal as a message (`companion.message.Msg`, its side numbers, holes
+    and ranks as `Ref` parameters), so each phone reads it in its own language: given, or
+    carried by the message itself (`companion.message.said`). str() stays the engine's
+    English, the `pegs` command's words."""
+
+    def __init__(self, message: str, rule: str | None = None, reason: Msg | None = None) -> None:
         super().__init__(message)
         self.rule = rule
+        self.reason: Msg | None = reason if reason is not None else getattr(message, "said", None)
 
 
 class MoveSyntaxError(MoveError):

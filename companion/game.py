@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from .errors import SetupError
 from .board import START, seat_sides, sides_for, team_lists
 from .cards import Shoe, rank_of, shoe_of
+from .message import Ref, msg
 from .moves import (DISCARD, DOUBT, PASS, PENALTY, RANKS, AmbiguousMoveError,
                     IllegalMoveError, Move, MoveSyntaxError)
 from .families.pegs.position import Position
@@ -289,7 +290,8 @@ class Game:
                     pass
             if not candidates:
                 Move.from_text(f"A {text}", geo, self.sides)  # syntax errors first
-                raise IllegalMoveError(f"no card in the hand makes {text!r}", "P7")
+                raise IllegalMoveError(f"no card in the hand makes {text!r}", "P7",
+                                       msg("no card in your hand makes that move"))
             if len(candidates) > 1:
                 raise AmbiguousMoveError(f"{text!r} can be made with " + ", ".join(
                     p.move.rank for p in candidates) + "; name the card", candidates)
@@ -299,30 +301,38 @@ class Game:
     def check(self, move: Move, card: str | None = None) -> Play:
         """The Play for `move` if the actor may make it, else IllegalMoveError."""
         if self.phase == OVER:
-            raise IllegalMoveError("the game is over", "M10")
+            raise IllegalMoveError("the game is over", "M10", msg("the game is over"))
         kind = move.kind
         if self.phase in (DOUBT_PHASE, PENALTY_PHASE):
             for play in self.iter_plays():
                 if play.move == move:
                     return play
-            raise IllegalMoveError(
-                "now is the time to doubt or pass" if self.phase == DOUBT_PHASE
-                else "choose a peg on the main track to send back to start", "V-BJ")
+            if self.phase == DOUBT_PHASE:
+                raise IllegalMoveError("now is the time to doubt or pass", "V-BJ",
+                                       msg("now is the time to doubt or pass"))
+            raise IllegalMoveError("choose a peg on the main track to send back to start", "V-BJ",
+                                   msg("choose a peg on the main track to send back to start"))
         if kind in (DOUBT, PASS, PENALTY):
-            raise IllegalMoveError("there is no declared card to doubt now", "V-BJ")
+            raise IllegalMoveError("there is no declared card to doubt now", "V-BJ",
+                                   msg("there is no declared card to doubt now"))
         hand = self.hands[self.seat]
         if card is not None:
             if card not in hand:
-                raise IllegalMoveError(f"{card} is not in the hand", "C5")
+                raise IllegalMoveError(f"{card} is not in the hand", "C5",
+                                       msg("%(card)s is not in your hand", card=Ref("card", card)))
         else:
             card = next((c for c in hand if rank_of(c) == move.rank), None)
             if card is None:
                 if self.rules.bluffing and kind != DISCARD:
-                    raise IllegalMoveError("name the real card played face down", "V-BJ")
-                raise IllegalMoveError(f"there is no {move.rank} in the hand", "P7")
+                    raise IllegalMoveError("name the real card played face down", "V-BJ",
+                                           msg("name the real card played face down"))
+                raise IllegalMoveError(f"there is no {move.rank} in the hand", "P7",
+                                       msg("there is no %(rank)s in your hand", rank=Ref("rank", move.rank)))
         ranks = {rank_of(c) for c in hand}
         if rank_of(card) != move.rank and not (self.rules.bluffing and kind != DISCARD):
-            raise IllegalMoveError(f"the card {card} does not make a {move.rank} move", "P7")
+            raise IllegalMoveError(f"the card {card} does not make a {move.rank} move", "P7",
+                                   msg("%(card)s does not make a move of %(rank)s", card=Ref("card", card),
+                                       rank=Ref("a rank", move.rank)))
         pos = self.position
         if kind == DISCARD:
             pos.check_move(move, ranks)

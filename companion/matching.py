@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from .errors import PositionError
 from .board import START
 from .hits import hits
+from .message import msg, said
 from .moves import FORCE, GIVE, MOVE, SWAP, Move
 
 # ------------------------------------------------------------------ hole ids
@@ -278,16 +279,19 @@ def _wrong(pos, expected, before, observed, events, rank) -> Verdict:
                 tried = Move(rank, MOVE, ((colour, src, dst),))
                 message, rule = pos.explain_illegal(tried)
             else:
-                message, rule = (f"{placed[0]} is another colour's home: no peg may enter a home "
-                                 f"but its own", "G4")
+                message, rule = (said(f"{placed[0]} is another colour's home: no peg may enter a home "
+                                      f"but its own", msg("that hole is in another colour's home: no peg "
+                                                          "may enter a home but its own")), "G4")
     elif len(placed) == 1 and not lifted and sum(observed.start) < sum(before.start):
         s = next(i for i, (a, b) in enumerate(zip(before.start, observed.start)) if b < a)
         dst_kind, _, dst_loc = parse_hole_id(geo, placed[0])
         if rank is not None and dst_kind == "M":
             message, rule = pos.explain_illegal(Move(rank, MOVE, ((s, START, dst_loc),)))
     if not message:
-        message, rule = ("that is not a legal result of the card played; put the pegs back "
-                         "as shown, or as one of the legal moves", "M1")
+        message, rule = (said("that is not a legal result of the card played; put the pegs back "
+                              "as shown, or as one of the legal moves",
+                              msg("that is not a legal result of the card played; put the pegs back as "
+                                  "shown, or as one of the legal moves")), "M1")
     near = best is not None and best[0] <= 2
     fix = best[2] if near else fix_back
     target = pos.result_of(best[1]) if near else pos.pegs()

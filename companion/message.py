@@ -15,6 +15,7 @@ Standard library only.
 from __future__ import annotations
 
 import gettext as _gettext
+from typing import Any
 
 _ENGLISH = _gettext.NullTranslations()
 
@@ -60,7 +61,8 @@ class Msg(str):
     def to_json(self) -> dict:
         out: dict[str, object] = {"m": self.id}
         if self.params:
-            out["p"] = {k: (v.to_json() if isinstance(v, Msg) else v) for k, v in self.params.items()}
+            out["p"] = {k: (v.to_json() if isinstance(v, Msg) else str(v) if isinstance(v, Ref) else v)
+                        for k, v in self.params.items()}
         if self.plural is not None:
             out["pl"], out["n"] = self.plural, self.n
         if self.ctx:
@@ -90,6 +92,39 @@ def _format(tr, id, params, plural, n, ctx, isolate=False) -> str:
     else:
         text = tr.gettext(id)
     return text % values if values else text
+
+
+class Ref:
+    """A thing of the table the engine knows only by its number or code, as a sentence's
+    parameter: a side ("side 2"), a side's owner, a hole token (M13), a rank ("J") with or
+    without its article, a card ("JH"), a list of ranks. The words layer names it for the
+    table ("Ann (Red)", "hole 13", "a jack": `companion.words.named`); unnamed it reads as
+    the engine writes it, so the engine's own sentences need no names."""
+
+    __slots__ = ("kind", "value")
+    KINDS = ("side", "owner", "hole", "a rank", "rank", "card", "ranks")
+
+    def __init__(self, kind: str, value: Any) -> None:
+        self.kind, self.value = kind, value
+
+    def __str__(self) -> str:
+        if self.kind in ("side", "owner"):
+            return f"side {self.value}"
+        if self.kind == "ranks":
+            return ", ".join(self.value)
+        return str(self.value)
+
+    def __repr__(self) -> str:
+        return f"Ref({self.kind!r}, {self.value!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Ref) and (self.kind, self.value) == (other.kind, other.value)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, str(self.value)))
+
+    def __reduce__(self):
+        return (Ref, (self.kind, self.value))
 
 
 class Join:
@@ -179,4 +214,10 @@ def pmsg(ctx: str, id: str, **params) -> Msg:
     return Msg(id, {k: (v.msg() if isinstance(v, Join) else v) for k, v in params.items()}, ctx=ctx)
 
 
-__all__ = ["Msg", "Join", "Trimmed", "Said", "msg", "nmsg", "pmsg"]
+def said(english: str, reason: Msg) -> Said:
+    """The engine's sentence `english` (the `pegs` command's words, unchanged) carrying the
+    players' sentence `reason` (a message whose `Ref` parameters the words layer names)."""
+    return Said(reason, english)
+
+
+__all__ = ["Msg", "Ref", "Join", "Trimmed", "Said", "msg", "nmsg", "pmsg", "said"]

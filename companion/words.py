@@ -12,11 +12,9 @@ top of the engine: nothing in the engine imports it.
 """
 from __future__ import annotations
 
-import re
-
 from .board import START
 from .hits import hits
-from .message import Join, Msg, Said, msg, nmsg, pmsg
+from .message import Join, Msg, Ref, msg, nmsg, pmsg
 from .moves import DISCARD, DOUBT, FORCE, FREE, GIVE, HAND, PASS, PENALTY, SWAP
 from .powers import BACK, FWD, SPLIT, card_powers
 
@@ -416,187 +414,55 @@ def told(history) -> Msg | None:
 
 
 # ------------------------------------------------------------------ refusals
-_MOVE_TEXT = re.compile(r"^(?:A|[2-9]|10|J|Q|K|JK)(?: \d+:(?:S|M\d+|H\d+)(?:-|<>)(?:\d+:)?(?:S|M\d+|H\d+))+"
-                        r"|^(?:A|[2-9]|10|J|Q|K|JK) (?:discard|free \d+:S-M\d+)")
-_RANK = re.compile(r"\b(a|an|no|the) (A|J|Q|K|JK|10|[2-9])\b")
+def named(message: Msg, names: Names) -> Msg:
+    """`message` with its `Ref` parameters named for this table: side 2 -> "Ann (Red)",
+    M13 -> "hole 13", J -> "a jack" (the engine knows sides, hole tokens and ranks only)."""
+    def one(value):
+        if isinstance(value, Msg):
+            return named(value, names)
+        if not isinstance(value, Ref):
+            return value
+        kind, v = value.kind, value.value
+        if kind == "side":
+            return names.side_msg(v) if v in names.seat_of else msg("side %(number)s", number=v)
+        if kind == "owner":
+            return names.short(v) if v in names.seat_of else str(v)
+        if kind == "hole":
+            return (msg("start") if v == "S" else
+                    msg("home hole %(number)s", number=int(v[1:])) if v.startswith("H") else
+                    msg("hole %(number)s", number=int(v[1:])))
+        if kind == "a rank":
+            return a_rank_msg(v)
+        if kind == "rank":
+            return rank_msg(v)
+        if kind == "card":
+            return card_msg(v)
+        return Join([a_rank_msg(r) for r in v], "or").msg()   # "ranks"
+    return Msg(message.id, {k: one(v) for k, v in message.params.items()}, message.plural, message.n,
+               message.ctx)
 
 
-def refusal(pos, names: Names, message: str, rule: str | None) -> Msg:
+def refusal_msg(pos, names: Names, error) -> Msg:
+    """The engine's refusal as players read it (without its rule id): the message the
+    error carries (`MoveError.reason`, or a `said` sentence's), named for the table. A
+    refusal without one reads "that move is not allowed here" (its rule id says more)."""
+    reason = getattr(error, "reason", None)
+    if reason is None:
+        reason = getattr(error, "said", None)
+    if reason is None:
+        return msg("that move is not allowed here")
+    return named(reason, names)
+
+
+def refusal(pos, names: Names, error, rule: str | None = None) -> Msg:
     """A refusal from the rules engine in words, keeping its rule id: "that's Ben's peg:
-    you may move only your own (P8)". Its English is the engine's own wording made
-    plain; other languages read it from `refusal_msg` (any rule id stays as it is)."""
-    said = refusal_msg(pos, names, message)
-    if rule:
-        said = msg("%(reason)s (%(rule)s)", reason=said, rule=rule)
-    return Said(said, _refusal_english(pos, names, message, rule))
-
-
-def _side(names: Names, side: str):
-    number = int(side)
-    return names.side_msg(number) if number in names.seat_of else msg("side %(number)s", number=number)
-
-
-def _hole_token(pos, names: Names, side, token: str):
-    if token == "S":
-        return msg("start")
-    if token.startswith("H"):
-        return msg("home hole %(number)s", number=int(token[1:]))
-    return msg("hole %(number)s", number=int(token[1:]))
-
-
-def _ranks(text: str):
-    return Join([a_rank_msg(r.strip()) for r in re.split(r", | or ", text) if r.strip()], "or")
-
-
-# The engine's reasons (companion/explain.py, position.py, game.py, related*.py), each a
-# message of its own: matched on the engine's English, which only these tests pin down.
-_REASONS = [
-    (r"only a 2 swaps, and only in games that have the swap", lambda m, p, n: msg("only a 2 swaps, and only in games that have the swap")),
-    (r"side (\d+) has no peg on (S|M\d+|H\d+)", lambda m, p, n: msg("%(who)s has no peg on %(hole)s", who=_side(n, m[1]), hole=_hole_token(p, n, m[1], m[2]))),
-    (r"a swap needs two pegs of different colours", lambda m, p, n: msg("a swap needs two pegs of different colours")),
-    (r"both pegs of a swap must be on the main track", lambda m, p, n: msg("both pegs of a swap must be on the main track")),
-    (r"no free come-out yet: it comes after counting on the turns before", lambda m, p, n: msg("no free come-out yet: it comes after counting on the turns before")),
-    (r"the free come-out brings one of your pegs from start to its come-out hole", lambda m, p, n: msg("the free come-out brings one of your pegs from start to its come-out hole")),
-    (r"the free come-out lands on the come-out hole, and any hit there must be legal", lambda m, p, n: msg("the free come-out lands on the come-out hole, and any hit there must be legal")),
-    (r"a (\S+) can't be split between two pegs", lambda m, p, n: msg("%(card)s can't be split between two pegs", card=a_rank_msg(m[1]))),
-    (r"a (\S+) must be split between two different pegs", lambda m, p, n: msg("%(card)s must be split between two different pegs", card=a_rank_msg(m[1]))),
-    (r"a split moves two different pegs", lambda m, p, n: msg("a split moves two different pegs")),
-    (r"pegs in home are safe from other teams", lambda m, p, n: msg("pegs in home are safe from other teams")),
-    (r"the joker sends only another team's peg back to start", lambda m, p, n: msg("the joker sends only another team's peg back to start")),
-    (r"you move your partner's pegs only once all your own are home, and then the next partner's with pegs out", lambda m, p, n: msg("you move your partner's pegs only once all your own are home, and then the next partner's with pegs out")),
-    (r"you may move only your own pegs; side (\d+) is not yours to move", lambda m, p, n: msg("that's %(name)s's peg: you may move only your own", name=n.short(int(m[1])) if int(m[1]) in n.seat_of else m[1])),
-    (r"you may move only your team's pegs; side (\d+) is not yours to move", lambda m, p, n: msg("that's %(name)s's peg: you may move only your team's pegs", name=n.short(int(m[1])) if int(m[1]) in n.seat_of else m[1])),
-    (r"side (\d+) has no peg in start", lambda m, p, n: msg("%(who)s has no peg in start", who=_side(n, m[1]))),
-    (r"the peg already stands on its in-spot: that is no move", lambda m, p, n: msg("the peg already stands on its in-spot: that is no move")),
-    (r"a peg can't land on a peg of its own colour", lambda m, p, n: msg("a peg can't land on a peg of its own colour")),
-    (r"only an A, J, Q, K or joker brings a peg out of start", lambda m, p, n: msg("only an ace, jack, queen, king or joker brings a peg out of start")),
-    (r"a peg comes out on its come-out hole (M\d+)", lambda m, p, n: msg("a peg comes out on its come-out hole, %(hole)s", hole=_hole_token(p, n, 0, m[1]))),
-    (r"that peg of side (\d+) stands on its own in-spot, so a teammate can't land on it", lambda m, p, n: msg("that peg of %(who)s stands on its own in-spot, so a teammate can't land on it", who=_side(n, m[1]))),
-    (r"the hit would send a teammate's peg to its in-spot, which already holds a peg of that colour", lambda m, p, n: msg("the hit would send a teammate's peg to its in-spot, which already holds a peg of that colour")),
-    (r"the two parts must add up to the card's (\d+)", lambda m, p, n: msg("the two parts must add up to the card's %(total)s", total=int(m[1]))),
-    (r"is not a legal (\S+) here: the count must be used in full, without passing a peg of the same colour, and any hit must be legal",
-     lambda m, p, n: msg("that move is not legal for %(card)s here: the count must be used in full, without passing a peg of the same colour, and any hit must be legal", card=a_rank_msg(m[1]))),
-    (r"a peg in home never leaves it", lambda m, p, n: msg("a peg in home never leaves it")),
-    (r"a peg in home moves forward only", lambda m, p, n: msg("a peg in home moves forward only")),
-    (r"a peg can't pass over a peg of its own colour", lambda m, p, n: msg("a peg can't pass over a peg of its own colour")),
-    (r"a backward move never enters home \(no backing in\)", lambda m, p, n: msg("a backward move never enters home (no backing in)")),
-    (r"a peg moved by another team never turns into its home", lambda m, p, n: msg("a peg moved by another team never turns into its home")),
-    (r"a peg may not pass its own in-spot: it must turn into home", lambda m, p, n: msg("a peg may not pass its own in-spot: it must turn into home")),
-    (r"the full count must fit: that many steps don't end in that home hole", lambda m, p, n: msg("the full count must fit: that many steps don't end in that home hole")),
-    (r"a (\S+) moves [\d, ]+ here, and the count must be used in full", lambda m, p, n: _count_rule(p, m[1])),
-    (r"a peg in home can't be moved by a joker", lambda m, p, n: msg("a peg in home can't be moved by a joker")),
-    (r"the Pegoo joker takes your own peg to its in-spot (M\d+)", lambda m, p, n: msg("the Pegoo joker takes your own peg to its in-spot, %(hole)s", hole=_hole_token(p, n, 0, m[1]))),
-    (r"the peg already stands on its in-spot", lambda m, p, n: msg("the peg already stands on its in-spot")),
-    (r"while your team has a peg in start, the joker must bring one out", lambda m, p, n: msg("while your team has a peg in start, the joker must bring one out")),
-    (r"the joker goes straight to a main-track hole holding another colour's peg", lambda m, p, n: msg("the joker goes straight to a main-track hole holding another colour's peg")),
-    (r"no card in the hand makes", lambda m, p, n: msg("no card in your hand makes that move")),
-    (r"the game is over", lambda m, p, n: msg("the game is over")),
-    (r"there is no declared card to doubt now", lambda m, p, n: msg("there is no declared card to doubt now")),
-    (r"(\S+) is not in the hand", lambda m, p, n: msg("%(card)s is not in your hand", card=card_msg(m[1]))),
-    (r"name the real card played face down", lambda m, p, n: msg("name the real card played face down")),
-    (r"there is no (\S+) in the hand", lambda m, p, n: msg("there is no %(rank)s in your hand", rank=rank_msg(m[1]))),
-    (r"the card (\S+) does not make a (\S+) move", lambda m, p, n: msg("%(card)s does not make a move of %(rank)s", card=card_msg(m[1]), rank=a_rank_msg(m[2]))),
-    (r"the card (\S+) is not a (\S+)$", lambda m, p, n: msg("%(card)s is not %(rank)s", card=card_msg(m[1]), rank=a_rank_msg(m[2]))),
-    (r"you can't discard: counting's free come-out must be taken", lambda m, p, n: msg("you can't discard: counting's free come-out must be taken")),
-    (r"you can't discard while a card in your hand can move", lambda m, p, n: msg("you can't discard while a card in your hand can move")),
-    (r"you can't discard your hand while a card in it can move", lambda m, p, n: msg("you can't discard your hand while a card in it can move")),
-    (r"you can't burn a card while a card in your hand can move", lambda m, p, n: msg("you can't discard a card while a card in your hand can move")),
-    (r"when no card can move, the whole hand is discarded", lambda m, p, n: msg("when no card can move, the whole hand is discarded")),
-    (r"no free come-out: you have not counted on enough turns before", lambda m, p, n: msg("no free come-out: you have not counted on enough turns before")),
-    (r"side (\d+) has no pegs in this game", lambda m, p, n: msg("that colour has no pegs in this game")),
-    (r"now is not your turn to play", lambda m, p, n: msg("it is not your turn to play now")),
-    (r"(\S+) is not a card of this game's deck", lambda m, p, n: msg("that card is not in this game's deck")),
-    (r"a (\S+) can't act on another player's hand", lambda m, p, n: msg("%(card)s can't act on another player's hand", card=a_rank_msg(m[1]))),
-    (r"only the next player \(side (\d+)\) can be forced", lambda m, p, n: msg("only the next player, %(who)s, can be forced", who=_side(n, m[1]))),
-    (r"side (\d+) holds no cards", lambda m, p, n: msg("%(who)s holds no cards", who=_side(n, m[1]))),
-    (r"now each player passes one card to his partner", lambda m, p, n: msg("now each player passes one card to their partner")),
-    (r"cards are passed only after the deal", lambda m, p, n: msg("cards are passed only after the deal")),
-    (r"a 10 forced you to discard a card of your choice", lambda m, p, n: msg("a 10 forced you to discard a card of your choice")),
-    (r"side (\d+)'s pegs are not yours to move now", lambda m, p, n: msg("%(who)s's pegs are not yours to move now", who=_side(n, m[1]))),
-    (r"each part moves a different marble", lambda m, p, n: msg("each part moves a different peg")),
-    (r"the parts must move forward and add up to 7", lambda m, p, n: msg("the parts must move forward and add up to 7")),
-    (r"a marble that stood on its (home|base) hole when the turn began can't enter its goal", lambda m, p, n: msg("a peg that stood on its start hole when the turn began can't go into home this turn")),
-    (r"a peg that stood on its own start hole when the turn began can't turn in this turn", lambda m, p, n: msg("a peg that stood on its start hole when the turn began can't go into home this turn")),
-    (r"all 7 must be used", lambda m, p, n: msg("all 7 must be used")),
-    (r"a peg standing on its own start hole can't be passed or landed on", lambda m, p, n: msg("a peg standing on its own start hole can't be passed or landed on")),
-    (r"a marble never passes or lands on a marble of its own colour", lambda m, p, n: msg("a peg can't pass over a peg of its own colour")),
-    (r"a marble can't pass two marbles on neighbouring holes", lambda m, p, n: msg("a peg can't pass two pegs on neighbouring holes")),
-    (r"in home a peg moves forward only, exactly, never passing or landing on a peg", lambda m, p, n: msg("in home a peg moves forward only, exactly, never passing or landing on a peg")),
-    (r"a (\S+) doesn't swap here", lambda m, p, n: msg("%(card)s doesn't swap here", card=a_rank_msg(m[1]))),
-    (r"a swap takes one of your pegs and another colour's, both on the main track, neither on its own start hole", lambda m, p, n: msg("a swap takes one of your pegs and another colour's, both on the main track, neither on its own start hole")),
-    (r"a (\S+) moves one peg", lambda m, p, n: msg("%(card)s moves one peg", card=a_rank_msg(m[1]))),
-    (r"only (.+) bring a peg out of start", lambda m, p, n: msg("only %(cards)s bring a peg out of start", cards=_ranks(m[1]))),
-    (r"a peg comes out onto its start hole", lambda m, p, n: msg("a peg comes out onto its start hole")),
-    (r"your own peg stands on your start hole", lambda m, p, n: msg("your own peg stands on your start hole")),
-    (r"a 5 moves another colour's peg only on the main track", lambda m, p, n: msg("a 5 moves another colour's peg only on the main track")),
-    (r"a marble on its own base hole can't be moved by another's 5", lambda m, p, n: msg("a peg on its own start hole can't be moved by another player's 5")),
-    (r"a backward move stays on the main track", lambda m, p, n: msg("a backward move stays on the main track")),
-    (r"a (\S+) moves backward (\d+)", lambda m, p, n: nmsg("%(card)s moves %(n)s backward", "%(card)s moves %(n)s backward", int(m[2]), card=a_rank_msg(m[1]))),
-    (r"a (\S+) doesn't move a peg that way", lambda m, p, n: msg("%(card)s doesn't move a peg that way", card=a_rank_msg(m[1]))),
-    (r"no peg enters another colour's home", lambda m, p, n: msg("no peg enters another colour's home")),
-    (r"now is the time to doubt or pass", lambda m, p, n: msg("now is the time to doubt or pass")),
-    (r"choose a peg on the main track to send back to start", lambda m, p, n: msg("choose a peg on the main track to send back to start")),
-    (r"a (\S+) moves (\d+), and the count must be used in full", lambda m, p, n: nmsg(
-        "%(card)s moves %(n)s, and the count must be used in full", "%(card)s moves %(n)s, and the count must be used in full",
-        int(m[2]), card=a_rank_msg(m[1]))),
-]
-_REASON_PATTERNS = [(re.compile(p), f) for p, f in _REASONS]
-
-
-def _count_rule(pos, rank):
-    acts = card_powers(pos.rules).get(rank, ())
-    dirs = [nmsg("%(n)s forward", "%(n)s forward", n) if k == FWD else nmsg("%(n)s backward", "%(n)s backward", n)
-            for k, n, _ in acts if k in (FWD, BACK)]
-    if not dirs:
-        return msg("%(card)s moves a peg by its count, and the whole count must be used", card=a_rank_msg(rank))
-    return msg("%(card)s moves a peg %(counts)s, and the whole count must be used", card=a_rank_msg(rank),
-               counts=Join(dirs, "or"))
-
-
-def refusal_msg(pos, names: Names, message: str) -> Msg:
-    """The engine's refusal as a message (without its rule id); a reason it doesn't know
-    reads "that move is not allowed here" (the rule id and its page say more)."""
-    text = message.strip()
-    for pattern, make in _REASON_PATTERNS:
-        found = pattern.search(text)
-        if found:
-            try:
-                return make(found, pos, names)
-            except (KeyError, ValueError, AttributeError):
-                break
-    return msg("that move is not allowed here")
-
-
-def _refusal_english(pos, names: Names, message: str, rule: str | None) -> str:
-    text = message.strip()
-    m = _MOVE_TEXT.match(text)
-    if m:
-        text = text[m.end():]
-        text = text[2:] if text.startswith(": ") else "that move " + text.lstrip()
-    count = re.match(r"a (\S+) moves [\d, ]+ here, and the count must be used in full", text)
-    own = re.search(r"you may move only (your own pegs|your team's pegs); side (\d+) is not yours", text)
-    if count:
-        acts = card_powers(pos.rules).get(count.group(1), ())
-        dirs = [f"{n} {'forward' if k == FWD else 'backward'}" for k, n, _ in acts if k in (FWD, BACK)]
-        text = (f"{a_rank(count.group(1))} moves a peg {' or '.join(dirs) or 'by its count'}, "
-                f"and the whole count must be used")
-    elif own:
-        side = int(own.group(2))
-        whose = names.short(side) if side in names.seat_of else f"side {side}"
-        text = f"that's {whose}'s peg: you may move only " + (
-            "your own" if own.group(1) == "your own pegs" else "your team's pegs")
-
-    def side_name(mt):
-        side = int(mt.group(1))
-        return names.side(side) if side in names.seat_of else mt.group(0)
-    text = re.sub(r"\bside (\d+)\b", side_name, text)
-    text = re.sub(r"\bM(\d+)\b", r"hole \1", text)
-    text = re.sub(r"\bH([1-9])\b", r"home hole \1", text)
-    text = _RANK.sub(lambda mt: (a_rank(mt.group(2)) if mt.group(1) in ("a", "an")
-                                 else f"{mt.group(1)} {rank_name(mt.group(2))}"), text)
-    text = text.replace("hole hole", "hole").replace("an ace, J, Q, K or joker", "an ace, jack, queen, king or joker")
-    return f"{text} ({rule})" if rule else text
+    you may move only your own (P8)". ``error``: the `MoveError` (its rule id is used when
+    ``rule`` is not given) or the engine's sentence (`companion.message.said`)."""
+    said = refusal_msg(pos, names, error)
+    if rule is None:
+        rule = getattr(error, "rule", None)
+    return msg("%(reason)s (%(rule)s)", reason=said, rule=rule) if rule else said
 
 
 __all__ = ["Names", "hole", "move_words", "before_play", "after_play", "declared_words",
-           "cancelled", "told", "refusal", "refusal_msg", "a_rank", "rank_name", "card_words"]
+           "cancelled", "told", "refusal", "refusal_msg", "named", "a_rank", "rank_name", "card_words"]

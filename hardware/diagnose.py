@@ -14,18 +14,23 @@ import errno
 from dataclasses import dataclass
 from pathlib import Path
 
+# The sentences are messages (ids and parameters, standard library only, no rules): the web
+# page shows each in the reader's language; commands, paths and raw errors stay as written.
+from companion.message import Msg, msg
+
 from .leds import MODEL_PATHS, LedDriverError, read_pi_model
 from .sensors import SoftwareSPIFallback
 
 INSTALL = "sudo systemd/install.sh"
 GUIDE = "hardware/README.md, section Troubleshooting"
+RESTART = "sudo systemctl restart pegs-companion"
 
 
 @dataclass(frozen=True)
 class HardwareProblem:
     part: str        # "switches" | "LEDs"
-    what: str        # what failed, in a sentence
-    fix: str         # what to do about it
+    what: str        # what failed, in a sentence (a companion.message.Msg: its str is the English)
+    fix: str         # what to do about it (likewise)
     detail: str      # the original error, for the log
 
     def public(self) -> dict:
@@ -53,75 +58,84 @@ def diagnose_sensor(exc: BaseException, wiring, *, dev: Path = Path("/dev"),
     model = read_pi_model(model_paths)
     if model is None or "Raspberry Pi" not in model:
         return HardwareProblem(
-            "switches", "The reed switches can't be read: this is not a Raspberry Pi (no GPIO, SPI or I2C here).",
-            "On a PC, use the simulated board: board.mode = \"simulation\" in the config "
-            "(or pegs serve --board simulation).", detail)
+            "switches", msg("The reed switches can't be read: this is not a Raspberry Pi (no GPIO, SPI or I2C here)."),
+            msg("On a PC, use the simulated board: %(setting)s in the config (or %(command)s).",
+                setting='board.mode = "simulation"', command="pegs serve --board simulation"), detail)
     if s.backend == "shift-register":
         spi = dev / "spidev0.0"
         if not spi.exists():
             return HardwareProblem(
-                "switches", "The reed switches can't be read: SPI is off (there is no /dev/spidev0.0).",
-                f"Turn SPI on: run {INSTALL} again (or sudo raspi-config nonint do_spi 0), then reboot.",
+                "switches", msg("The reed switches can't be read: SPI is off (there is no %(path)s).", path="/dev/spidev0.0"),
+                msg("Turn SPI on: run %(install)s again (or %(command)s), then reboot.", install=INSTALL,
+                    command="sudo raspi-config nonint do_spi 0"),
                 detail)
         if isinstance(exc, PermissionError):
             return HardwareProblem(
-                "switches", f"The reed switches can't be read: no permission to open {spi}.",
-                "Add the service user to the spi and gpio groups (sudo usermod -aG spi,gpio pegs), then "
-                "sudo systemctl restart pegs-companion.", detail)
+                "switches", msg("The reed switches can't be read: no permission to open %(path)s.", path=str(spi)),
+                msg("Add the service user to the spi and gpio groups (%(command)s), then %(restart)s.",
+                    command="sudo usermod -aG spi,gpio pegs", restart=RESTART), detail)
         if isinstance(exc, SoftwareSPIFallback):
             cause = exc.cause
             if "ermission" in cause:
-                fix = ("Add the service user to the spi and gpio groups (sudo usermod -aG spi,gpio pegs), "
-                       "then sudo systemctl restart pegs-companion.")
+                fix = msg("Add the service user to the spi and gpio groups (%(command)s), then %(restart)s.",
+                          command="sudo usermod -aG spi,gpio pegs", restart=RESTART)
             elif "module" in cause.lower():
-                fix = (f"Install the SPI library from apt (sudo apt install python3-lgpio python3-spidev) and "
-                       f"keep the virtual environment's --system-site-packages; {INSTALL} does both.")
+                fix = msg("Install the SPI library from apt (%(command)s) and keep the virtual environment's "
+                          "--system-site-packages; %(install)s does both.",
+                          command="sudo apt install python3-lgpio python3-spidev", install=INSTALL)
             else:
-                fix = (f"Check that nothing else holds SPI0 (ls -l {spi}; no other program or overlay on "
-                       f"GPIO8-11), then restart; {GUIDE} lists the usual causes.")
+                fix = msg("Check that nothing else holds SPI0 (%(command)s; no other program or overlay on "
+                          "GPIO8-11), then restart; %(guide)s lists the usual causes.",
+                          command="ls -l " + str(spi), guide=GUIDE)
             return HardwareProblem(
-                "switches", f"The reed switches can't be read: the hardware SPI can't be opened ({cause}), and "
-                f"the slow bit-banged fallback is not used.", fix, detail)
+                "switches", msg("The reed switches can't be read: the hardware SPI can't be opened (%(cause)s), and "
+                                "the slow bit-banged fallback is not used.", cause=cause), fix, detail)
     if s.backend == "mcp23017":
         bus = dev / f"i2c-{s.mcp23017.bus}"
         if not bus.exists():
             return HardwareProblem(
-                "switches", f"The reed switches can't be read: I2C is off (there is no {bus}).",
-                f"Turn I2C on: run {INSTALL} again (or sudo raspi-config nonint do_i2c 0), then reboot.",
+                "switches", msg("The reed switches can't be read: I2C is off (there is no %(path)s).", path=str(bus)),
+                msg("Turn I2C on: run %(install)s again (or %(command)s), then reboot.", install=INSTALL,
+                    command="sudo raspi-config nonint do_i2c 0"),
                 detail)
         if isinstance(exc, PermissionError):
             return HardwareProblem(
-                "switches", f"The reed switches can't be read: no permission to open {bus}.",
-                "Add the service user to the i2c group (sudo usermod -aG i2c pegs), then "
-                "sudo systemctl restart pegs-companion.", detail)
+                "switches", msg("The reed switches can't be read: no permission to open %(path)s.", path=str(bus)),
+                msg("Add the service user to the %(group)s group (%(command)s), then %(restart)s.",
+                    group="i2c", command="sudo usermod -aG i2c pegs", restart=RESTART), detail)
         if isinstance(exc, OSError) and exc.errno in (errno.EREMOTEIO, errno.ENXIO, errno.EIO):
             addrs = ", ".join(f"0x{a:02x}" for a in s.mcp23017.addresses)
             return HardwareProblem(
-                "switches", f"The reed switches can't be read: no MCP23017 answers at {addrs} on I2C bus "
-                f"{s.mcp23017.bus}.",
-                f"Check the expanders' power, SDA/SCL wires and address pins; i2cdetect -y {s.mcp23017.bus} "
-                f"lists what answers.", detail)
+                "switches", msg("The reed switches can't be read: no MCP23017 answers at %(addresses)s on I2C bus "
+                                "%(bus)s.", addresses=addrs, bus=s.mcp23017.bus),
+                msg("Check the expanders' power, SDA/SCL wires and address pins; %(command)s lists what answers.",
+                    command="i2cdetect -y " + str(s.mcp23017.bus)), detail)
         if isinstance(exc, ImportError):
             return HardwareProblem(
-                "switches", f"The reed switches can't be read: the {exc.name or 'smbus2'} module is missing.",
-                f"Run {INSTALL} again (it installs the pi extra), or pip install smbus2.", detail)
+                "switches", msg("The reed switches can't be read: the %(module)s module is missing.",
+                                module=exc.name or "smbus2"),
+                msg("Run %(install)s again (it installs the pi extra), or %(command)s.", install=INSTALL,
+                    command="pip install smbus2"), detail)
     if _is_gpiozero(exc, "BadPinFactory"):
         return HardwareProblem(
-            "switches", f"The reed switches can't be read: no GPIO library works on this {model}.",
-            f"Install lgpio from apt (sudo apt install python3-lgpio) and keep the virtual environment's "
-            f"--system-site-packages; {INSTALL} does both.", detail)
+            "switches", msg("The reed switches can't be read: no GPIO library works on this %(model)s.", model=model),
+            msg("Install lgpio from apt (%(command)s) and keep the virtual environment's "
+                "--system-site-packages; %(install)s does both.", command="sudo apt install python3-lgpio",
+                install=INSTALL), detail)
     if _is_gpiozero(exc, "GPIOPinInUse", "PinInUse"):
         return HardwareProblem(
-            "switches", f"The reed switches can't be read: a GPIO pin is already in use ({exc}).",
-            "Stop the other program using it (is pegs hw-test still running?), and check the wiring for a "
-            "pin used twice.", detail)
+            "switches", msg("The reed switches can't be read: a GPIO pin is already in use (%(error)s).", error=str(exc)),
+            msg("Stop the other program using it (is %(command)s still running?), and check the wiring for a "
+                "pin used twice.", command="pegs hw-test"), detail)
     if isinstance(exc, PermissionError):
         return HardwareProblem(
-            "switches", f"The reed switches can't be read: permission denied ({exc.filename or exc}).",
-            "Add the service user to the gpio group (sudo usermod -aG gpio pegs), then "
-            "sudo systemctl restart pegs-companion.", detail)
-    return HardwareProblem("switches", f"The reed switches can't be read ({detail}).",
-                           f"Run pegs hw-test on the Pi to find the fault; {GUIDE} lists the usual ones.",
+            "switches", msg("The reed switches can't be read: permission denied (%(path)s).",
+                            path=str(exc.filename or exc)),
+            msg("Add the service user to the %(group)s group (%(command)s), then %(restart)s.",
+                group="gpio", command="sudo usermod -aG gpio pegs", restart=RESTART), detail)
+    return HardwareProblem("switches", msg("The reed switches can't be read (%(error)s).", error=detail),
+                           msg("Run %(command)s on the Pi to find the fault; %(guide)s lists the usual ones.",
+                               command="pegs hw-test", guide=GUIDE),
                            detail)
 
 
@@ -131,33 +145,38 @@ def diagnose_strip(exc: BaseException, wiring, *, dev: Path = Path("/dev"),
     detail = _exc_text(exc)
     model = read_pi_model(model_paths) or ""
     if isinstance(exc, LedDriverError):   # its message already says what to do
-        fix = ("Do what it says, then try the board again." if model else
-               "On a PC, use the simulated board: board.mode = \"simulation\" in the config "
-               "(or pegs serve --board simulation).")
-        return HardwareProblem("LEDs", f"The LEDs can't be lit: {exc}.", fix, detail)
+        fix = (msg("Do what it says, then try the board again.") if model else
+               msg("On a PC, use the simulated board: %(setting)s in the config (or %(command)s).",
+                   setting='board.mode = "simulation"', command="pegs serve --board simulation"))
+        said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)
+        return HardwareProblem("LEDs", msg("The LEDs can't be lit: %(error)s.", error=said), fix, detail)
     if "Raspberry Pi 5" in model and not (dev / "pio0").exists():
         return HardwareProblem(
-            "LEDs", "The LEDs can't be lit: the Pi 5's PIO device /dev/pio0 is missing.",
-            f"Update the firmware and kernel (sudo apt full-upgrade), then run {INSTALL} again for its "
-            f"udev rule, and reboot.", detail)
+            "LEDs", msg("The LEDs can't be lit: the Pi 5's PIO device %(path)s is missing.", path="/dev/pio0"),
+            msg("Update the firmware and kernel (%(command)s), then run %(install)s again for its "
+                "udev rule, and reboot.", command="sudo apt full-upgrade", install=INSTALL), detail)
     if isinstance(exc, PermissionError):
         where = exc.filename or ("/dev/pio0" if "Raspberry Pi 5" in model else "/dev/mem")
-        fix = ("Run the installer again for the /dev/pio0 udev rule, then reboot." if "Raspberry Pi 5" in model
-               else f"On a Pi 1-4 the LEDs (PWM on GPIO18) need the service to run as root: run {INSTALL} "
-                    f"--pwm-root (the default on a Pi 1-4; it installs the run-as-root drop-in and "
-                    f"dtparam=audio=off), then reboot.")
-        return HardwareProblem("LEDs", f"The LEDs can't be lit: permission denied on {where}.", fix, detail)
+        fix = (msg("Run the installer again for the %(path)s udev rule, then reboot.", path="/dev/pio0")
+               if "Raspberry Pi 5" in model else
+               msg("On a Pi 1-4 the LEDs (PWM on GPIO18) need the service to run as root: run %(command)s "
+                   "(the default on a Pi 1-4; it installs the run-as-root drop-in and "
+                   "dtparam=audio=off), then reboot.", command=INSTALL + " --pwm-root"))
+        return HardwareProblem("LEDs", msg("The LEDs can't be lit: permission denied on %(path)s.", path=str(where)),
+                               fix, detail)
     if isinstance(exc, ImportError):
-        return HardwareProblem("LEDs", f"The LEDs can't be lit: the {exc.name} module is missing.",
-                               f"Run {INSTALL} again (it installs the LED driver).", detail)
+        return HardwareProblem("LEDs", msg("The LEDs can't be lit: the %(module)s module is missing.",
+                                           module=str(exc.name)),
+                               msg("Run %(install)s again (it installs the LED driver).", install=INSTALL), detail)
     if isinstance(exc, RuntimeError) and "sudo" in str(exc):   # Blinka: "NeoPixel support requires running with sudo"
         return HardwareProblem(
-            "LEDs", "The LEDs can't be lit: on a Pi 1-4 the LED driver (rpi_ws281x, PWM on GPIO18) needs root.",
-            f"Run {INSTALL} --pwm-root (the default on a Pi 1-4): it runs the service as root with "
-            f"dtparam=audio=off; then reboot.",
+            "LEDs", msg("The LEDs can't be lit: on a Pi 1-4 the LED driver (rpi_ws281x, PWM on GPIO18) needs root."),
+            msg("Run %(command)s (the default on a Pi 1-4): it runs the service as root with "
+                "dtparam=audio=off; then reboot.", command=INSTALL + " --pwm-root"),
             detail)
-    return HardwareProblem("LEDs", f"The LEDs can't be lit ({detail}).",
-                           f"Run pegs hw-test on the Pi to find the fault; {GUIDE} lists the usual ones.",
+    return HardwareProblem("LEDs", msg("The LEDs can't be lit (%(error)s).", error=detail),
+                           msg("Run %(command)s on the Pi to find the fault; %(guide)s lists the usual ones.",
+                               command="pegs hw-test", guide=GUIDE),
                            detail)
 
 

@@ -43,6 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
+from companion.message import msg   # a driver problem is a message: pages show it in their language
+
 RGB = tuple[int, int, int]
 OFF: RGB = (0, 0, 0)
 
@@ -208,9 +210,9 @@ def choose_led_driver(model: str | None) -> str:
     """"pi5" on a Pi 5 (PIO), "ws281x" on a Pi 1-4; LedDriverError elsewhere."""
     gen = pi_generation(model)
     if gen is None:
-        raise LedDriverError(
-            f"no Raspberry Pi found (device-tree model: {model or 'none'}): the real LED strip needs a Pi; "
-            f"run with --mock, or set leds.driver in the wiring file")
+        raise LedDriverError(msg(
+            "no Raspberry Pi found (device-tree model: %(model)s): the real LED strip needs a Pi; "
+            "run with --mock, or set leds.driver in the wiring file", model=model or "none"))
     return "pi5" if gen >= 5 else "ws281x"
 
 
@@ -239,37 +241,38 @@ class NeoPixelStrip:
     def _open(self):
         self.model = read_pi_model(self.model_paths)
         driver = self.driver if self.driver != "auto" else choose_led_driver(self.model)
-        where = self.model or "this machine"
+        where = self.model or msg("this machine")
         if driver == "pi5":
             self._open_pi5(where)
         elif driver == "ws281x":
             self._open_ws281x(where)
         else:
-            raise LedDriverError(f"leds.driver {driver!r} is not a real strip driver (auto, ws281x or pi5)")
+            raise LedDriverError(msg("leds.driver %(driver)s is not a real strip driver (auto, ws281x or pi5)",
+                                     driver=repr(driver)))
         self.driver_used = driver
 
     def _open_ws281x(self, where):
         pin = self.data_pin
         if pin not in WS281X_PINS:
-            raise LedDriverError(
-                f"on {where} the strip's data line must be on GPIO18 (PWM, recommended), GPIO12 or GPIO21 "
-                f"(PCM), not GPIO{pin}: move the wire and set leds.data_pin (GPIO10, rpi_ws281x's SPI "
-                f"mode, is not supported: SPI0 reads the switch chain)")
+            raise LedDriverError(msg(
+                "on %(where)s the strip's data line must be on GPIO18 (PWM, recommended), GPIO12 or GPIO21 "
+                "(PCM), not GPIO%(pin)s: move the wire and set leds.data_pin (GPIO10, rpi_ws281x's SPI "
+                "mode, is not supported: SPI0 reads the switch chain)", where=where, pin=pin))
         if self.euid not in (0, None):
-            raise LedDriverError(
-                f"the rpi_ws281x LED driver on GPIO{pin} ({WS281X_PINS[pin]}) needs root on a Pi 1-4 (it "
-                f"drives the pin by DMA through /dev/mem): the service runs as root after "
-                f"sudo systemd/install.sh (unless --no-pwm-root); for pegs hw-test stop the service and "
-                f"use sudo")
+            raise LedDriverError(msg(
+                "the rpi_ws281x LED driver on GPIO%(pin)s (%(mode)s) needs root on a Pi 1-4 (it "
+                "drives the pin by DMA through /dev/mem): the service runs as root after "
+                "sudo systemd/install.sh (unless --no-pwm-root); for pegs hw-test stop the service and "
+                "use sudo", pin=pin, mode=WS281X_PINS[pin]))
         try:
             import board
             import neopixel
         except ImportError as exc:
-            raise LedDriverError(
-                f"the LED strip on {where} needs the adafruit-circuitpython-neopixel package "
-                f"(with Adafruit Blinka and rpi_ws281x); missing module {exc.name!r}: "
-                f"sudo pip install adafruit-circuitpython-neopixel rpi_ws281x adafruit-blinka "
-                f"(or pip install -e '.[pi]')") from None
+            raise LedDriverError(msg(
+                "the LED strip on %(where)s needs the adafruit-circuitpython-neopixel package "
+                "(with Adafruit Blinka and rpi_ws281x); missing module %(module)s: "
+                "sudo pip install adafruit-circuitpython-neopixel rpi_ws281x adafruit-blinka "
+                "(or pip install -e '.[pi]')", where=where, module=repr(exc.name))) from None
         strip = neopixel.NeoPixel(getattr(board, f"D{pin}"), self.count, brightness=1.0, auto_write=False,
                                   pixel_order=self.pixel_order)
 
@@ -284,10 +287,11 @@ class NeoPixelStrip:
             import board
             import adafruit_raspberry_pi5_neopixel_write as pi5
         except ImportError as exc:
-            raise LedDriverError(
-                f"the LED strip on {where} (a Pi 5: the LEDs are driven by the RP1's PIO) needs Adafruit's "
-                f"Pi 5 driver; missing module {exc.name!r}: pip install adafruit-blinka-raspberry-pi5-neopixel "
-                f"(it provides adafruit_raspberry_pi5_neopixel_write and pulls in Blinka's board module)") from None
+            raise LedDriverError(msg(
+                "the LED strip on %(where)s (a Pi 5: the LEDs are driven by the RP1's PIO) needs Adafruit's "
+                "Pi 5 driver; missing module %(module)s: pip install adafruit-blinka-raspberry-pi5-neopixel "
+                "(it provides adafruit_raspberry_pi5_neopixel_write and pulls in Blinka's board module)",
+                where=where, module=repr(exc.name))) from None
         pin = getattr(board, f"D{self.data_pin}")
         order = ["RGB".index(c) for c in self.pixel_order]
 
@@ -354,7 +358,7 @@ class BackgroundStrip:
             return
         with self._cond:
             if self._error is not None:
-                raise LedDriverError(f"the LED strip stopped: {self._error}") from self._error
+                raise LedDriverError(msg("the LED strip stopped: %(error)s", error=str(self._error))) from self._error
             if self._closing:
                 raise RuntimeError("the strip is closed")
             if self._pending is not None:

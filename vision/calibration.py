@@ -29,6 +29,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+# warnings, advice and refusals are messages (their str is the English the CLI prints): the
+# camera page shows them in its reader's language
+from companion.message import Join, msg, nmsg, pmsg
+
 from .colours import bgr_to_lab
 from .detect import (Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, spot_distance,
                      weighted)
@@ -91,10 +95,11 @@ class Calibration:
         if isinstance(data, dict) and isinstance(data.get("format"), str) \
                 and data["format"].startswith("pegs-and-jokers/vision-calibration/") \
                 and data["format"] not in (FORMAT, FORMAT_V1):
-            raise CalibrationError(f"the calibration file is in a newer format ({data['format']}) than this "
-                                   f"version reads ({FORMAT}): calibrate again with this version")
+            raise CalibrationError(msg("the calibration file is in a newer format (%(format)s) than this "
+                                       "version reads (%(known)s): calibrate again with this version",
+                                       format=str(data["format"]), known=FORMAT))
         if not isinstance(data, dict) or data.get("format") not in (FORMAT, FORMAT_V1):
-            raise CalibrationError(f"not a calibration file (format should be {FORMAT!r})")
+            raise CalibrationError(msg("not a calibration file (format should be %(format)s)", format=repr(FORMAT)))
         try:
             H = np.array(data["homography"], np.float64)
             if H.shape != (3, 3) or not np.isfinite(H).all():
@@ -111,7 +116,8 @@ class Calibration:
                        camera=CameraModel.from_json(data["camera"]) if data.get("camera") else None,
                        head_height=float(data.get("head_height") or 0.0), fit=dict(data.get("fit") or {}))
         except (KeyError, TypeError, ValueError) as exc:
-            raise CalibrationError(f"calibration file is damaged ({exc.__class__.__name__}: {exc})") from None
+            raise CalibrationError(msg("calibration file is damaged (%(error)s)",
+                                       error="%s: %s" % (exc.__class__.__name__, exc))) from None
 
     def save(self, path) -> None:
         """Atomically: a power cut leaves the old file or the new one, never half of one."""
@@ -133,16 +139,19 @@ class Calibration:
         except FileNotFoundError:
             raise CalibrationError(f"{path}: no such file") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CalibrationError(f"{path}: can't be read as JSON ({exc})") from None
+            raise CalibrationError(msg("%(path)s: can't be read as JSON (%(error)s)", path=str(path),
+                                       error=str(exc))) from None
         return cls.from_json(data)
 
     def check_layout(self, layout: Layout) -> None:
         if (self.sides, self.holes_per_side) != (layout.sides, layout.holes_per_side):
-            raise CalibrationError(f"the calibration is for a {self.sides}-sided board with {self.holes_per_side} "
-                                   f"holes a side, the layout is {layout.sides}-sided with {layout.holes_per_side}")
+            raise CalibrationError(msg("the calibration is for a %(sides)s-sided board with %(holes)s holes a side, "
+                                       "the layout is %(layout_sides)s-sided with %(layout_holes)s",
+                                       sides=self.sides, holes=self.holes_per_side, layout_sides=layout.sides,
+                                       layout_holes=layout.holes_per_side))
         if self.layout_id and self.layout_id != layout.fingerprint():
-            raise CalibrationError("the calibration was made with another layout (holes or markers elsewhere): "
-                                   "pass the layout it was made with, or calibrate again")
+            raise CalibrationError(msg("the calibration was made with another layout (holes or markers elsewhere): "
+                                       "pass the layout it was made with, or calibrate again"))
 
 
 # --------------------------------------------------------------------------- geometry
@@ -170,12 +179,10 @@ def homography_from_markers(layout: Layout, found: dict) -> tuple[np.ndarray, fl
     fewer than two of the layout's markers were found."""
     board, image, used = marker_points(layout, found)
     if len(used) < MIN_MARKERS:
-        have = f"only marker {used[0]}" if used else "no marker"
-        raise CalibrationError(f"{have} of the board found (need {MIN_MARKERS} of {len(layout.markers)}): "
-                               f"check that the markers are in view, lit and not covered")
+        raise _markers_missing(used, layout)
     H, inliers = cv2.findHomography(board, image, cv2.RANSAC, 4.0)
     if H is None:
-        raise CalibrationError("the markers' corners don't fit one board plane")
+        raise CalibrationError(msg("the markers' corners don't fit one board plane"))
     keep = inliers.ravel().astype(bool)
     if keep.sum() >= 8:
         H, _ = cv2.findHomography(board[keep], image[keep], 0)
@@ -198,24 +205,24 @@ def calibrate_manual(layout: Layout, points, image_size) -> Calibration:
     ``layout.manual_reference_holes()``, in that order."""
     pts = np.asarray(points, np.float64)
     if pts.shape != (4, 2) or not np.isfinite(pts).all():
-        raise CalibrationError("manual calibration needs four points [x, y], one for each of "
-                               + ", ".join(layout.manual_reference_holes()))
+        raise CalibrationError(msg("manual calibration needs four points [x, y], one for each of %(holes)s",
+                                   holes=", ".join(layout.manual_reference_holes())))
     refs = np.array([layout.holes[h] for h in layout.manual_reference_holes()], np.float64)
     area = 0.5 * abs(sum(pts[i, 0] * pts[(i + 1) % 4, 1] - pts[(i + 1) % 4, 0] * pts[i, 1] for i in range(4)))
     if area < 100:
-        raise CalibrationError("the four points are (almost) on one line; tap the four corner holes")
+        raise CalibrationError(msg("the four points are (almost) on one line; tap the four corner holes"))
     H = cv2.getPerspectiveTransform(refs.astype(np.float32), pts.astype(np.float32))
     # the tapped order must not fold the board over (a convex quadrilateral, same orientation)
     def orient(p):
         return np.sign(_cross(p[1] - p[0], p[2] - p[1]))
     if orient(pts) != orient(refs) or not _convex(pts):
-        raise CalibrationError("the four points are not in order; tap "
-                               + ", ".join(layout.manual_reference_holes()) + " in that order")
+        raise CalibrationError(msg("the four points are not in order; tap %(holes)s in that order",
+                                   holes=", ".join(layout.manual_reference_holes())))
     w, h = image_size
     return Calibration(homography=H, image_size=(int(w), int(h)), method="manual",
                        layout_id=layout.fingerprint(), sides=layout.sides, holes_per_side=layout.holes_per_side,
-                       warnings=["manual calibration: a moved board or camera can't be noticed; "
-                                 "calibrate again after moving either"])
+                       warnings=[msg("manual calibration: a moved board or camera can't be noticed; "
+                                     "calibrate again after moving either")])
 
 
 def refine_with_holes(image: np.ndarray, layout: Layout, H, holes=None, search_mm: float | None = None,
@@ -291,6 +298,21 @@ def find_holes(gray: np.ndarray, layout: Layout, holes, predicted: np.ndarray, s
         got_i.append(((weight * xs).sum() / weight.sum(), (weight * ys).sum() / weight.sum()))
         ids.append(hole)
     return np.array(got_b, np.float64).reshape(-1, 2), np.array(got_i, np.float64).reshape(-1, 2), ids
+
+
+# the regions' names in the warnings' words ("the board's top left doesn't fit the camera")
+REGION_WORDS = {
+    "top left": pmsg("board region", "top left"), "top": pmsg("board region", "top"),
+    "top right": pmsg("board region", "top right"), "left": pmsg("board region", "left"),
+    "centre": pmsg("board region", "centre"), "right": pmsg("board region", "right"),
+    "bottom left": pmsg("board region", "bottom left"), "bottom": pmsg("board region", "bottom"),
+    "bottom right": pmsg("board region", "bottom right"),
+}
+
+
+# where the heads' height came from, in the summary's words
+HEAD_HEIGHT_WORDS = {"measured": pmsg("head height", "measured"), "set": pmsg("head height", "set"),
+                     "not seen": pmsg("head height", "not seen")}
 
 
 def _regions(layout: Layout, board: np.ndarray) -> list:
@@ -448,7 +470,7 @@ def _robust_spread(x: np.ndarray) -> float:
 
 
 # the advice to add an empty-board picture; the camera page swaps it for its own step's words
-EMPTY_ADVICE = "add a picture of the empty board (pegs vision calibrate --empty)"
+EMPTY_ADVICE = msg("add a picture of the empty board (pegs vision calibrate --empty)")
 
 
 def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=None, names=None,
@@ -468,13 +490,14 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         sides = sorted(names)
     h, w = image.shape[:2]
     if (w, h) != tuple(calib.image_size):
-        raise CalibrationError(f"the set-up picture is {w}x{h} but the calibration is for "
-                               f"{calib.image_size[0]}x{calib.image_size[1]}")
+        raise CalibrationError(msg("the set-up picture is %(size)s but the calibration is for %(wanted)s",
+                                   size="%dx%d" % (w, h), wanted="%dx%d" % tuple(calib.image_size)))
     sampler = calib.sampler(layout)
     if not sampler.visible.all():
         missing = [hh for hh, v in zip(sampler.holes, sampler.visible) if not v]
-        raise CalibrationError(f"{len(missing)} holes are outside the picture ({', '.join(missing[:4])}"
-                               f"{' ...' if len(missing) > 4 else ''}): move the camera back")
+        raise CalibrationError(nmsg("%(n)s holes are outside the picture (%(holes)s): move the camera back",
+                                    "%(n)s holes are outside the picture (%(holes)s): move the camera back",
+                                    len(missing), holes=_some(missing, 4)))
     samples = sampler.sample(image)
     index = {hh: i for i, hh in enumerate(sampler.holes)}
     board_ref = np.median(samples.ring, axis=0)
@@ -485,10 +508,12 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     warnings: list[str] = []
     glare = [hh for hh, s in zip(sampler.holes, samples.saturated) if s > 0.3]
     if glare:
-        warnings.append(f"glare on {len(glare)} holes ({', '.join(glare[:5])}{' ...' if len(glare) > 5 else ''}): "
-                        f"move the lamp or the camera so the board isn't shiny there")
+        warnings.append(nmsg("glare on %(n)s holes (%(holes)s): move the lamp or the camera so the board isn't "
+                             "shiny there",
+                             "glare on %(n)s holes (%(holes)s): move the lamp or the camera so the board isn't "
+                             "shiny there", len(glare), holes=_some(glare, 5)))
     if bgr_to_lab(board_ref)[0] < 25:
-        warnings.append("the board looks very dark: add light")
+        warnings.append(msg("the board looks very dark: add light"))
     empty_ids = [hh for hh in layout.holes if not hh.startswith("S-")]
     e = x[[index[hh] for hh in empty_ids]]
     mu_e = np.median(e, axis=0)
@@ -496,8 +521,10 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     spread_e = max(_robust_spread(de) + float(np.median(de)), 1.0)
     odd = [hh for hh, d in zip(empty_ids, de) if d > max(8 * spread_e, 12)]
     if odd:
-        warnings.append(f"{len(odd)} holes that should be empty don't look empty ({', '.join(odd[:5])}"
-                        f"{' ...' if len(odd) > 5 else ''}): take the set-up picture with every peg in start")
+        warnings.append(nmsg("%(n)s holes that should be empty don't look empty (%(holes)s): take the set-up "
+                             "picture with every peg in start",
+                             "%(n)s holes that should be empty don't look empty (%(holes)s): take the set-up "
+                             "picture with every peg in start", len(odd), holes=_some(odd, 5)))
     # each hole judged against two references of its own light: its ring and its own empty look
     # (set-up picture: every hole but the start holes; those, and odd ones, from their neighbours)
     measured = [hh for hh, d in zip(empty_ids, de) if d <= max(8 * spread_e, 12)]
@@ -567,16 +594,18 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             use = xs[full]
             if (~full).any():
                 holes = [hh for hh, f in zip(ids, full) if not f]
-                warnings.append(f"side {s}: start hole{'s' * (len(holes) > 1)} {', '.join(holes)} "
-                                f"look{'s' * (len(holes) == 1)} empty; put every peg in start for the set-up picture")
+                warnings.append(nmsg("side %(side)s: start hole %(holes)s looks empty; put every peg in start "
+                                     "for the set-up picture",
+                                     "side %(side)s: start holes %(holes)s look empty; put every peg in start "
+                                     "for the set-up picture", len(holes), side=s, holes=", ".join(holes)))
         mu = np.median(use, axis=0)
         side_lab[s] = mu / np.array([0.6, 1.0, 1.0])
         centres[s] = np.median(x[[index[hh] for hh in ids]], axis=0)    # what sits in the hole itself
         spreads.append(np.linalg.norm(use - mu, axis=1))
         side_spread[s] = float(np.sqrt(np.mean(spreads[-1] ** 2)))
     if not found_sides:
-        raise CalibrationError("no side's start holes hold pegs: take the set-up picture with every "
-                               "colour's pegs in its start holes (or name the sides with pegs)")
+        raise CalibrationError(msg("no side's start holes hold pegs: take the set-up picture with every "
+                                   "colour's pegs in its start holes (or name the sides with pegs)"))
     if sides is None:        # a side with some start holes standing out: pegs too dark to find?
         for s in range(layout.sides):
             if s in found_sides:
@@ -586,9 +615,12 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             some = int(((spot_distance(spots[ii], head_empty[ii]) if camera else
                          np.linalg.norm(x[ii] - mu_e, axis=1)) > stand_out).sum())
             if some:
-                warnings.append(f"side {s}: {some} of its start holes look filled, the others empty, so its "
-                                f"pegs were not learnt; if that seat plays, name the table's colours "
-                                f"(--colours) and check the light there")
+                warnings.append(nmsg("side %(side)s: %(n)s of its start holes look filled, the others empty, so "
+                                     "its pegs were not learnt; if that seat plays, name the table's colours "
+                                     "(--colours) and check the light there",
+                                     "side %(side)s: %(n)s of its start holes look filled, the others empty, so "
+                                     "its pegs were not learnt; if that seat plays, name the table's colours "
+                                     "(--colours) and check the light there", some, side=s))
     pooled = np.concatenate(spreads)
     tau = max(float(np.sqrt(np.mean(pooled ** 2))), 2.0)
     lab_w = np.array([0.6, 1, 1])
@@ -605,15 +637,18 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                         spreads={s: round(v, 2) for s, v in side_spread.items()})
     if empty_image is not None:    # every hole's own empty look, start holes too
         if empty_image.shape != image.shape:
-            raise CalibrationError("the empty-board picture is not the size of the set-up picture")
+            raise CalibrationError(msg("the empty-board picture is not the size of the set-up picture"))
         se = sampler.sample(empty_image)
         clf = Classifier(model, sampler.holes)
         labels = clf.classify(clf.features(se))[0]
         if _seen_empty is None:
             full_now = [hh for hh, v in zip(sampler.holes, labels) if v >= 0]
             if len(full_now) > max(3, len(sampler.holes) // 20):
-                raise CalibrationError(f"the empty-board picture doesn't show an empty board ({len(full_now)} "
-                                       f"holes look filled): take every peg off, same camera and light")
+                raise CalibrationError(nmsg("the empty-board picture doesn't show an empty board (%(n)s holes "
+                                            "look filled): take every peg off, same camera and light",
+                                            "the empty-board picture doesn't show an empty board (%(n)s holes "
+                                            "look filled): take every peg off, same camera and light",
+                                            len(full_now)))
             # learn again with the start holes' own empty look: the pegs' colours in their start holes
             # are then judged against it, not against their neighbours'
             own = se.hole / ring_estimate(se.ring)
@@ -640,26 +675,27 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         ring = np.median(samples.ring[[index[hh] for hh in layout.start_ids(s)]], axis=0)
         level = float(bgr_to_lab(ring)[0])
         if level < 35:
-            light = "add light over that side or raise the camera's exposure (it looks dark there)"
+            light = msg("add light over that side or raise the camera's exposure (it looks dark there)")
         elif float(ring.max()) >= CLIP_LEVEL:
-            light = "lower the camera's exposure or move the lamp (the board is washed out there)"
+            light = msg("lower the camera's exposure or move the lamp (the board is washed out there)")
             if empty_image is None:     # a peg clipping where the empty hole does not can be told apart
-                light += ", " + EMPTY_ADVICE
+                light = Join([light, EMPTY_ADVICE], "comma").msg()
         else:
-            light = "add light over that side"
+            light = msg("add light over that side")
         cause = None
         if at_holes is not None and any(k == "empty" for k, *_ in items):
             cause = _weak_cause(layout, calib, sampler.holes, at_holes[0], at_holes[1][s], hole_margin(model))
         for kind, other, d, margin in items:
-            what = {"empty": "empty holes", "board": "the bare board"}.get(kind, _side_name(model, other))
-            fix = ("give one of these seats pegs of a clearly different colour" if kind == "side"
-                   else f"{light}, or use lighter, brighter pegs for that seat")
+            what = _like(model, kind, other)
+            fix = (msg("give one of these seats pegs of a clearly different colour") if kind == "side"
+                   else msg("%(light)s, or use lighter, brighter pegs for that seat", light=light))
             if kind == "empty" and cause:
                 what, fix = cause
             calib.weak.append({"side": s, "colour": model.names.get(s), "like": kind, "other": other,
                                "distance": round(d, 1), "needed": round(margin, 1),
-                               "message": f"{_side_name(model, s)} can't be told from {what} "
-                                          f"(colour distance {d:.0f}, needs {margin:.0f}): {fix}"})
+                               "message": msg("%(pegs)s can't be told from %(what)s (colour distance %(d)s, "
+                                              "needs %(margin)s): %(fix)s", pegs=_side_name(model, s),
+                                              what=what, d="%.0f" % d, margin="%.0f" % margin, fix=fix)})
     warnings += [w["message"] for w in calib.weak]
     # a side that can't be told from empty holes (in its start holes, where it was measured): neither
     # "empty" nor "a peg" is ever sure there, nor where a lamp's sheen blows the board out
@@ -717,11 +753,14 @@ def _weak_cause(layout: Layout, calib: Calibration, holes, at_holes, peg, margin
     n = int(near.sum())
     if n and (near & off_disc).sum() >= 0.7 * n:
         h, t = calib.camera.height_mm / 10, calib.camera.tilt_deg
-        return (f"the board where the camera sees their heads off the holes' grey discs ({n} holes, heads "
-                f"seen up to {shift[near].max():.0f} mm off their holes; camera {h:.0f} cm up, tilted {t:.0f} "
-                f"degrees)", "raise the camera" + (" or point it straight down" if t > 5 else ""))
-    return ("empty holes (these pegs look like the board and the empty holes)",
-            "use pegs of a clearly different colour for that seat, or add light over that side")
+        return (nmsg("the board where the camera sees their heads off the holes' grey discs (%(n)s holes, "
+                     "heads seen up to %(mm)s mm off their holes; camera %(cm)s cm up, tilted %(deg)s degrees)",
+                     "the board where the camera sees their heads off the holes' grey discs (%(n)s holes, "
+                     "heads seen up to %(mm)s mm off their holes; camera %(cm)s cm up, tilted %(deg)s degrees)",
+                     n, mm="%.0f" % shift[near].max(), cm="%.0f" % h, deg="%.0f" % t),
+                msg("raise the camera or point it straight down") if t > 5 else msg("raise the camera"))
+    return (msg("empty holes (these pegs look like the board and the empty holes)"),
+            msg("use pegs of a clearly different colour for that seat, or add light over that side"))
 
 
 def _spread_ratios(layout: Layout, holes: list, ratio: np.ndarray, known: list, k: int = 6):
@@ -747,7 +786,26 @@ def _spread_ratios(layout: Layout, holes: list, ratio: np.ndarray, known: list, 
 def _side_name(model: ColourModel, s: int) -> str:
     """"side 0's red pegs" with the user's colour name, "side 0's pegs" without one."""
     name = model.names.get(s)
-    return f"side {s}'s {name} pegs" if name else f"side {s}'s pegs"
+    return (msg("side %(side)s's %(colour)s pegs", side=s, colour=pmsg("colour", name)) if name else
+            msg("side %(side)s's pegs", side=s))
+
+
+def _like(model: ColourModel, kind: str, other) -> str:
+    """What a side's pegs look like: empty holes, the bare board, another side's pegs."""
+    return (msg("empty holes") if kind == "empty" else msg("the bare board") if kind == "board"
+            else _side_name(model, other))
+
+
+def _some(holes: list, most: int) -> str:
+    """"M1, M2, M3 ..." (the first `most` holes named)."""
+    return ", ".join(holes[:most]) + (" ..." if len(holes) > most else "")
+
+
+def _markers_missing(used: list, layout: Layout) -> "CalibrationError":
+    have = (msg("only marker %(marker)s", marker=used[0]) if used else msg("no marker"))
+    return CalibrationError(msg("%(have)s of the board found (need %(needed)s of %(markers)s): check that the "
+                                "markers are in view, lit and not covered", have=have, needed=MIN_MARKERS,
+                                markers=len(layout.markers)))
 
 
 def margin_for(model: ColourModel) -> float:
@@ -805,9 +863,9 @@ def colour_warnings(model: ColourModel, in_hole: dict | None = None) -> list[str
     out = []
     for s, items in sorted(weak_sides(model, in_hole).items()):
         for kind, other, d, margin in items:
-            what = {"empty": "empty holes", "board": "the bare board"}.get(kind, _side_name(model, other))
-            out.append(f"{_side_name(model, s)} can't be told from {what} (colour distance {d:.0f}, "
-                       f"needs {margin:.0f})")
+            out.append(msg("%(pegs)s can't be told from %(what)s (colour distance %(d)s, needs %(margin)s)",
+                           pegs=_side_name(model, s), what=_like(model, kind, other), d="%.0f" % d,
+                           margin="%.0f" % margin))
     return out
 
 
@@ -862,9 +920,10 @@ def fit_camera_geometry(image, layout: Layout, calib: Calibration, sides=None, n
     calib.fit = figures
     worst = max(figures["per_region_px"].items(), key=lambda kv: kv[1], default=(None, 0.0))
     if worst[0] is not None and worst[1] > max(1.0, 3 * figures["rms_px"]):
-        calib.warnings.append(f"the board's {worst[0]} doesn't fit the camera (residual {worst[1]:.1f} px, "
-                              f"{figures['rms_px']:.2f} px overall): the lens bends the corners more than "
-                              f"it can be modelled, or the board isn't flat there")
+        calib.warnings.append(msg("the board's %(region)s doesn't fit the camera (residual %(px)s px, %(rms)s px "
+                                  "overall): the lens bends the corners more than it can be modelled, or the "
+                                  "board isn't flat there", region=REGION_WORDS.get(worst[0], worst[0]), px="%.1f" % worst[1],
+                                  rms="%.2f" % figures["rms_px"]))
 
 
 
@@ -874,9 +933,7 @@ def repose_camera(image: np.ndarray, layout: Layout, camera: CameraModel, found:
     corners, then on them and the empty holes (``holes``) found round the new pose."""
     mb, mi, used = marker_points(layout, found)
     if len(used) < MIN_MARKERS:
-        have = f"only marker {used[0]}" if used else "no marker"
-        raise CalibrationError(f"{have} of the board found (need {MIN_MARKERS} of {len(layout.markers)}): "
-                               f"check that the markers are in view, lit and not covered")
+        raise _markers_missing(used, layout)
     try:
         cam, rms = fit_pose(camera, mb, mi)
         holes = holes or [h for h in layout.holes if not h.startswith("S-")]
@@ -966,27 +1023,34 @@ def camera_summary(calib: Calibration, layout: Layout) -> list[str]:
     cam, fit = calib.camera, calib.fit
     if cam is None:
         if fit:
-            return [f"camera model not used: the holes fit a flat homography better "
-                    f"({fit.get('homography_rms_px')} px against {fit.get('rms_px')} px)"]
+            return [msg("camera model not used: the holes fit a flat homography better (%(homography)s px "
+                        "against %(camera)s px)", homography=str(fit.get("homography_rms_px")),
+                        camera=str(fit.get("rms_px")))]
         return []
     if cam.focal_observed:
-        lines = [f"camera {cam.height_mm / 10:.0f} cm above the board, tilted {cam.tilt_deg:.0f} degrees from "
-                 f"straight down, lens {cam.fov_deg:.0f} degrees across"]
+        lines = [msg("camera %(cm)s cm above the board, tilted %(tilt)s degrees from straight down, lens %(fov)s "
+                     "degrees across", cm="%.0f" % (cam.height_mm / 10), tilt="%.0f" % cam.tilt_deg,
+                     fov="%.0f" % cam.fov_deg)]
     else:       # straight down, the lens's width and the camera's height can't be told apart
-        lines = [f"camera about {cam.height_mm / 10:.0f} cm above the board if its lens is {cam.fov_deg:.0f} "
-                 f"degrees across (a view straight down can't tell the two apart: give --fov), tilted "
-                 f"{cam.tilt_deg:.0f} degrees from straight down"]
+        lines = [msg("camera about %(cm)s cm above the board if its lens is %(fov)s degrees across (a view "
+                     "straight down can't tell the two apart: give --fov), tilted %(tilt)s degrees from straight "
+                     "down", cm="%.0f" % (cam.height_mm / 10), fov="%.0f" % cam.fov_deg, tilt="%.0f" % cam.tilt_deg)]
     worst = max((fit.get("per_region_px") or {}).items(), key=lambda kv: kv[1], default=("-", 0.0))
-    lines.append(f"lens: k1 {cam.dist[0]:+.3f}, k2 {cam.dist[1]:+.3f}, bending the corners by up to "
-                 f"{fit.get('lens_shift_px', 0):.0f} px; fitted to {fit.get('rms_px', 0):.2f} px over "
-                 f"{fit.get('points', 0)} points (worst: {worst[0]}, {worst[1]:.2f} px; a homography: "
-                 f"{fit.get('homography_rms_px', 0):.2f} px)")
+    lines.append(msg("lens: k1 %(k1)s, k2 %(k2)s, bending the corners by up to %(shift)s px; fitted to %(rms)s px "
+                     "over %(points)s points (worst: %(worst)s, %(worst_px)s px; a homography: %(homography)s px)",
+                     k1="%+.3f" % cam.dist[0], k2="%+.3f" % cam.dist[1],
+                     shift="%.0f" % fit.get("lens_shift_px", 0), rms="%.2f" % fit.get("rms_px", 0),
+                     points=fit.get("points", 0), worst=REGION_WORDS.get(worst[0], worst[0]),
+                     worst_px="%.2f" % worst[1], homography="%.2f" % fit.get("homography_rms_px", 0)))
     xy = np.array(list(layout.holes.values()), np.float64)
     shift = cam.parallax_mm(xy, calib.head_height)
-    lines.append(f"peg heads seen {calib.head_height:.1f} mm above the board "
-                 f"({fit.get('head_height_from', 'measured')}), up to {shift.max():.0f} mm off their holes")
-    env = ", ".join(f"{t} degrees: " + (f"{hmin / 10:.0f} cm" if hmin else "not at any height")
-                    for t, hmin in working_envelope(layout, calib.head_height))
-    lines.append(f"working envelope for these pegs (every head on its hole's grey disc), lowest camera "
-                 f"height at a tilt of {env}")
+    source = fit.get("head_height_from", "measured")
+    lines.append(msg("peg heads seen %(mm)s mm above the board (%(source)s), up to %(off)s mm off their holes",
+                     mm="%.1f" % calib.head_height, source=HEAD_HEIGHT_WORDS.get(source, source),
+                     off="%.0f" % shift.max()))
+    env = Join([msg("%(tilt)s degrees: %(height)s", tilt=t, height=msg("%(cm)s cm", cm="%.0f" % (hmin / 10))
+                    if hmin else msg("not at any height"))
+                for t, hmin in working_envelope(layout, calib.head_height)], "comma")
+    lines.append(msg("working envelope for these pegs (every head on its hole's grey disc), lowest camera "
+                     "height at a tilt of %(envelope)s", envelope=env))
     return lines

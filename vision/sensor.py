@@ -187,34 +187,41 @@ def open_camera_sensor(source: str, calibration_path: str, layout_spec: str | No
 
 
 def diagnose_camera(exc: BaseException, source: str, calibration_path: str | None):
-    """Words for a camera that failed to start: a `hardware.diagnose.HardwareProblem`."""
+    """Words for a camera that failed to start: a `hardware.diagnose.HardwareProblem` (its
+    sentences are messages, shown in the reader's language)."""
+    from companion.message import Msg, msg
     from hardware.diagnose import HardwareProblem
     detail = f"{type(exc).__name__}: {exc}"
     name = type(exc).__name__
     if isinstance(exc, ImportError):
-        return HardwareProblem("camera", f"The camera can't be used: the {exc.name or 'OpenCV'} module is missing.",
-                               "Run sudo systemd/install.sh --camera (OpenCV, NumPy and Picamera2 from apt).",
+        return HardwareProblem("camera", msg("The camera can't be used: the %(module)s module is missing.",
+                                             module=exc.name or "OpenCV"),
+                               msg("Run %(command)s (OpenCV, NumPy and Picamera2 from apt).",
+                                   command="sudo systemd/install.sh --camera"),
                                detail)
     if name == "CalibrationError":
         if str(exc).endswith(": no such file"):
             return HardwareProblem(
-                "camera", f"The camera is not calibrated yet: there is no {calibration_path}.",
-                f"Photograph the set-up position and run pegs vision calibrate setup.png --out "
-                f"{calibration_path} (README: Camera), then try the board again.", detail)
-        return HardwareProblem("camera", f"The camera's calibration can't be used: {exc}.",
-                               "Calibrate again from a set-up picture (pegs vision calibrate), then try the board "
-                               "again.", detail)
+                "camera", msg("The camera is not calibrated yet: there is no %(path)s.", path=str(calibration_path)),
+                msg("Photograph the set-up position and run %(command)s (README: Camera), then try the board again.",
+                    command="pegs vision calibrate setup.png --out " + str(calibration_path)), detail)
+        said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)
+        return HardwareProblem("camera", msg("The camera's calibration can't be used: %(error)s.", error=said),
+                               msg("Calibrate again from a set-up picture (%(command)s), then try the board "
+                                   "again.", command="pegs vision calibrate"), detail)
     if name == "LayoutError":
-        return HardwareProblem("camera", f"The board layout can't be used: {exc}.",
-                               "Fix camera.layout in the config (pegs board layout writes one).", detail)
+        return HardwareProblem("camera", msg("The board layout can't be used: %(error)s.", error=str(exc)),
+                               msg("Fix %(setting)s in the config (%(command)s writes one).",
+                                   setting="camera.layout", command="pegs board layout"), detail)
     if source == "pi" or source.startswith("pi:"):
-        fix = ("Check the camera's ribbon cable (contacts the right way round) and that rpicam-hello "
-               "--list-cameras lists it; then try the board again.")
+        fix = msg("Check the camera's ribbon cable (contacts the right way round) and that %(command)s "
+                  "lists it; then try the board again.", command="rpicam-hello --list-cameras")
     elif source.startswith("usb:") or source.isdigit():
-        fix = "Plug the webcam in (ls /dev/video* lists cameras) or set camera.source; then try the board again."
+        fix = msg("Plug the webcam in (%(command)s lists cameras) or set %(setting)s; then try the board again.",
+                  command="ls /dev/video*", setting="camera.source")
     else:
-        fix = "Check camera.source in the config; then try the board again."
-    return HardwareProblem("camera", f"The camera can't be used: {exc}.", fix, detail)
+        fix = msg("Check %(setting)s in the config; then try the board again.", setting="camera.source")
+    return HardwareProblem("camera", msg("The camera can't be used: %(error)s.", error=str(exc)), fix, detail)
 
 
 __all__ = ["CameraSensor", "open_camera_sensor", "diagnose_camera", "hole_crop_png"]

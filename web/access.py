@@ -145,18 +145,19 @@ def _refusal(who: frozenset) -> ApiError:
         return ApiError(403, msg("this phone does not hold a seat at this table: scan your seat's QR code, "
                         "or ask the host for a new one"), code="no_seat")
     if who == {"acting_seat"}:
-        return ApiError(403, "not your turn: only the phone of the player whose turn it is can do that")
+        return ApiError(403, msg("not your turn: only the phone of the player whose turn it is can do that"))
     if who == {"host"}:
-        return ApiError(403, "only the host's phone (the one that created the table) can do that; "
-                        "a lost host phone: enter the admin code on the host page")
+        return ApiError(403, msg("only the host's phone (the one that created the table) can do that; "
+                                 "a lost host phone: enter the admin code on the host page"))
     if who == {"admin"}:
         if current_app.config.get("ADMIN_CODE"):
-            return ApiError(403, "enter the admin code first (serve.admin_code in the config file)")
+            return ApiError(403, msg("enter the admin code first (serve.admin_code in the config file)"))
         if not current_app.config.get("LOOPBACK_ADMIN", True):
-            return ApiError(403, "settings need the admin code (serve.admin_code in the config file): "
-                                 "serve.loopback_admin is off, so the companion itself is not the admin")
-        return ApiError(403, "settings can be changed only on the companion itself "
-                        "(http://127.0.0.1:PORT/settings) until serve.admin_code is set in the config file")
+            return ApiError(403, msg("settings need the admin code (serve.admin_code in the config file): "
+                                     "serve.loopback_admin is off, so the companion itself is not the admin"))
+        return ApiError(403, msg("settings can be changed only on the companion itself "
+                                 "(http://127.0.0.1:PORT/settings) until serve.admin_code is set in the config "
+                                 "file"))
     names = {"acting_seat": "the player whose turn it is", "host": "the host's phone",
              "display": "a table display paired from the host page", "admin": "the admin",
              "seat": "a player of this table"}
@@ -183,7 +184,7 @@ def route(bp, method: str, rule: str, *, who, reveals: str, body: "Body | None" 
                 raise ApiError(404, msg("there is no table with that id on this companion"))
             code = kw.get("code")
             if code is not None and not CODE.fullmatch(code.strip()):
-                raise ApiError(404, "that is not a code this companion made: ask the host for the QR code")
+                raise ApiError(404, msg("that is not a code this companion made: ask the host for the QR code"))
             table = None
             if gid is not None:
                 table = current_app.extensions["pegs"].get(gid)
@@ -577,18 +578,18 @@ def check_admin_code(code) -> None:
     """The admin code, with wrong tries counted per client address (loopback is never
     kept waiting). 403 wrong, 429 too many wrong lately, 403 if no code is set."""
     if admin_token() is None:
-        raise ApiError(403, "no admin code is set: add serve.admin_code to the config file, or use "
-                            "the companion itself (http://127.0.0.1)")
+        raise ApiError(403, msg("no admin code is set: add serve.admin_code to the config file, or use "
+                                "the companion itself (http://127.0.0.1)"))
     fails: Failures = current_app.extensions["pegs_admin_failures"]
     who = client_key()
     local = loopback_admin()
     wait = 0.0 if local else fails.wait(who)
     if wait > 0:
-        raise ApiError(429, f"too many wrong codes from this device: wait {math.ceil(wait)} s")
+        raise ApiError(429, msg("too many wrong codes from this device: wait %(seconds)s s", seconds=math.ceil(wait)))
     if not admin_code_matches(code):
         if not local:
             fails.failed(who)
-        raise ApiError(403, "that is not the admin code")
+        raise ApiError(403, msg("that is not the admin code"))
     fails.forget(who)
 
 

@@ -27,6 +27,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.message import msg
+
 SYSTEM_CONFIG = Path("/etc/pegs-companion/config.toml")
 PI_MODEL_FILE = Path("/proc/device-tree/model")   # e.g. "Raspberry Pi 3 Model B Plus Rev 1.3"
 DEFAULT_WIRING = "/etc/pegs-companion/wiring.toml"   # a separate wiring file (where `pegs hw-test` looks too)
@@ -56,6 +58,7 @@ def _whole(low: int, high: int):
             raise ValueError
         return n
     check.words = f"a whole number {low}-{high}"
+    check.said = msg("a whole number %(low)s-%(high)s", low=low, high=high)
     return check
 
 
@@ -68,6 +71,8 @@ def _number(low: float, high: float, unit: str = ""):
             raise ValueError
         return x
     check.words = f"a number from {low:g} to {high:g}{unit}"
+    check.said = (msg("a number from %(low)s to %(high)s seconds", low=format(low, "g"), high=format(high, "g")) if unit
+                  else msg("a number from %(low)s to %(high)s", low=format(low, "g"), high=format(high, "g")))
     return check
 
 
@@ -95,6 +100,7 @@ def _choice(options):
             raise ValueError
         return v
     check.words = f"one of {', '.join(options)}"
+    check.said = msg("one of %(options)s", options=", ".join(options))
     return check
 
 
@@ -387,12 +393,16 @@ WEB_CHECKS = {"wiring.leds.brightness": _number(0, 1)}   # web-editable keys out
 
 def check_web_change(key: str, value):
     """A value from the settings page, checked: returns it; ConfigError naming the key."""
-    if key not in WEB_KEYS:
-        raise ConfigError(f"{key}: can't be changed from the settings page (these can: {', '.join(WEB_KEYS)})")
-    value, problem = _check(key, value)
+    if key not in WEB_KEYS:   # the problems are messages: the settings page shows them in its language
+        raise ConfigError(msg("%(key)s: can't be changed from the settings page (these can: %(keys)s)",
+                              key=key, keys=", ".join(WEB_KEYS)))
+    checked, problem = _check(key, value)
     if problem:
-        raise ConfigError(problem)
-    return value
+        check = BY_KEY[key].check if key in BY_KEY else WEB_CHECKS[key]
+        said = getattr(check, "said", None)
+        raise ConfigError(msg("%(key)s: must be %(words)s, not %(value)s", key=key, words=said, value=repr(value))
+                          if said is not None else problem)
+    return checked
 
 
 def _set(doc, dotted: str, value) -> None:

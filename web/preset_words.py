@@ -7,7 +7,10 @@ The presets' differences keep their settings as written (``draw = 'after'``) wit
 """
 from __future__ import annotations
 
+import re
+
 from companion.message import msg
+from companion.option_words import OPTION_NAME_MSGS, VALUE_MSGS
 
 TITLES = {
     "basic": msg("Basic game"), "arizona": msg("Arizona"), "north_carolina": msg("North Carolina"),
@@ -119,17 +122,26 @@ RULING_MSGS = {m: m for m in (
 )}
 
 
+_SETTING = re.compile(r"^(\w+) = (.*) \(basic: (.*)$")
+
+
 def difference(line: str):
     """A line of `companion.rules.differences` ("draw = 'after' (basic: 'first'): draw before
-    playing or after (...)"): the setting stays as written, its doc in the reader's words."""
+    playing or after (...)"): the option's name, its yes/no values and its doc in the reader's
+    words; other values stay as written (they are what a rules file says)."""
     setting, sep, doc = line.partition("): ")
     said = OPTION_DOC_MSGS.get(doc) if sep else None
-    return msg("%(setting)s): %(doc)s", setting=setting, doc=said) if said is not None else line
+    parts = _SETTING.match(setting) if said is not None else None
+    if parts is None or parts[1] not in OPTION_NAME_MSGS:
+        return msg("%(setting)s): %(doc)s", setting=setting, doc=said) if said is not None else line
+    name, value, base = parts.groups()
+    return msg("%(option)s = %(value)s (basic: %(base)s): %(doc)s", option=OPTION_NAME_MSGS[name],
+               value=VALUE_MSGS.get(value, value), base=VALUE_MSGS.get(base, base), doc=said)
 
 
 def ruling(text: str):
     return RULING_MSGS.get(text, text)
 
 
-__all__ = ["TITLES", "DESCRIPTIONS", "OPTION_DOC_MSGS", "RULING_MSGS", "title", "description", "difference",
+__all__ = ["TITLES", "DESCRIPTIONS", "OPTION_DOC_MSGS", "OPTION_NAME_MSGS", "RULING_MSGS", "title", "description", "difference",
            "ruling"]

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import threading
 
+from companion.message import msg
+
 from .access import Bucket
 from .errors import ApiError
 
@@ -38,8 +40,9 @@ class SeatRequests:
         """Spend one of `device`'s requests at table `gid`; 429 if it has none left."""
         wait = self.bucket.take(f"{device}|{gid}")
         if wait > 0:
-            raise ApiError(429, f"this device asked for seats at this table several times just now: "
-                                f"wait {wait:.0f} s (the host's page already shows the request)")
+            raise ApiError(429, msg("this device asked for seats at this table several times just now: "
+                                    "wait %(seconds)s s (the host's page already shows the request)",
+                                    seconds="%.0f" % wait))
 
     def admit(self, table, seat: int, token_hash: str, device: str | None) -> bool:
         """With the table's lock held: log this request (True), or not (False: the same
@@ -53,12 +56,12 @@ class SeatRequests:
             with self._lock:
                 same_device = device is not None and self._devices.get((table.gid, seat)) == device
             if same_device:
-                raise ApiError(409, f"this device has already asked for {table.name_of(seat)}'s seat: the host's "
-                                    f"page shows the request", code="seat_requested")
+                raise ApiError(409, msg("this device has already asked for %(name)s's seat: the host's "
+                                        "page shows the request", name=table.name_of(seat)), code="seat_requested")
             if getattr(s, "request_own", False) and not is_former(table, seat, token_hash):
-                raise ApiError(409, f"the phone that held {table.name_of(seat)}'s seat has asked for it back: "
-                                    f"the host answers that first (or gives the seat a new code)",
-                               code="seat_requested")
+                raise ApiError(409, msg("the phone that held %(name)s's seat has asked for it back: "
+                                        "the host answers that first (or gives the seat a new code)",
+                                        name=table.name_of(seat)), code="seat_requested")
         return True
 
     def logged(self, table, seat: int, device: str | None) -> None:

@@ -92,8 +92,8 @@ class Streams:
                 if ours >= table_cap(table) or theirs >= max(table_cap(table), svc.max_streams // 2):
                     # refused, not the table's own oldest ended: that would wake its streams and
                     # make a storm of reconnections twice as dear
-                    refused = ApiError(429, "this table has as many live pages open as it may; close some "
-                                       "(this page will try again)", code="streams_full")
+                    refused = ApiError(429, msg("this table has as many live pages open as it may; close some "
+                                           "(this page will try again)"), code="streams_full")
             if refused is None and len(entries) >= svc.max_streams:
                 anonymous = [(k, e[2]) for k, e in entries.items() if e[3] is None]
                 if anonymous:

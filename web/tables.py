@@ -174,7 +174,7 @@ class TableService(SeatAccess, BotTurns, Rematch):
         except StoreError:
             log.exception("game %s: write failed; rebuilding it from its log", table.gid)
             self._rebuild(table)
-            raise ApiError(503, "the companion could not save that; nothing changed, try again")
+            raise ApiError(503, msg("the companion could not save that; nothing changed, try again"))
         table.plays_cache = None
         table.touched = time.time()
         table.cond.notify_all()
@@ -197,8 +197,10 @@ class TableService(SeatAccess, BotTurns, Rematch):
             now = time.time()
             live = sum(self.is_live(t, now) for t in list(self.tables.values()))
             if live >= self.max_tables:
-                raise ApiError(429, f"{live} tables are being played on this companion, the most it "
-                               f"takes (serve.max_tables); end one from its host page first")
+                raise ApiError(429, nmsg("%(n)s table is being played on this companion, the most it "
+                                         "takes (serve.max_tables); end one from its host page first",
+                                         "%(n)s tables are being played on this companion, the most it "
+                                         "takes (serve.max_tables); end one from its host page first", live))
             return self._create(setup)
 
     def _create(self, setup: dict) -> tuple[Table, str]:
@@ -216,7 +218,7 @@ class TableService(SeatAccess, BotTurns, Rematch):
                 table.version = self.store.append(gid, 1, logged)
             except StoreError:
                 log.exception("could not create a table")
-                raise ApiError(503, "the companion could not save the new table; try again") from None
+                raise ApiError(503, msg("the companion could not save the new table; try again")) from None
             with self._lock:
                 self.tables[gid] = table
             if self.board is not None:
@@ -339,7 +341,7 @@ class TableService(SeatAccess, BotTurns, Rematch):
             raise api_error(exc, rule="P7") from None
         except IllegalMoveError as exc:
             raise api_error(exc, f"not allowed: {exc}", rule=exc.rule,
-                            words=words.refusal(g.position, table.names, str(exc), exc.rule)) from None
+                            words=words.refusal(g.position, table.names, exc)) from None
         except MoveSyntaxError as exc:
             raise api_error(exc, f"not a move: {exc}") from None
         text = play.move.text(table.geo)
@@ -378,7 +380,8 @@ class TableService(SeatAccess, BotTurns, Rematch):
                 if table.ended or g.is_over():
                     raise ApiError(409, msg("the game is over"))
                 if table.paused == (action == "pause"):
-                    raise ApiError(409, f"the game is already {'paused' if table.paused else 'running'}")
+                    raise ApiError(409, msg("the game is already paused") if table.paused else
+                                   msg("the game is already running"))
                 table.paused = action == "pause"
                 self._commit(table, [(action, {})])
                 return {"ok": True, "version": table.version}

@@ -66,8 +66,9 @@ def test_refusals_in_words_keep_the_rule(text, rules, words):
     p = pos({"0": ["M21"], "1": ["M30"]}, rules=rules)
     with pytest.raises(IllegalMoveError) as exc:
         p.parse_move(text)
-    said = refusal(p, NAMES, str(exc.value), exc.value.rule)
+    said = refusal(p, NAMES, exc.value)    # the error's own message (issue 25.1), not its English
     assert said == words
+    assert str(exc.value).startswith(text)  # the engine's English (the pegs command's) is untouched
     assert not NOTATION.search(said.rsplit(" (", 1)[0])  # the rule id stays in brackets
 
 
@@ -164,3 +165,86 @@ def test_every_play_of_a_game_is_said_without_notation(preset, seed):
     assert "move" in kinds
     if preset == "bluffing_joker":
         assert PASS in kinds
+
+
+# ------------------------------------------------------------------ refusals as messages
+def _mutations(game, move):
+    """Moves near a legal one that are mostly not legal: another rank, other holes, another
+    side's peg, another target."""
+    rank, kind, steps = move
+    pos = game.position
+    ranks = getattr(pos, "ranks", None) or ("A", "2", "4", "5", "7", "8", "JK")
+    out = [Move(r, kind, steps) for r in ranks if r != rank]
+    if not steps or not isinstance(steps[0], tuple):
+        return out + [Move(rank, kind, ((steps[0] + k) % pos.sides,)) for k in (1, 2)] if steps else out
+    length = pos.geo.length
+    for i, (c, s, d) in enumerate(steps):
+        for shift in (1, 3, 7):
+            if d < length:
+                moved = list(steps)
+                moved[i] = (c, s, (d + shift) % length)
+                out.append(Move(rank, kind, tuple(moved)))
+        moved = list(steps)
+        moved[i] = ((c + 1) % pos.sides, s, d)
+        out.append(Move(rank, kind, tuple(moved)))
+    return out
+
+
+def _ids(message):
+    yield (message.ctx, message.id)
+    for value in message.params.values():
+        if hasattr(value, "params"):
+            yield from _ids(value)
+
+
+@pytest.mark.parametrize("preset", ["basic", "north_carolina", "pegoo", "arizona", "bluffing_joker", "tock",
+                                    "carbles", "jackaroo", "jackaroo_individual", "tock_partnership"])
+def test_every_refusal_carries_a_message_the_catalogs_know(preset):
+    """Issue 25.1: the engine's refusals carry a message id and parameters (no English parsed
+    back): every one met while playing near the legal moves is named for the table without
+    notation, and each of its messages is in the French and Arabic catalogs."""
+    import gettext
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2] / "web" / "translations"
+    catalogs = {lang: gettext.GNUTranslations(open(root / lang / "LC_MESSAGES" / "messages.mo", "rb"))._catalog
+                for lang in ("fr_CA", "ar")}
+    g = new_game(preset, players=4, seed=11)
+    bot = make_bot("greedy", random.Random(11))
+    refusals, rules = set(), set()
+    for _ in range(60):
+        if g.is_over():
+            break
+        for play in g.legal_plays()[:6]:
+            for wrong in _mutations(g, play.move):
+                try:
+                    g.check(wrong)
+                except IllegalMoveError as exc:
+                    assert exc.reason is not None, (preset, str(exc))
+                    said = refusal(g.position, NAMES, exc)
+                    assert not NOTATION.search(str(said).rsplit(" (", 1)[0]), (str(exc), said)
+                    for ctx, mid in _ids(exc.reason):
+                        key = f"{ctx}\x04{mid}" if ctx else mid
+                        for lang, cat in catalogs.items():
+                            assert key in cat or (key, 0) in cat, (lang, mid)
+                    refusals.add(exc.reason.id)
+                    rules.add(exc.rule)
+        g._push(bot.choose(g, g.legal_plays()))
+    assert len(refusals) >= 3, refusals   # the walk met refusals of several kinds
+
+
+def test_no_refusal_of_the_engine_is_english_only():
+    """Every `IllegalMoveError` the engine raises gives players a message: a third argument,
+    or a sentence made by `said` (directly or through a helper), or `explain_illegal`'s."""
+    import ast
+    from pathlib import Path
+    import companion
+    bare = []
+    for path in Path(companion.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "IllegalMoveError"):
+                first = node.args[0] if node.args else None
+                if not (len(node.args) >= 3 or any(k.arg == "reason" for k in node.keywords)
+                        or isinstance(first, (ast.Call, ast.Starred))):
+                    bare.append(f"{path.name}:{node.lineno}")
+    assert not bare, bare

@@ -284,3 +284,49 @@ def test_phone_shows_the_camera_and_takes_the_sheen_set_up_with_an_empty_board_p
     cal = Calibration.load(target)
     assert cal.camera is not None and cal.weak == [] and not cal.accepted_weak
     assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["fr_CA", "ar"])
+def test_the_camera_speaks_the_pages_language(tmp_path, recordings, lang):
+    """Issue 25.1: the camera API's refusals, the calibration's refusals, warnings and summary
+    and the save message reach a French or Arabic page in its words (commands and keys as
+    written), with no catalog English left over."""
+    from tests.helpers.english import english_left
+    app, target = make(tmp_path, recordings["seen"])
+    c = app.test_client()
+    c.set_cookie("pj_lang", lang)
+    refused = c.post("/api/camera/analyse", json={}, headers=CSRF).get_json()["error"]   # no picture yet
+    assert refused and not english_left(refused, lang) and "take a picture" not in refused
+    c.post("/api/camera/snapshot", json={}, headers=CSRF)
+    line = c.post("/api/camera/analyse", json={"colours": COLOURS, "points": [[0, 0], [1, 0], [2, 0], [3, 0]]},
+                  headers=CSRF).get_json()["error"]
+    assert line and "line" not in line and not english_left(line, lang)
+    res = c.post("/api/camera/analyse", json={"colours": COLOURS}, headers=CSRF).get_json()
+    assert res["error"] is None and res["camera"]
+    said = " ".join(res["camera"] + res["warnings"] + res["weak"])
+    assert not english_left(said, lang), said
+    assert ("caméra" if lang == "fr_CA" else "الكاميرا") in said and "degrees" not in said
+    out = c.post("/api/camera/save", json={}, headers=CSRF).get_json()
+    assert "camera.calibration" in out["message"] and str(target) in out["message"]
+    assert not out["message"].startswith("Saved") and not english_left(out["message"], lang)
+    page = c.get("/settings/camera").get_data(as_text=True)
+    assert not english_left(page, lang)
+
+
+def test_a_broken_calibration_file_is_reported_in_the_readers_language(tmp_path):
+    """The board's start-up report quotes the calibration's own refusal: a message too."""
+    import gettext
+    from pathlib import Path
+    from tests.helpers.english import english_left
+    from vision.calibration import CalibrationError
+    from vision.sensor import diagnose_camera
+    bad = tmp_path / "cal.json"
+    bad.write_text('{"format": "pegs-and-jokers/vision-calibration/9"}')
+    with pytest.raises(CalibrationError) as exc:
+        Calibration.load(bad)
+    problem = diagnose_camera(exc.value, "pi", str(bad))
+    assert "newer format" in problem.what                       # the English (the log, the CLI)
+    mo = Path(__file__).resolve().parents[2] / "web" / "translations" / "fr_CA" / "LC_MESSAGES" / "messages.mo"
+    with open(mo, "rb") as f:
+        french = problem.what.render(gettext.GNUTranslations(f))
+    assert "format plus récent" in french and not english_left(french, "fr_CA"), french

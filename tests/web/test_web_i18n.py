@@ -3,6 +3,7 @@ remembered, and the engine's sentences reach each phone in its own language."""
 from __future__ import annotations
 
 import gettext
+import re
 
 import pytest
 
@@ -176,6 +177,20 @@ def test_the_presets_differences_and_rulings_are_catalogued_word_for_word(client
     client.set_cookie("pj_lang", "fr_CA")
     presets = {p["name"]: p for p in client.get("/api/presets").get_json()}
     nc = presets["north_carolina"]
-    assert any(d.startswith("ace = 'north_carolina' (basic: 'basic') : as : sortir") for d in nc["differences"])
+    # the option's name and the yes/no values in the reader's words too (issue 25.1); other
+    # values stay as a rules file writes them
+    assert any(d.startswith("l'as = 'north_carolina' (jeu de base : 'basic') : as : sortir")
+               for d in nc["differences"]), nc["differences"]
     assert all("must" not in d for d in nc["differences"])
+    from web.preset_words import OPTION_NAME_MSGS
+    assert set(OPTION_NAME_MSGS) == set(OPTION_DOCS)
+    english_names = re.compile(r"^(%s) = " % "|".join(OPTION_DOCS))
+    for preset in presets.values():
+        for d in preset["differences"]:
+            assert not english_names.match(d) and "(basic:" not in d and "True" not in d, d
+    client.set_cookie("pj_lang", "ar")
+    ar = {p["name"]: [d.replace("\u2068", "").replace("\u2069", "") for d in p["differences"]]
+          for p in client.get("/api/presets").get_json()}
+    assert any(d.startswith("الإكة = 'north_carolina' (اللعبة الأساسية: 'basic'): ") for d in ar["north_carolina"])
+    assert any(d.startswith("أحجار الفريق = نعم (اللعبة الأساسية: لا)") for d in ar["arizona"]), ar["arizona"]
     assert presets["jackaroo"]["rulings"] and all(" the " not in r for r in presets["jackaroo"]["rulings"])

@@ -104,7 +104,8 @@ def create_game():
     if not loopback_admin():
         wait = current_app.extensions["pegs_create_bucket"].take(client_key())
         if wait > 0:
-            raise ApiError(429, f"this device made several tables just now: wait {wait:.0f} s")
+            raise ApiError(429, msg("this device made several tables just now: wait %(seconds)s s",
+                                    seconds="%.0f" % wait))
     table, token = service().create(body())
     service().streams.created(table, None if loopback_admin() else client_key())   # its creator's share
     resp = jsonify({"gid": table.gid, "version": table.version, "host_url": f"/host/{table.gid}",
@@ -198,8 +199,8 @@ def pair_display():
     svc = service()
     table = svc.find_display(body()["code"])
     if table is None:
-        raise ApiError(404, "this pairing code is not valid: open the host page and scan its "
-                            "\"pair a table display\" code again")
+        raise ApiError(404, msg("this pairing code is not valid: open the host page and scan its "
+                                "\"pair a table display\" code again"))
     token = svc.pair_display(table)
     resp = jsonify({"ok": True, "gid": table.gid, "url": f"/table/{table.gid}"})
     set_secret_cookie(resp, DISPLAY_COOKIE.format(table.gid), token)

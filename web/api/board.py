@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from flask import Response, current_app, g, jsonify
 
+from companion.message import msg
+
 from ..access import Body, Int, Opt, Str, body, route
 from ..errors import ApiError
 from ..util import seat_token, service
@@ -46,7 +48,7 @@ EMPTY = Body({})
 def board_hub(required: bool = True):
     hub = current_app.extensions.get("pegs_board")
     if hub is None and required:
-        raise ApiError(404, "this companion runs without a board: the phones are the board")
+        raise ApiError(404, msg("this companion runs without a board: the phones are the board"))
     return hub
 
 

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, render_template
 
+from companion.message import Msg, msg
+
 from ..colours import BY_KEY, DEFAULTS
 from ..errors import ApiError
 from ..access import Body, Bool, List, Num, OneOf, Opt, is_admin, route
@@ -71,11 +73,11 @@ def _grab():
         return frame.copy()
     source = _camera_config().get("source")
     if not source:
-        raise ApiError(409, "no camera is configured: set camera.source in the config file (pi, usb:0, ...)")
+        raise ApiError(409, msg("no camera is configured: set camera.source in the config file (pi, usb:0, ...)"))
     try:
         from vision.camera import CameraError, open_camera
     except ImportError:
-        raise ApiError(409, "the camera can't be used: OpenCV is missing (sudo systemd/install.sh --camera)") from None
+        raise ApiError(409, msg("the camera can't be used: OpenCV is missing (sudo systemd/install.sh --camera)")) from None
     try:
         cam = open_camera(source)
         try:
@@ -83,7 +85,8 @@ def _grab():
         finally:
             cam.close()
     except CameraError as exc:
-        raise ApiError(409, f"the camera gives no picture ({exc}): check its cable and camera.source") from None
+        raise ApiError(409, msg("the camera gives no picture (%(error)s): check its cable and camera.source",
+                                error=str(exc))) from None
 
 
 def _layout():
@@ -92,7 +95,7 @@ def _layout():
     try:
         return layout_from_spec(str(spec))
     except LayoutError as exc:
-        raise ApiError(409, f"camera.layout can't be used: {exc}") from None
+        raise ApiError(409, msg("camera.layout can't be used: %(error)s", error=str(exc))) from None
 
 
 @route(bp, "GET", "/settings/camera", who={"anyone"},
@@ -127,7 +130,7 @@ def _jpeg(frame):
 def snapshot_image():
     frame = _state()["frame"]
     if frame is None:
-        raise ApiError(404, "no picture yet: take one")
+        raise ApiError(404, msg("no picture yet: take one"))
     return _jpeg(frame)
 
 
@@ -152,14 +155,21 @@ def empty_take():
 def empty_image():
     frame = _state()["empty"]
     if frame is None:
-        raise ApiError(404, "no picture of the empty board yet: take one")
+        raise ApiError(404, msg("no picture of the empty board yet: take one"))
     return _jpeg(frame)
 
 
-def _page_words(message: str) -> str:
-    """The calibration's advice names the CLI's --empty; on the page that is a step below."""
+def _page_words(message):
+    """The calibration's advice names the CLI's --empty; on the page that is a step below (a
+    message keeps its structure, so the page shows it in its reader's language)."""
     from vision.calibration import EMPTY_ADVICE
-    return message.replace(EMPTY_ADVICE, 'take all pegs off and use "Take a picture of the empty board" below')
+    step = msg('take all pegs off and use "Take a picture of the empty board" below')
+    if isinstance(message, Msg):
+        if message.id == EMPTY_ADVICE.id:
+            return step
+        return Msg(message.id, {k: _page_words(v) if isinstance(v, Msg) else v for k, v in message.params.items()},
+                   message.plural, message.n, message.ctx)
+    return message.replace(EMPTY_ADVICE, str(step))
 
 
 def _colour_names(body, sides: int) -> dict:
@@ -176,7 +186,7 @@ def _points(body):
         return None
     if (not isinstance(pts, list) or len(pts) != 4 or
             not all(isinstance(p, list) and len(p) == 2 and all(isinstance(v, (int, float)) for v in p) for p in pts)):
-        raise ApiError(400, "points: four [x, y] image positions, one for each hole named on the page")
+        raise ApiError(400, msg("points: four [x, y] image positions, one for each hole named on the page"))
     return [(float(x), float(y)) for x, y in pts]
 
 
@@ -190,7 +200,7 @@ def analyse():
     points = _points(body)
     frame, empty = _state()["frame"], _state()["empty"]
     if frame is None:
-        raise ApiError(409, "take a picture with every peg in its start hole first")
+        raise ApiError(409, msg("take a picture with every peg in its start hole first"))
     from vision.calibration import CalibrationError, calibrate
     from vision.detect import EMPTY, UNKNOWN, Classifier, HoleSampler, read_holes
     from vision.markers import detect_markers
@@ -202,7 +212,7 @@ def analyse():
     try:
         cal = calibrate(frame, layout, points=points, names=names, empty_image=empty)
     except CalibrationError as exc:
-        out["error"] = str(exc)
+        out["error"] = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)
         with _lock:
             _state()["calibration"] = None
         return jsonify(out)
@@ -237,18 +247,20 @@ def save():
     with _lock:
         cal = _state()["calibration"]
         if cal is None:
-            raise ApiError(409, "nothing to save: take a picture and let the camera read it first")
+            raise ApiError(409, msg("nothing to save: take a picture and let the camera read it first"))
         if cal.weak and not accept:
-            raise ApiError(409, "the camera can't tell every colour's pegs apart (see the warnings); change "
-                                "what they say and take a new picture, or save anyway")
+            raise ApiError(409, msg("the camera can't tell every colour's pegs apart (see the warnings); change "
+                                    "what they say and take a new picture, or save anyway"))
         path = _target_path()
         if path is None:
-            raise ApiError(409, "there is no config file to save beside (start the companion with --config FILE)")
+            raise ApiError(409, msg("there is no config file to save beside (start the companion with --config FILE)"))
         cal.accepted_weak = bool(cal.weak)
         try:
             cal.save(path)
         except OSError as exc:
-            raise ApiError(500, f"the calibration could not be saved to {path} ({exc.strerror})") from None
+            raise ApiError(500, msg("the calibration could not be saved to %(path)s (%(error)s)", path=str(path),
+                                    error=str(exc.strerror))) from None
     configured = bool(_camera_config().get("calibration"))
-    return jsonify({"saved": path, "message": f"Saved to {path}." + (
-        "" if configured else f" Set camera.calibration = \"{path}\" under [camera] in the config file to use it.")})
+    return jsonify({"saved": path, "message": msg("Saved to %(path)s.", path=str(path)) if configured else msg(
+        "Saved to %(path)s. Set camera.calibration = \"%(path)s\" under [camera] in the config file to use it.",
+        path=str(path))})

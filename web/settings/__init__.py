@@ -15,6 +15,8 @@ import threading
 
 from flask import Blueprint, current_app, jsonify, render_template, request
 
+from companion.message import msg
+
 from ..access import Body, Map, Str, admin_token, body, check_admin_code, is_admin, route
 from ..config import BOARD_MODES, BY_KEY, WEB_KEYS, ConfigError, check_web_change, save_settings
 from ..errors import ApiError
@@ -31,6 +33,12 @@ def control():
 
 
 authorised = is_admin
+
+
+def _said(exc: ConfigError):
+    """A config problem as the page shows it: its message when it is one (in the page's
+    language), else the English of the config file's check."""
+    return exc.problems[0] if len(exc.problems) == 1 else str(exc)
 
 
 def think_ms() -> int:
@@ -99,26 +107,26 @@ def settings_post():
         for key, value in changes.items():
             checked[key] = check_web_change(key, value)
     except ConfigError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, _said(exc)) from None
     ctl = control()
     if "board.mode" in checked and checked["board.mode"] in ("sensors", "leds") and (ctl is None or ctl.wiring is None):
-        raise ApiError(400, "board.mode: a real board needs its wiring ([wiring] in the config file, see "
-                            "hardware/README.md); until then use simulation or none")
+        raise ApiError(400, msg("board.mode: a real board needs its wiring ([wiring] in the config file, see "
+                                "hardware/README.md); until then use simulation or none"))
     if checked.get("board.mode") == "camera" and (ctl is None or not ctl.camera.get("calibration")):
-        raise ApiError(400, "board.mode: the camera needs camera.calibration in the config file (made by "
-                            "pegs vision calibrate; README: Camera)")
+        raise ApiError(400, msg("board.mode: the camera needs camera.calibration in the config file (made by "
+                                "pegs vision calibrate; README: Camera)"))
     if "wiring.leds.brightness" in checked and (ctl is None or ctl.wiring is None):
-        raise ApiError(400, "wiring.leds.brightness: there are no LEDs configured")
+        raise ApiError(400, msg("wiring.leds.brightness: there are no LEDs configured"))
     path = current_app.config.get("CONFIG_PATH")
     with _save_lock:
         if path:
             try:
                 save_settings(path, checked, wiring_file=current_app.config.get("WIRING_FILE"))
             except ConfigError as exc:
-                raise ApiError(400, str(exc)) from None
+                raise ApiError(400, _said(exc)) from None
             except OSError as exc:
-                raise ApiError(500, f"the settings could not be saved to {path} ({exc.strerror}); nothing "
-                                    f"was changed") from None
+                raise ApiError(500, msg("the settings could not be saved to %(path)s (%(error)s); nothing "
+                                        "was changed", path=str(path), error=str(exc.strerror))) from None
         if ctl is not None:
             ctl.apply(checked)
         else:
@@ -128,9 +136,9 @@ def settings_post():
                 service().bot_think_ms = checked["serve.bot_think_ms"]
     out = _state()
     out["saved"] = bool(path)
-    out["message"] = (f"Saved to {path}." if path else
-                      "Changed until the companion stops: there is no config file to keep them in "
-                      "(start it with --config FILE).")
+    out["message"] = (msg("Saved to %(path)s.", path=str(path)) if path else
+                      msg("Changed until the companion stops: there is no config file to keep them in "
+                          "(start it with --config FILE)."))
     return jsonify(out)
 
 
@@ -139,6 +147,6 @@ def settings_post():
 def board_retry():
     ctl = control()
     if ctl is None:
-        raise ApiError(404, "this companion runs without a board control")
+        raise ApiError(404, msg("this companion runs without a board control"))
     status = ctl.retry()
     return jsonify(status)

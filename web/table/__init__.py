@@ -5,6 +5,7 @@ from flask import Blueprint, current_app, g, render_template, request
 
 from ..access import route
 from ..board import render_svg
+from ..i18n import localize
 from ..util import service
 
 bp = Blueprint("table", __name__, template_folder="templates")
@@ -19,7 +20,7 @@ def table_page(gid):
     boot = {"gid": gid, "board": board_boot(),
             "admitted": bool(g.roles & {"host", "display", "acting_seat", "admin"})}
     return render_template("table/table.html", gid=gid, board=render_svg(table, side), boot=boot,
-                           problems=(boot["board"]["control"] or {}).get("problems", []),
+                           problems=localize((boot["board"]["control"] or {}).get("problems", [])),   # messages
                            admitted=boot["admitted"])
 
 

@@ -14,6 +14,7 @@ from functools import lru_cache
 from ...board import START
 from ...errors import PositionError
 from ...explain import explain
+from ...message import Ref, msg
 from ...moves import (DISCARD, FREE, MOVE, SWAP, RANKS, IllegalMoveError, Move,
                       MoveSyntaxError)
 from ...powers import B, BACK, FWD, JOKER, OUT, SPLIT, SWAP2, card_powers
@@ -430,21 +431,27 @@ class Position(PegState):
         """Raise IllegalMoveError, citing a rule, unless `move` is legal."""
         rank, kind = move.rank, move.kind
         if self.winner() is not None:
-            raise IllegalMoveError("the game is over: a team has all its pegs home", "M10")
+            raise IllegalMoveError("the game is over: a team has all its pegs home", "M10",
+                                   msg("the game is over"))
         if ranks is not None and rank not in ranks:
-            raise IllegalMoveError(f"there is no {rank} in the hand", "P7")
+            raise IllegalMoveError(f"there is no {rank} in the hand", "P7",
+                                   msg("there is no %(rank)s in your hand", rank=Ref("rank", rank)))
         for c, _, _ in move.steps:
             if c not in self.colours:
-                raise IllegalMoveError(f"side {c} has no pegs in this game", "G1")
+                raise IllegalMoveError(f"side {c} has no pegs in this game", "G1",
+                                       msg("that colour has no pegs in this game"))
         if kind == DISCARD:
             if not self.discard_allowed(ranks):
                 ctx = self._context()
                 if ctx[3] and any(True for _ in self._come_outs("A", ctx[0], ctx[1], FREE)):
-                    raise IllegalMoveError("you can't discard: counting's free come-out must be taken", "R12")
-                raise IllegalMoveError("you can't discard while a card in your hand can move", "P7")
+                    raise IllegalMoveError("you can't discard: counting's free come-out must be taken", "R12",
+                                           msg("you can't discard: counting's free come-out must be taken"))
+                raise IllegalMoveError("you can't discard while a card in your hand can move", "P7",
+                                       msg("you can't discard while a card in your hand can move"))
             return
         if kind == FREE and not self.free_come_out_due():
-            raise IllegalMoveError("no free come-out: you have not counted on enough turns before", "V-NC7")
+            raise IllegalMoveError("no free come-out: you have not counted on enough turns before", "V-NC7",
+                                   msg("no free come-out: you have not counted on enough turns before"))
         for legal in self._rank_moves(rank, False):
             if legal == move:
                 return

@@ -22,7 +22,7 @@ from ...errors import SetupError
 from ...board import START
 from ...cards import Shoe, make_shoe
 from ...game import OVER, PLAY, Game, Play, _ShuffleLog, _check_family
-from ...message import nmsg
+from ...message import Ref, msg, nmsg
 from ...moves import (DISCARD, FORCE, GIVE, HAND, AmbiguousMoveError, IllegalMoveError, Move,
                     MoveSyntaxError, canonical_rank)
 from ...rules import rules_from_json
@@ -249,7 +249,8 @@ class TockGame(Game):
                     pass
             if not candidates:
                 Move.from_text(f"A {text}", pos.geo, self.sides, ranks)
-                raise IllegalMoveError(f"no card in the hand makes {text!r}", pos.ids["must"])
+                raise IllegalMoveError(f"no card in the hand makes {text!r}", pos.ids["must"],
+                                       msg("no card in your hand makes that move"))
             if len(candidates) > 1:
                 raise AmbiguousMoveError(f"{text!r} can be made with " + ", ".join(
                     p.move.rank for p in candidates) + "; name the card", candidates)
@@ -258,35 +259,43 @@ class TockGame(Game):
 
     def check(self, move: Move, card: str | None = None) -> Play:
         if self.phase == OVER:
-            raise IllegalMoveError("the game is over", "TK-P5")
+            raise IllegalMoveError("the game is over", "TK-P5", msg("the game is over"))
         actor = self.actor
         hand = self.hands[actor]
         kind = move.kind
         if kind == HAND:
             if self.phase != PLAY:
-                raise IllegalMoveError("now is not your turn to play", "TK-P1")
+                raise IllegalMoveError("now is not your turn to play", "TK-P1",
+                                       msg("it is not your turn to play now"))
             self._sync()
             self.position.check_move(move, {self.rank_of(c) for c in hand})
             return Play(move, None)
         if card is None:
             card = next((c for c in hand if self.rank_of(c) == move.rank), None)
             if card is None:
-                raise IllegalMoveError(f"there is no {move.rank} in the hand", "TK-P2")
+                raise IllegalMoveError(f"there is no {move.rank} in the hand", "TK-P2",
+                                       msg("there is no %(rank)s in your hand", rank=Ref("rank", move.rank)))
         elif card not in hand:
-            raise IllegalMoveError(f"{card} is not in the hand", "C5")
+            raise IllegalMoveError(f"{card} is not in the hand", "C5",
+                                   msg("%(card)s is not in your hand", card=Ref("card", card)))
         if self.rank_of(card) != move.rank:
-            raise IllegalMoveError(f"the card {card} is not a {move.rank}", "RG-N2")
+            raise IllegalMoveError(f"the card {card} is not a {move.rank}", "RG-N2",
+                                   msg("%(card)s is not %(rank)s", card=Ref("card", card),
+                                       rank=Ref("a rank", move.rank)))
         if self.phase == GIVE_PHASE:
             partner = self.partner(actor)
             if kind != GIVE or move.steps[0] != self.seat_side[partner]:
                 raise IllegalMoveError(f"now each player passes one card to his partner "
-                                       f"(side {self.seat_side[partner]})", "TK-V4")
+                                       f"(side {self.seat_side[partner]})", "TK-V4",
+                                       msg("now each player passes one card to their partner"))
             return Play(move, card)
         if kind == GIVE:
-            raise IllegalMoveError("cards are passed only after the deal", "TK-V4")
+            raise IllegalMoveError("cards are passed only after the deal", "TK-V4",
+                                   msg("cards are passed only after the deal"))
         if self.phase == FORCED_PHASE:
             if kind != DISCARD:
-                raise IllegalMoveError("a 10 forced you to discard a card of your choice", "JR-P5")
+                raise IllegalMoveError("a 10 forced you to discard a card of your choice", "JR-P5",
+                                       msg("a 10 forced you to discard a card of your choice"))
             return Play(move, card)
         self._sync()
         self.position.check_move(move, {self.rank_of(c) for c in hand})

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ...board import START
 from ...errors import PositionError, RulesError
+from ...message import Ref, msg, nmsg, said
 from ...moves import (DISCARD, FORCE, HAND, MOVE, SWAP, IllegalMoveError, Move,
                       canonical_rank)
 from ...state import PegState, Saved, bits as _bits
@@ -554,41 +555,48 @@ class TockPosition(PegState):
         rank, kind = move.rank, move.kind
         ids = self.ids
         if self.winner() is not None:
-            raise IllegalMoveError("the game is over: a team has all its pegs home", "TK-P5")
+            raise IllegalMoveError("the game is over: a team has all its pegs home", "TK-P5",
+                                   msg("the game is over"))
         if kind == HAND:
             if self.rules.give_up_hand:
                 return
             if self.rules.stuck == "hand" and self.discard_allowed(ranks):
                 return
             raise IllegalMoveError("you can't discard your hand while a card in it can move",
-                                   ids["must"])
+                                   ids["must"], msg("you can't discard your hand while a card in it can move"))
         if rank not in self.ranks:
-            raise IllegalMoveError(f"{rank} is not a card of this game's deck", "RG-N2")
+            raise IllegalMoveError(f"{rank} is not a card of this game's deck", "RG-N2",
+                                   msg("that card is not in this game's deck"))
         if ranks is not None and rank not in ranks:
-            raise IllegalMoveError(f"there is no {rank} in the hand", ids["must"])
+            raise IllegalMoveError(f"there is no {rank} in the hand", ids["must"],
+                                   msg("there is no %(rank)s in your hand", rank=Ref("rank", rank)))
         if kind == DISCARD:
             if self.rules.stuck != "card":
                 raise IllegalMoveError("when no card can move, the whole hand is discarded "
-                                       "(discard hand)", "TK-P3")
+                                       "(discard hand)", "TK-P3",
+                                       msg("when no card can move, the whole hand is discarded"))
             if not self.discard_allowed(ranks):
                 raise IllegalMoveError("you can't burn a card while a card in your hand can move",
-                                       ids["must"])
+                                       ids["must"], msg("you can't discard a card while a card in your hand can move"))
             return
         if kind == FORCE:
             kinds = {k for k, _ in self.rg_powers[rank]}
             if not kinds & {FORCE10, STEAL}:
-                raise IllegalMoveError(f"a {rank} can't act on another player's hand", "JR-P5")
+                raise IllegalMoveError(f"a {rank} can't act on another player's hand", "JR-P5",
+                                       msg("%(card)s can't act on another player's hand", card=Ref("a rank", rank)))
             target = self.next_side()
             if move.steps[0] != target:
                 raise IllegalMoveError(f"only the next player (side {target}) can be forced",
-                                       "JR-P5" if rank == "10" else "JR-P6")
+                                       "JR-P5" if rank == "10" else "JR-P6",
+                                       msg("only the next player, %(who)s, can be forced", who=Ref("side", target)))
             if not self.holds_cards(target):
                 raise IllegalMoveError(f"side {target} holds no cards", "JR-P5" if rank == "10"
-                                       else "JR-P6")
+                                       else "JR-P6", msg("%(who)s holds no cards", who=Ref("side", target)))
             return
         for c, _, _ in move.steps:
             if c not in self.colours:
-                raise IllegalMoveError(f"side {c} has no pegs in this game", "RG-N5")
+                raise IllegalMoveError(f"side {c} has no pegs in this game", "RG-N5",
+                                       msg("that colour has no pegs in this game"))
         kinds = {k for k, _ in self.rg_powers[rank]}
         if kinds & {SPLIT7, STEPS7} and kind == MOVE:
             self._replay_seven(move, kinds)
@@ -610,16 +618,16 @@ class TockPosition(PegState):
         restricted = {(c, sh[c]) for c in cols if occ[c] >> sh[c] & 1}
         for c, x, dst in move.steps:
             if c not in cols:
-                raise IllegalMoveError(f"{text}: side {c}'s pegs are not yours to move now",
-                                       ids["whose"])
+                raise IllegalMoveError(_not_yours(text, c), ids["whose"])
             if x == START or not occ[c] >> x & 1:
-                raise IllegalMoveError(f"{text}: side {c} has no peg on {self.geo.token(x)}", ids["count"])
+                raise IllegalMoveError(_no_peg(text, c, self.geo.token(x)), ids["count"])
             if not steps_mode and (c, x) in used:
-                raise IllegalMoveError(f"{text}: each part moves a different marble", "JR-P4")
+                raise IllegalMoveError(f"{text}: each part moves a different marble", "JR-P4",
+                                       msg("each part moves a different peg"))
             n = _distance(self, c, x, dst)
             if n is None or n < 1 or n > left:
                 raise IllegalMoveError(f"{text}: the parts must move forward and add up to 7",
-                                       ids["seven"])
+                                       ids["seven"], msg("the parts must move forward and add up to 7"))
             if steps_mode:  # one step at a time, each a landing (CB-P2)
                 cur = x
                 for _ in range(n):
@@ -629,11 +637,12 @@ class TockPosition(PegState):
                                                                  or cur >= L)]
                     if not want:
                         raise IllegalMoveError(f"{text}: a marble that stood on its home hole "
-                                               f"when the turn began can't enter its goal", ids["turn"])
+                                               f"when the turn began can't enter its goal", ids["turn"],
+                                               _TURN_IN)
                     nd, passed, hm = want[0]
                     res = self._step(occ, start, c, cur, nd, passed, hm)
                     if type(res) is str:
-                        raise IllegalMoveError(f"{text}: {_WHY[res]}", ids[res])
+                        raise IllegalMoveError(_why(text, res), ids[res])
                     occ, start = res
                     restricted.discard((c, cur))
                     cur = nd
@@ -642,15 +651,15 @@ class TockPosition(PegState):
                 opts = [o for o in self._forward(c, x, n, turn_in) if o[0] == dst]
                 if not opts:
                     raise IllegalMoveError(f"{text}: a marble that stood on its base hole when "
-                                           f"the turn began can't enter its goal", ids["turn"])
+                                           f"the turn began can't enter its goal", ids["turn"], _TURN_IN)
                 res = self._step(occ, start, c, x, *opts[0])
                 if type(res) is str:
-                    raise IllegalMoveError(f"{text}: {_WHY[res]}", ids[res])
+                    raise IllegalMoveError(_why(text, res), ids[res])
                 occ, start = res
                 used.add((c, dst))
             left -= n
         if left:
-            raise IllegalMoveError(f"{text}: all 7 must be used", ids["seven"])
+            raise IllegalMoveError(f"{text}: all 7 must be used", ids["seven"], msg("all 7 must be used"))
 
     def explain_illegal(self, move: Move) -> tuple[str, str]:
         """(sentence, rule id) for a well-formed single move that is not legal."""
@@ -661,54 +670,72 @@ class TockPosition(PegState):
         cols = self.controlled()
         if kind == SWAP:
             if SWAPK not in acts:
-                return f"{text}: a {rank} doesn't swap here", ids["swap"]
-            return (f"{text}: a swap takes one of your pegs and another colour's, both on the "
-                    f"main track, neither on its own start hole", ids["swap"])
+                return said(f"{text}: a {rank} doesn't swap here",
+                            msg("%(card)s doesn't swap here", card=Ref("a rank", rank))), ids["swap"]
+            return said(f"{text}: a swap takes one of your pegs and another colour's, both on the "
+                        f"main track, neither on its own start hole",
+                        msg("a swap takes one of your pegs and another colour's, both on the main track, "
+                            "neither on its own start hole")), ids["swap"]
         if len(steps) != 1:
-            return f"{text}: a {rank} moves one peg", ids["seven"] if rank == "7" else ids["count"]
+            return said(f"{text}: a {rank} moves one peg", msg("%(card)s moves one peg", card=Ref("a rank", rank))), \
+                ids["seven"] if rank == "7" else ids["count"]
         c, x, dst = steps[0]
         if x == START:
             if OUT not in acts:
                 outs = [r for r, acts_r in self.rg_powers.items() if any(k == OUT for k, _ in acts_r)]
-                return f"{text}: only {', '.join(outs)} bring a peg out of start", ids["out"]
+                return said(f"{text}: only {', '.join(outs)} bring a peg out of start",
+                            msg("only %(cards)s bring a peg out of start", cards=Ref("ranks", outs))), ids["out"]
             if dst != sh[c]:
-                return f"{text}: a peg comes out onto its start hole", ids["out"]
+                return said(f"{text}: a peg comes out onto its start hole",
+                            msg("a peg comes out onto its start hole")), ids["out"]
             if c not in cols:
-                return f"{text}: side {c}'s pegs are not yours to move now", ids["whose"]
+                return _not_yours(text, c), ids["whose"]
             if not self.start[c]:
-                return f"{text}: side {c} has no peg in start", ids["out"]
-            return f"{text}: your own peg stands on your start hole", ids["out"]
+                return said(f"{text}: side {c} has no peg in start",
+                            msg("%(who)s has no peg in start", who=Ref("side", c))), ids["out"]
+            return said(f"{text}: your own peg stands on your start hole",
+                        msg("your own peg stands on your start hole")), ids["out"]
         if not self.occ[c] >> x & 1:
-            return f"{text}: side {c} has no peg on {self.geo.token(x)}", ids["count"]
+            return _no_peg(text, c, self.geo.token(x)), ids["count"]
         if c not in cols and OTHER5 not in acts:
-            return f"{text}: side {c}'s pegs are not yours to move now", ids["whose"]
+            return _not_yours(text, c), ids["whose"]
         if c not in cols and x >= L:
-            return f"{text}: a 5 moves another colour's peg only on the main track", ids["five"]
+            return said(f"{text}: a 5 moves another colour's peg only on the main track",
+                        msg("a 5 moves another colour's peg only on the main track")), ids["five"]
         if c not in cols and self.rules.five == "others" and x == sh[c]:
-            return f"{text}: a marble on its own base hole can't be moved by another's 5", "JR-M4"
+            return said(f"{text}: a marble on its own base hole can't be moved by another's 5",
+                        msg("a peg on its own start hole can't be moved by another player's 5")), "JR-M4"
         if BACK in acts:
             if x >= L or dst >= L:
-                return f"{text}: a backward move stays on the main track", ids["back"]
+                return said(f"{text}: a backward move stays on the main track",
+                            msg("a backward move stays on the main track")), ids["back"]
             n = acts[BACK]
             d, passed = self._backward(x, n)
             if d != dst:
-                return f"{text}: a {rank} moves backward {n}", ids["count"]
+                return said(f"{text}: a {rank} moves backward {n}",
+                            nmsg("%(card)s moves %(n)s backward", "%(card)s moves %(n)s backward", n,
+                                 card=Ref("a rank", rank))), ids["count"]
             why = self._step(self.occ, self.start, c, x, d, passed, 0)
-            return f"{text}: {_WHY.get(why, 'not legal')}", ids.get(why, ids["count"])
+            return _why(text, why), ids.get(why, ids["count"])
         n = acts.get(FWD) or acts.get(KING) or acts.get(OTHER5)
         if not n:
-            return f"{text}: a {rank} doesn't move a peg that way", ids["count"]
+            return said(f"{text}: a {rank} doesn't move a peg that way",
+                        msg("%(card)s doesn't move a peg that way", card=Ref("a rank", rank))), ids["count"]
         if dst >= L and x < L and c not in self.teams[self.team_of[self.to_move]]:
-            return f"{text}: no peg enters another colour's home", "TK-V3" if ids["five"] == "TK-V3" else "JR-P3"
+            return said(f"{text}: no peg enters another colour's home", msg("no peg enters another colour's home")), \
+                "TK-V3" if ids["five"] == "TK-V3" else "JR-P3"
         if dst >= L and x == sh[c]:
-            return (f"{text}: a peg that stood on its own start hole when the turn began can't "
-                    f"turn in this turn", ids["turn"])
+            return said(f"{text}: a peg that stood on its own start hole when the turn began can't "
+                        f"turn in this turn", _TURN_IN), ids["turn"]
         for d, passed, hm in self._forward(c, x, n, True):
             if d == dst:
                 why = self._step(self.occ, self.start, c, x, d, passed, hm, KING in acts)
                 if type(why) is str:
-                    return f"{text}: {_WHY[why]}", ids[why]
-        return f"{text}: a {rank} moves {n}, and the count must be used in full", ids["count"]
+                    return _why(text, why), ids[why]
+        return said(f"{text}: a {rank} moves {n}, and the count must be used in full",
+                    nmsg("%(card)s moves %(n)s, and the count must be used in full",
+                         "%(card)s moves %(n)s, and the count must be used in full", n,
+                         card=Ref("a rank", rank))), ids["count"]
 
     def to_json(self) -> dict:
         out = super().to_json()
@@ -754,7 +781,7 @@ class TockPosition(PegState):
                               cur + 1 if cur >= self.L else (cur + 1) % self.L)
                         res = self._step(occ, start, c, cur, nd, (), 0)
                         if type(res) is str:  # only legal moves are made (check_move first)
-                            raise IllegalMoveError(f"{move.text(self.geo)}: {_WHY[res]}", self.ids[res])
+                            raise IllegalMoveError(_why(move.text(self.geo), res), self.ids[res])
                         occ, start = res
                         cur = nd
             else:
@@ -763,7 +790,7 @@ class TockPosition(PegState):
                     passed = _passed(self, c, x, dst, kinds)
                     res = self._step(occ, start, c, x, dst, passed if clears else (), 0, clears)
                     if type(res) is str:  # only legal moves are made (check_move first)
-                        raise IllegalMoveError(f"{move.text(self.geo)}: {_WHY[res]}", self.ids[res])
+                        raise IllegalMoveError(_why(move.text(self.geo), res), self.ids[res])
                     occ, start = res
             self.occ, self.start = occ, start
         self.to_move = self.next_side() if next_to_move is None else next_to_move
@@ -779,6 +806,28 @@ _WHY = {
     "pair": "a marble can't pass two marbles on neighbouring holes",
     "home": "in home a peg moves forward only, exactly, never passing or landing on a peg",
 }
+# The same reasons as players read them (each phone in its own language)
+_WHY_MSG = {
+    "block": msg("a peg standing on its own start hole can't be passed or landed on"),
+    "own": msg("a peg can't pass over a peg of its own colour"),
+    "pair": msg("a peg can't pass two pegs on neighbouring holes"),
+    "home": msg("in home a peg moves forward only, exactly, never passing or landing on a peg"),
+}
+_TURN_IN = msg("a peg that stood on its start hole when the turn began can't go into home this turn")
+
+
+def _why(text, res):
+    return said(f"{text}: {_WHY.get(res, 'not legal')}", _WHY_MSG.get(res) or msg("that move is not allowed here"))
+
+
+def _not_yours(text, c):
+    return said(f"{text}: side {c}'s pegs are not yours to move now",
+                msg("%(who)s's pegs are not yours to move now", who=Ref("side", c)))
+
+
+def _no_peg(text, c, token):
+    return said(f"{text}: side {c} has no peg on {token}",
+                msg("%(who)s has no peg on %(hole)s", who=Ref("side", c), hole=Ref("hole", token)))
 
 
 def _merge(steps):
