@@ -3,7 +3,7 @@
 Where the fake-root tests print every command, here every step runs: apt
 (from Debian's mirror, the one this machine's apt uses), the user, the venv,
 pip with the pi and pi5 extras on aarch64 (rpi_ws281x compiled), the config,
-the unit, `systemctl enable`. The roots are made by debootstrap and run under
+the unit, `systemctl enable`. The roots are made by mmdebstrap (or debootstrap) and run under
 qemu-user-static (binfmt_misc), cached in /var/cache/pegs-arm64 (or
 $PEGS_ARM64_CACHE) and rebuilt when missing; each test works on an overlay
 over the cached root, so the cache stays as built.
@@ -25,7 +25,7 @@ it: the fake-root tests (test_system_install.py, test_system_matrix.py) cover
 the Pi models, boot config files and a booted system.
 
 Marker arm64root: `pytest -m 'not arm64root'` leaves it out. It skips, saying
-why, without root, debootstrap, or a way to run arm64 binaries.
+why, without root, mmdebstrap (or debootstrap), or a way to run arm64 binaries.
 Timings are printed (pytest -s) and kept in the cache directory's timings.log.
 """
 from __future__ import annotations
@@ -65,12 +65,14 @@ def why_not_arm64() -> str | None:
     if sys.platform != "linux":
         return "not Linux"
     if os.geteuid() != 0:
-        return "needs root (debootstrap, chroot and mounts)"
-    missing = [t for t in ("debootstrap", "unshare", "chroot", "dpkg-deb", "nice") if shutil.which(t) is None]
+        return "needs root (mmdebstrap, chroot and mounts)"
+    missing = [t for t in ("unshare", "chroot", "dpkg-deb", "nice") if shutil.which(t) is None]
+    if shutil.which("mmdebstrap") is None and shutil.which("debootstrap") is None:
+        missing.append("mmdebstrap")
     if shutil.which("dpkg-scanpackages") is None and shutil.which("apt-ftparchive") is None:
         missing.append("dpkg-scanpackages (dpkg-dev)")
     if missing:
-        return f"missing {', '.join(missing)} (apt install debootstrap dpkg-dev)"
+        return f"missing {', '.join(missing)} (apt install mmdebstrap arch-test dpkg-dev)"
     if platform.machine() == "aarch64":
         return None
     binfmt = Path("/proc/sys/fs/binfmt_misc/qemu-aarch64")
