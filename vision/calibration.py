@@ -30,8 +30,8 @@ import cv2
 import numpy as np
 
 from .colours import bgr_to_lab
-from .detect import (Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, spot_distance,
-                     unit_pattern, weighted)
+from .detect import (STRUCTURE_PEG, Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate,
+                     spot_distance, structure_score, unit_pattern, weighted)
 from .geometry import CameraModel, fit_camera, fit_pose, residuals
 from .layout import Layout
 from .markers import detect_in_windows, detect_markers, to_gray
@@ -639,6 +639,20 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         at_holes = (at_holes, model_spots)
         model.spots = {s: [[round(float(v), 2) for v in part] for part in sp] for s, sp in model_spots.items()}
     problems = weak_sides(model, in_hole, at_holes)
+    if camera and model.hole_patch and samples.patch is not None:
+        # a side whose pegs look like the empty spot but break their holes' empty pattern (the dark
+        # hole in its grey disc: a black head covers it) is told from empty holes by that pattern
+        # (camera model only: there its colour is learnt where its heads are seen; a flat homography
+        # learns it from the best of several places round the hole, which for a black peg may be wrong)
+        ref = np.array([model.hole_patch[hh] for hh in sampler.holes], np.float32)
+        score = structure_score(samples.patch, ref)
+        for s_ in list(problems):
+            ii = [index[hh] for hh in layout.start_ids(s_)]
+            if np.mean(score[ii] <= STRUCTURE_PEG) >= 0.8:
+                model.structure[f"side {s_} broken"] = round(float(np.mean(score[ii] <= STRUCTURE_PEG)), 2)
+                problems[s_] = [it for it in problems[s_] if it[0] != "empty"]
+                if not problems[s_]:
+                    del problems[s_]
     # how the light is where each weak side's pegs stand: the advice depends on it
     for s, items in problems.items():
         ring = np.median(samples.ring[[index[hh] for hh in layout.start_ids(s)]], axis=0)
