@@ -45,6 +45,7 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
 
 STRUCTURE_EMPTY = 0.85   # a patch this like its empty pattern (correlation) is an empty hole
 STRUCTURE_PEG = 0.5      # ... this unlike it holds something (the middle is left to the colours)
+RING_CLEAR = 10.0        # Lab: a ring this near its calibration look (light change divided out) is bare
 HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spot's colour less than this
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
@@ -311,6 +312,7 @@ class Features:
     structure: np.ndarray | None = None        # (N,) the patch's correlation with its empty pattern
     conflict: np.ndarray | None = None         # (N,) bool: pattern intact, yet the head's spot changed hue
     hue_shift: np.ndarray | None = None        # (N,) Lab a-b distance of the head's spot from its empty look
+    ring_clear: np.ndarray | None = None       # (N,) bool: the hole's ring looks as at calibration
 
 
 def local_normalised(values: np.ndarray, ring: np.ndarray, norm) -> np.ndarray:
@@ -389,7 +391,8 @@ class ColourModel:
     head_weak: list = field(default_factory=list)    # holes whose head spot looks like some side's pegs
     spots: dict = field(default_factory=dict)        # side -> its head's spot (core, rim) Lab, camera model
     hole_patch: dict = field(default_factory=dict)   # hole -> its empty look's pattern (structure_points)
-    structure: dict = field(default_factory=dict)    # "empty": the correlation an empty hole keeps at least
+    structure: dict = field(default_factory=dict)    # what the structure told at calibration (for the record)
+    hole_ring: dict = field(default_factory=dict)    # hole -> BGR of its ring (bare board) at calibration
 
     def local_norm(self, holes) -> LocalNorm | None:
         """The local normalisation for ``holes`` (in the sampler's order), None for a model without it."""
@@ -423,7 +426,8 @@ class ColourModel:
                 "head_weak": list(self.head_weak),
                 "spots": {str(k): v for k, v in sorted(self.spots.items())},
                 "hole_patch": {h: [round(float(v), 3) for v in q] for h, q in self.hole_patch.items()},
-                "structure": {k: round(float(v), 3) for k, v in self.structure.items()}}
+                "structure": {k: round(float(v), 3) for k, v in self.structure.items()},
+                "hole_ring": {h: [round(float(v), 1) for v in q] for h, q in self.hole_ring.items()}}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
@@ -441,7 +445,8 @@ class ColourModel:
                    head_weak=[str(h) for h in data.get("head_weak") or []],
                    spots={int(k): [list(map(float, p)) for p in v] for k, v in (data.get("spots") or {}).items()},
                    hole_patch={str(h): [float(x) for x in v] for h, v in (data.get("hole_patch") or {}).items()},
-                   structure={str(k): float(v) for k, v in (data.get("structure") or {}).items()})
+                   structure={str(k): float(v) for k, v in (data.get("structure") or {}).items()},
+                   hole_ring={str(h): [float(x) for x in v] for h, v in (data.get("hole_ring") or {}).items()})
 
 
 class Classifier:
@@ -472,6 +477,9 @@ class Classifier:
         self.patch_ref = None
         if holes is not None and model.hole_patch and all(h in model.hole_patch for h in holes):
             self.patch_ref = np.array([model.hole_patch[h] for h in holes], np.float32)
+        self.ring_ref = None
+        if holes is not None and model.hole_ring and all(h in model.hole_ring for h in holes):
+            self.ring_ref = np.array([model.hole_ring[h] for h in holes], np.float32)
         self.keys = np.array(keys)
         self.sides = np.array(sorted(model.pegs), int)
         d = np.linalg.norm(self.means[:, None] - self.means[None], axis=2)
@@ -500,6 +508,12 @@ class Classifier:
         if self.patch_ref is not None and samples.patch is not None \
                 and samples.patch.shape == self.patch_ref.shape:
             f.structure = structure_score(samples.patch, self.patch_ref)
+        if self.ring_ref is not None and len(self.ring_ref) == len(samples.ring):
+            # each ring against its own look at calibration, the frame's change of light divided out
+            ring = ring_estimate(samples.ring)
+            gain = np.median(ring / np.maximum(self.ring_ref, 1.0), axis=0)
+            dev = np.linalg.norm(bgr_to_lab(ring) - bgr_to_lab(self.ring_ref * gain), axis=1)
+            f.ring_clear = dev < RING_CLEAR
         return f
 
     def structure_says(self, f: Features) -> tuple[np.ndarray, np.ndarray]:
@@ -563,6 +577,10 @@ class Classifier:
             shadow_like = darker & (f.hue_shift <= HUE_SHIFT)
             between = ~intact & ~broken & ~np.asarray(f.covered if f.covered is not None else np.zeros(n), bool)
             out = np.where(between & (labels >= 0) & shadow_like, np.minimum(out, 0.5), out)
+            # and "empty" there only where the colours say so closely (fingers over part of the hole's
+            # disc break its pattern half-way and leave the colours nearest "empty")
+            if f.d_empty is not None and len(f.d_empty) == n:
+                out = np.where(between & (labels == EMPTY) & (f.d_empty > 2 * self.tau), np.minimum(out, 0.5), out)
             if getattr(f, "conflict", None) is not None:
                 out = np.where(f.conflict, np.minimum(out, 0.5), out)
         for i in range(n):
@@ -638,6 +656,11 @@ class Classifier:
             d_empty = np.where(intact, 0.0, np.where(broken, np.maximum(d_empty, far), d_empty))
             d_sides = np.where(intact[:, None], np.maximum(d_sides, far), d_sides)
             d_board = np.where(intact, np.maximum(d_board, far), d_board)
+            if f.ring_clear is not None:
+                # something stands in the hole and the bare board round it looks as it did: nothing
+                # as wide as a hand or a card covers it, so a head that looks like the board (a white
+                # peg on a white print) is a peg
+                d_board = np.where(broken & f.ring_clear, np.maximum(d_board, far), d_board)
         f.d_empty = d_empty
         return np.column_stack([d_empty, d_sides, d_board]), where
 
