@@ -46,6 +46,7 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
 STRUCTURE_EMPTY = 0.85   # a patch this like its empty pattern (correlation) is an empty hole
 STRUCTURE_PEG = 0.5      # ... this unlike it holds something (the middle is left to the colours)
 RING_CLEAR = 10.0        # Lab: a ring this near its calibration look (light change divided out) is bare
+SHADOW_SPREADS = 8.0     # a shadow moves an empty look by at most this many spreads (tau)
 HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spot's colour less than this
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
@@ -575,6 +576,10 @@ class Classifier:
             # so a peg read there on the colours alone is not sure
             darker = f.spot_lab[..., 0].min(axis=1) < f.head_empty_lab[..., 0].max(axis=1)
             shadow_like = darker & (f.hue_shift <= HUE_SHIFT)
+            if f.d_empty is not None and len(f.d_empty) == n:
+                # ... by as much as a peg's shadow darkens an empty look (up to 6-7 spreads on the
+                # path-traced sets), not a black head's 10 or more
+                shadow_like &= f.d_empty <= SHADOW_SPREADS * self.tau
             between = ~intact & ~broken & ~np.asarray(f.covered if f.covered is not None else np.zeros(n), bool)
             out = np.where(between & (labels >= 0) & shadow_like, np.minimum(out, 0.5), out)
             # and "empty" there only where the colours say so closely (fingers over part of the hole's
