@@ -34,8 +34,8 @@ import numpy as np
 from companion.message import Join, msg, nmsg, pmsg
 
 from .colours import bgr_to_lab
-from .detect import (Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate, spot_distance,
-                     weighted)
+from .detect import (STRUCTURE_PEG, Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate,
+                     spot_distance, structure_score, unit_pattern, weighted)
 from .geometry import CameraModel, fit_camera, fit_pose, residuals
 from .layout import Layout
 from .markers import detect_in_windows, detect_markers, to_gray
@@ -635,6 +635,11 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                         empty_ref=[round(float(v), 2) for v in norm.empty_ref],
                         bodies={s: [round(float(v), 2) for v in c / lab_w] for s, c in centres.items()},
                         spreads={s: round(v, 2) for s, v in side_spread.items()})
+    # (the empty-board picture's own patterns only once it is seen to show an empty board: the second pass)
+    model.hole_ring = {hh: [round(float(v), 1) for v in ring_est[index[hh]]] for hh in sampler.holes}
+    model.hole_patch = _empty_patterns(layout, sampler, samples, measured,
+                                       empty_image if _seen_empty is not None and empty_image is not None
+                                       and empty_image.shape == image.shape else None)
     if empty_image is not None:    # every hole's own empty look, start holes too
         if empty_image.shape != image.shape:
             raise CalibrationError(msg("the empty-board picture is not the size of the set-up picture"))
@@ -670,6 +675,20 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         at_holes = (at_holes, model_spots)
         model.spots = {s: [[round(float(v), 2) for v in part] for part in sp] for s, sp in model_spots.items()}
     problems = weak_sides(model, in_hole, at_holes)
+    if camera and model.hole_patch and samples.patch is not None:
+        # a side whose pegs look like the empty spot but break their holes' empty pattern (the dark
+        # hole in its grey disc: a black head covers it) is told from empty holes by that pattern
+        # (camera model only: there its colour is learnt where its heads are seen; a flat homography
+        # learns it from the best of several places round the hole, which for a black peg may be wrong)
+        ref = np.array([model.hole_patch[hh] for hh in sampler.holes], np.float32)
+        score = structure_score(samples.patch, ref)
+        for s_ in list(problems):
+            ii = [index[hh] for hh in layout.start_ids(s_)]
+            if np.mean(score[ii] <= STRUCTURE_PEG) >= 0.8:
+                model.structure[f"side {s_} broken"] = round(float(np.mean(score[ii] <= STRUCTURE_PEG)), 2)
+                problems[s_] = [it for it in problems[s_] if it[0] != "empty"]
+                if not problems[s_]:
+                    del problems[s_]
     # how the light is where each weak side's pegs stand: the advice depends on it
     for s, items in problems.items():
         ring = np.median(samples.ring[[index[hh] for hh in layout.start_ids(s)]], axis=0)
@@ -781,6 +800,29 @@ def _spread_ratios(layout: Layout, holes: list, ratio: np.ndarray, known: list, 
     d_loo = d.copy()
     d_loo[known, np.arange(len(known))] = np.inf
     return out, blend(d_loo)
+
+
+def _empty_patterns(layout: Layout, sampler, samples, measured, empty_image=None) -> dict:
+    """hole -> its empty pattern (``detect.structure_points``, made zero-mean and unit-norm): from the
+    empty-board picture where there is one, else from the set-up picture where the hole is empty
+    (``measured``), and for the start holes (pegs in them) the nearest such hole's: the pattern is
+    the dark hole in the template's grey disc, seen from nearly the same angle."""
+    if samples.patch is None:
+        return {}
+    if empty_image is not None:
+        pats = unit_pattern(sampler.sample(empty_image).patch)
+        return {hh: [round(float(v), 3) for v in pats[i]] for i, hh in enumerate(sampler.holes)}
+    pats = unit_pattern(samples.patch)
+    index = {hh: i for i, hh in enumerate(sampler.holes)}
+    known = [index[hh] for hh in measured if hh in index]
+    if not known:
+        return {}
+    xy = np.array([layout.holes[hh] for hh in sampler.holes], np.float64)
+    out, own = {}, set(known)
+    for i, hh in enumerate(sampler.holes):
+        j = i if i in own else known[int(np.argmin(np.linalg.norm(xy[known] - xy[i], axis=1)))]
+        out[hh] = [round(float(v), 3) for v in pats[j]]
+    return out
 
 
 def _side_name(model: ColourModel, s: int) -> str:

@@ -43,6 +43,11 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
     return pts
 
 
+STRUCTURE_EMPTY = 0.85   # a patch this like its empty pattern (correlation) is an empty hole
+STRUCTURE_PEG = 0.5      # ... this unlike it holds something (the middle is left to the colours)
+RING_CLEAR = 10.0        # Lab: a ring this near its calibration look (light change divided out) is bare
+SHADOW_SPREADS = 8.0     # a shadow moves an empty look by at most this many spreads (tau)
+HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spot's colour less than this
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
 SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
@@ -98,6 +103,7 @@ class Samples:
     saturated: np.ndarray     # (N,) fraction of the ring clipped white (glare)
     spot: np.ndarray | None = None   # (N, 2, 3) camera model: the head's spot, its core and its rim
     covered: np.ndarray | None = None   # (N,) bool: some neighbour's head can be seen over the hole's disc
+    patch: np.ndarray | None = None     # (N, P) grey levels over the hole and where its head would be seen
 
 
 class HoleSampler:
@@ -145,10 +151,21 @@ class HoleSampler:
             if len(good) < 12:      # crowded: fall back to the whole ring
                 good = [(x + dx, y + dy) for dx, dy in ring]
             pts_ring.append([good[k % len(good)] for k in range(len(ring))])
-        board_pts = np.concatenate([centres[:, None, :] + local[None], np.array(pts_ring)], axis=1)  # (N, K, 2)
+        # the structure patch: a grid over the hole's disc on the board and over the head's spot
+        # (``structure_points``); its grey levels are compared with the hole's empty look by their
+        # correlation, which a shadow or a change of light (gain and offset) leaves alone
+        patch = structure_points(layout)
+        self.n_patch = 2 * len(patch) if self.camera is not None and self.head_height > 0 else len(patch)
+        board_pts = np.concatenate([centres[:, None, :] + local[None], np.array(pts_ring),
+                                    np.broadcast_to(centres[:, None, :] + np.concatenate(
+                                        [patch] * (self.n_patch // len(patch)))[None], (len(centres), self.n_patch, 2))],
+                                   axis=1)  # (N, K, 2)
+        self.n_ring = len(ring)
         if self.camera is not None:
             z = np.zeros(board_pts.shape[:2] + (1,))
             z[:, self.n_hole:self.n_hole + self.n_head * self.n_shift] = -self.head_height
+            if self.n_patch > len(patch):
+                z[:, -len(patch):] = -self.head_height
             img_pts = self.camera.project(np.concatenate([board_pts, z], axis=-1))
             self.centres = self.camera.project(centres)
             self.head_centres = self.camera.project(np.column_stack([centres, np.full(len(centres),
@@ -177,6 +194,7 @@ class HoleSampler:
         # other side of the hole instead (mirrored through its centre), so the hole stays readable
         out = ~inside(img_pts)
         out[:, :self.n_hole] = False
+        out[:, img_pts.shape[1] - self.n_patch:] = False
         mirrored = 2 * self.centres[:, None, :] - img_pts
         img_pts = np.where(out[..., None], mirrored, img_pts)
         self.map_x = np.ascontiguousarray(img_pts[..., 0], dtype=np.float32)
@@ -198,7 +216,9 @@ class HoleSampler:
         # medians by partial sorts of the uint8 samples: the same values as np.median, 3x faster
         hole = _median(vals[:, :a], 1)
         heads = _median(vals[:, a:b].reshape(n, self.n_shift, self.n_head, 3), 2)
-        ring_vals = vals[:, b:]
+        ring_vals = vals[:, b:b + self.n_ring]
+        pv = vals[:, b + self.n_ring:].astype(np.float32)
+        patch = pv @ np.array([0.114, 0.587, 0.299], np.float32)      # grey (BGR)
         ring = _median(ring_vals, 1)
         saturated = (ring_vals.min(axis=2) >= 250).mean(axis=1)     # white: every channel clipped
         spot = None
@@ -206,7 +226,34 @@ class HoleSampler:
             core = _median(vals[:, a:a + N_CORE], 1)
             rim = _median(vals[:, a + N_CORE:a + self.n_head], 1)
             spot = np.stack([core, rim], axis=1)
-        return Samples(hole, heads, ring, saturated, spot, self.covered_mask)
+        return Samples(hole, heads, ring, saturated, spot, self.covered_mask, patch)
+
+
+def structure_points(layout: Layout) -> np.ndarray:
+    """(P, 2) mm offsets: a 7 x 7 grid clipped to a disc of 0.9 of a head's radius, centred on the
+    hole (the sampler adds the same grid where the head is seen, camera model): wide enough to take
+    in the dark hole and the template's grey disc round it, whose pattern an empty hole keeps
+    whatever the light, and a peg's head (black and white ones too) or a hand breaks."""
+    r = 0.9 * layout.peg_diameter / 2
+    g = np.linspace(-1.0, 1.0, 7)
+    return np.array([(x * r, y * r) for x in g for y in g if x * x + y * y <= 1.0], np.float64)
+
+
+def structure_score(patch: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """(N,) how much each hole's patch (N, P) keeps its empty look's pattern ``ref`` (N, P): their
+    correlation (1: the same pattern under any gain and offset; near 0 or below: something covers
+    the hole). NaN where the reference is unknown (a row of NaN)."""
+    x = patch - patch.mean(axis=1, keepdims=True)
+    nx = np.linalg.norm(x, axis=1)
+    # a flat patch (a uniform head filling it) has no pattern: correlation 0
+    return np.where(nx > 1e-3, (x * ref).sum(axis=1) / np.maximum(nx, 1e-3), 0.0)
+
+
+def unit_pattern(patch: np.ndarray) -> np.ndarray:
+    """Patches (N, P) made zero-mean and unit-norm (what ``structure_score`` compares with)."""
+    x = np.asarray(patch, np.float64)
+    x = x - x.mean(axis=-1, keepdims=True)
+    return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-6)
 
 
 def _median(x: np.ndarray, axis: int) -> np.ndarray:
@@ -263,6 +310,10 @@ class Features:
     head_empty_lab: np.ndarray | None = None   # (N, 2, 3) what the head's spot shows with the hole empty
     spot_lab: np.ndarray | None = None         # (N, 2, 3) what it shows now (core, rim)
     d_empty: np.ndarray | None = None          # (N,) the distance to "empty" (distances())
+    structure: np.ndarray | None = None        # (N,) the patch's correlation with its empty pattern
+    conflict: np.ndarray | None = None         # (N,) bool: pattern intact, yet the head's spot changed hue
+    hue_shift: np.ndarray | None = None        # (N,) Lab a-b distance of the head's spot from its empty look
+    ring_clear: np.ndarray | None = None       # (N,) bool: the hole's ring looks as at calibration
 
 
 def local_normalised(values: np.ndarray, ring: np.ndarray, norm) -> np.ndarray:
@@ -340,6 +391,9 @@ class ColourModel:
     head_ratio: dict = field(default_factory=dict)   # hole -> BGR of its head's spot (hole empty) / its ring
     head_weak: list = field(default_factory=list)    # holes whose head spot looks like some side's pegs
     spots: dict = field(default_factory=dict)        # side -> its head's spot (core, rim) Lab, camera model
+    hole_patch: dict = field(default_factory=dict)   # hole -> its empty look's pattern (structure_points)
+    structure: dict = field(default_factory=dict)    # what the structure told at calibration (for the record)
+    hole_ring: dict = field(default_factory=dict)    # hole -> BGR of its ring (bare board) at calibration
 
     def local_norm(self, holes) -> LocalNorm | None:
         """The local normalisation for ``holes`` (in the sampler's order), None for a model without it."""
@@ -371,7 +425,10 @@ class ColourModel:
                 "unsure": list(self.unsure), "clip_proven": list(self.clip_proven),
                 "head_ratio": {h: [round(float(v), 4) for v in np.ravel(q)] for h, q in self.head_ratio.items()},
                 "head_weak": list(self.head_weak),
-                "spots": {str(k): v for k, v in sorted(self.spots.items())}}
+                "spots": {str(k): v for k, v in sorted(self.spots.items())},
+                "hole_patch": {h: [round(float(v), 3) for v in q] for h, q in self.hole_patch.items()},
+                "structure": {k: round(float(v), 3) for k, v in self.structure.items()},
+                "hole_ring": {h: [round(float(v), 1) for v in q] for h, q in self.hole_ring.items()}}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
@@ -387,7 +444,10 @@ class ColourModel:
                    clip_proven=[str(h) for h in data.get("clip_proven") or []],
                    head_ratio={str(h): [float(x) for x in v] for h, v in (data.get("head_ratio") or {}).items()},
                    head_weak=[str(h) for h in data.get("head_weak") or []],
-                   spots={int(k): [list(map(float, p)) for p in v] for k, v in (data.get("spots") or {}).items()})
+                   spots={int(k): [list(map(float, p)) for p in v] for k, v in (data.get("spots") or {}).items()},
+                   hole_patch={str(h): [float(x) for x in v] for h, v in (data.get("hole_patch") or {}).items()},
+                   structure={str(k): float(v) for k, v in (data.get("structure") or {}).items()},
+                   hole_ring={str(h): [float(x) for x in v] for h, v in (data.get("hole_ring") or {}).items()})
 
 
 class Classifier:
@@ -414,6 +474,13 @@ class Classifier:
             if holes is not None and model.clip_proven else None
         self.head_weak = np.array([h in model.head_weak for h in holes], bool) \
             if holes is not None and model.head_weak else None
+        # each hole's empty pattern (structure_points), where calibration learnt one for every hole
+        self.patch_ref = None
+        if holes is not None and model.hole_patch and all(h in model.hole_patch for h in holes):
+            self.patch_ref = np.array([model.hole_patch[h] for h in holes], np.float32)
+        self.ring_ref = None
+        if holes is not None and model.hole_ring and all(h in model.hole_ring for h in holes):
+            self.ring_ref = np.array([model.hole_ring[h] for h in holes], np.float32)
         self.keys = np.array(keys)
         self.sides = np.array(sorted(model.pegs), int)
         d = np.linalg.norm(self.means[:, None] - self.means[None], axis=2)
@@ -436,8 +503,29 @@ class Classifier:
             self.gate = np.clip(0.5 * gap, 3 * self.tau, 4 * self.tau)
 
     def features(self, samples: Samples) -> Features:
-        """The samples normalised as this model was learnt (see ``features``)."""
-        return features(samples, self.model.board_ref, self.norm)
+        """The samples normalised as this model was learnt (see ``features``), and each hole's
+        structure score where the model has the holes' empty patterns."""
+        f = features(samples, self.model.board_ref, self.norm)
+        if self.patch_ref is not None and samples.patch is not None \
+                and samples.patch.shape == self.patch_ref.shape:
+            f.structure = structure_score(samples.patch, self.patch_ref)
+        if self.ring_ref is not None and len(self.ring_ref) == len(samples.ring):
+            # each ring against its own look at calibration, the frame's change of light divided out
+            ring = ring_estimate(samples.ring)
+            gain = np.median(ring / np.maximum(self.ring_ref, 1.0), axis=0)
+            dev = np.linalg.norm(bgr_to_lab(ring) - bgr_to_lab(self.ring_ref * gain), axis=1)
+            f.ring_clear = dev < RING_CLEAR
+        return f
+
+    def structure_says(self, f: Features) -> tuple[np.ndarray, np.ndarray]:
+        """((N,) bool the hole's empty pattern is intact: nothing covers it, (N,) bool it is broken:
+        something stands in it), both False where the pattern can't tell (no model, in between, or a
+        neighbour's head may be seen over the hole, which breaks the pattern of an empty hole too)."""
+        n = len(f.hole_lab)
+        if f.structure is None:
+            return np.zeros(n, bool), np.zeros(n, bool)
+        covered = np.zeros(n, bool) if f.covered is None else np.asarray(f.covered, bool)
+        return f.structure >= STRUCTURE_EMPTY, (f.structure <= STRUCTURE_PEG) & ~covered
 
     def _dist(self, lab, bgr, clip, cls: slice) -> np.ndarray:
         """(..., k) distances to the classes ``cls``; a clipped channel only says "at least
@@ -479,9 +567,29 @@ class Classifier:
         distinct = gap > 6 * self.tau
         col = {s: k for k, s in enumerate(sides)}
         hidden = np.array([any(labels[j] >= 0 for j in covered.get(i, ())) for i in range(n)], bool)
+        intact, broken = self.structure_says(f)
+        settled = (intact & (labels == EMPTY)) | (broken & (labels >= 0))
         out = conf.copy()
+        if f.structure is not None and f.hue_shift is not None:
+            # the pattern neither intact nor broken (a peg's shadow across an empty hole) and the head's
+            # spot darker but of the same hue as the hole's empty look: a shadow may be all there is,
+            # so a peg read there on the colours alone is not sure
+            darker = f.spot_lab[..., 0].min(axis=1) < f.head_empty_lab[..., 0].max(axis=1)
+            shadow_like = darker & (f.hue_shift <= HUE_SHIFT)
+            if f.d_empty is not None and len(f.d_empty) == n:
+                # ... by as much as a peg's shadow darkens an empty look (up to 6-7 spreads on the
+                # path-traced sets), not a black head's 10 or more
+                shadow_like &= f.d_empty <= SHADOW_SPREADS * self.tau
+            between = ~intact & ~broken & ~np.asarray(f.covered if f.covered is not None else np.zeros(n), bool)
+            out = np.where(between & (labels >= 0) & shadow_like, np.minimum(out, 0.5), out)
+            # and "empty" there only where the colours say so closely (fingers over part of the hole's
+            # disc break its pattern half-way and leave the colours nearest "empty")
+            if f.d_empty is not None and len(f.d_empty) == n:
+                out = np.where(between & (labels == EMPTY) & (f.d_empty > 2 * self.tau), np.minimum(out, 0.5), out)
+            if getattr(f, "conflict", None) is not None:
+                out = np.where(f.conflict, np.minimum(out, 0.5), out)
         for i in range(n):
-            if hidden[i] or labels[i] == UNKNOWN:
+            if hidden[i] or labels[i] == UNKNOWN or settled[i]:
                 continue
             if labels[i] >= 0 and labels[i] in col:
                 k = col[labels[i]]
@@ -536,6 +644,28 @@ class Classifier:
             own = np.array([self.model.spots[s] for s in self.sides], float)           # (S, 2, 3)
             d_spot = spot_distance(f.spot_lab[:, None], own[None])                      # (N, S)
             d_sides = np.maximum(d_sides, SPOT_WEIGHT * d_spot)
+        intact, broken = self.structure_says(f)
+        f.conflict = None
+        f.hue_shift = None
+        if f.spot_lab is not None and f.head_empty_lab is not None:
+            # how far the head's spot moved in hue and saturation (Lab a, b) from its empty look
+            f.hue_shift = np.hypot(*(f.spot_lab[..., 1:] - f.head_empty_lab[..., 1:]).transpose(2, 0, 1)).max(axis=1)
+            # more than a shadow or a neighbour's reflection moves it, where the pattern is intact: a
+            # coloured head seen there with its hole in view is not a peg in this hole: not sure there
+            f.conflict = intact & (f.hue_shift > HUE_SHIFT)
+        if intact.any() or broken.any():
+            # the hole's own pattern settles "empty or not": an intact pattern (the dark hole in its grey
+            # disc, in a shadow or not) holds no peg and no hand; a broken one holds something, so
+            # "empty" is out and the colour only says which side (or bare board: a hand, a card)
+            far = 1e3
+            d_empty = np.where(intact, 0.0, np.where(broken, np.maximum(d_empty, far), d_empty))
+            d_sides = np.where(intact[:, None], np.maximum(d_sides, far), d_sides)
+            d_board = np.where(intact, np.maximum(d_board, far), d_board)
+            if f.ring_clear is not None:
+                # something stands in the hole and the bare board round it looks as it did: nothing
+                # as wide as a hand or a card covers it, so a head that looks like the board (a white
+                # peg on a white print) is a peg
+                d_board = np.where(broken & f.ring_clear, np.maximum(d_board, far), d_board)
         f.d_empty = d_empty
         return np.column_stack([d_empty, d_sides, d_board]), where
 
@@ -552,9 +682,12 @@ class Classifier:
         n, n_sides = len(d), len(self.sides)
         unread = labels == UNKNOWN
         if self.unsure is not None and len(self.unsure) == n:
-            unread = unread | self.unsure
+            intact, broken = self.structure_says(f)
+            unread = unread | (self.unsure & ~intact & ~broken)
         if visible is not None:
             unread = unread | ~np.asarray(visible, bool)
+        if f.conflict is not None and len(f.conflict) == n:
+            unread = unread | f.conflict
         if n_sides == 0:
             return [None if unread[i] else (0.0, None, 0.0) for i in range(n)]
         t2 = 2 * self.tau ** 2
@@ -595,7 +728,8 @@ class Classifier:
         labels[outlier] = UNKNOWN
         conf = np.where(labels == UNKNOWN, 0.0, conf)
         if self.unsure is not None and len(self.unsure) == n:
-            conf = np.where(self.unsure, np.minimum(conf, 0.5), conf)
+            intact, broken = self.structure_says(f)
+            conf = np.where(self.unsure & ~intact & ~broken, np.minimum(conf, 0.5), conf)
         side_col = np.clip(best - 1, 0, max(len(self.sides) - 1, 0))
         head = where[np.arange(n), side_col] if len(self.sides) else np.zeros(n, int)
         return labels, conf, d1, head
