@@ -146,9 +146,21 @@ class Game:
 
     FAMILY = "pegs"  # the rule family this class plays (`companion.families`)
 
+    @classmethod
+    def check_setup(cls, rules: Rules, players: int, teams: int | None = None,
+                    dealer: int | None = None, sides: int | None = None) -> None:
+        """SetupError unless this family can seat `players` in `teams` with `dealer` dealing
+        (`new_game` and a record's replay call it; a table's set-up is checked by
+        `companion.setup.parse_setup` instead, so the constructor checks neither)."""
+        team_lists(players, teams)  # G1 seat counts, T1 team layouts
+        if dealer is not None and not 0 <= dealer < players:
+            raise SetupError(f"dealer must be a seat 0-{players - 1}")
+
     def __init__(self, rules: Rules | str | dict = "basic", players: int = 4,
                  teams: int | None = None, seed=None, rng=None, dealer: int | None = None,
                  shuffles=None):
+        # the seats, teams and dealer are not checked here: `check_setup` does it for
+        # new_game and a record, companion.setup.parse_setup for a table
         self.rules = rules_from_json(rules)
         _check_family(self)
         self.players = players
@@ -163,8 +175,6 @@ class Game:
                 else secrets.SystemRandom()  # C5
         self.rng = _ShuffleLog(rng, shuffles or ())
         self.dealer = players - 1 if dealer is None else dealer
-        if not 0 <= self.dealer < players:
-            raise SetupError(f"dealer must be a seat 0-{players - 1}")
         r = self.rules
         self.shoe = Shoe(shoe_of(r, players), self.rng)
         # Hand lists are replaced on every change, never edited in place, so an
@@ -539,6 +549,8 @@ class Game:
                       teams=record.get("teams"), dealer=record.get("dealer"))
         if "sides" in record:  # the related games' board (CB-G1)
             kwargs["sides"] = record["sides"]
+        cls.check_setup(rules_from_json(kwargs["rules"]), kwargs["players"], kwargs["teams"],
+                        kwargs["dealer"], kwargs.get("sides"))
         if "shuffles" in record:
             game = cls(**kwargs, shuffles=record["shuffles"])
         elif record.get("seed") is not None:

@@ -15,17 +15,21 @@ plus ``"sides"`` for Tock, Carbles and Jackaroo. The web layer answers a
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from . import colours
 from .board import TEAM_LAYOUTS
 from .bots import BOT_NAMES
 from .cards import draw_for_partners, shoe_of
 from .errors import SetupError
-from .families import TOCK
+from .families import TOCK, find_family
 from .families.tock.game import default_sections
 from .families.tock.position import SECTIONS, seat_sections
 from .rules import PRESETS, RELATED_PRESETS, SWITCHES, RulesError, rules_from_json
+
+if TYPE_CHECKING:
+    from .game import Game
 
 MAX_NAME = 24   # characters of a player's name
 
@@ -89,6 +93,17 @@ def _seated(data, rules, players: int, teams: int, names, cols, bots, rng,
              for s in range(players)]
     return {"rules": rules.to_json(), "players": players, "teams": teams, "dealer": dealer,
             "seats": seats, "draw": draw_info}
+
+
+def game_from_setup(setup: dict[str, Any], shuffles: Iterable[list[str]] = ()) -> Game:
+    """The game of a set-up `parse_setup` returned (a table's, also when read back from
+    the store), by its family's game class: not checked again. `shuffles` are the
+    table's logged shuffles, played back before any fresh one."""
+    rules = rules_from_json(setup["rules"])
+    board = {"sides": setup["sides"]} if setup.get("sides") else {}  # the Tock family's board
+    game: Game = find_family(rules).game_cls(rules, setup["players"], setup["teams"],
+                                             dealer=setup["dealer"], shuffles=list(shuffles), **board)
+    return game
 
 
 def related_layouts(preset: str) -> dict:
@@ -172,4 +187,4 @@ def _parse_related(data: dict, preset: str, rng) -> dict:
             "sides": sides}
 
 
-__all__ = ["SetupError", "parse_setup", "related_layouts", "MAX_NAME"]
+__all__ = ["SetupError", "parse_setup", "game_from_setup", "related_layouts", "MAX_NAME"]

@@ -476,7 +476,5 @@ class Position(PegState):
             self.counting[side] = self.counting[side] + 1 if kind == DISCARD else 0
         self.to_move = self.next_side(side) if next_to_move is None else next_to_move
 
-    _make = apply  # the name before issue 24, for old callers
-
 
 __all__ = ["Position", "PositionError", "card_powers", "IllegalMoveError", "MoveSyntaxError"]

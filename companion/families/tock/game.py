@@ -1,5 +1,5 @@
 """A whole game of Tock, Carbles or Jackaroo (RELATED-GAMES.md): `Game` for the
-related rules, chosen by `Game(...)` itself.
+related rules, made by `companion.families.new_game` (or `game_from_record`).
 
 What differs from the Pegs and Jokers turn flow: hands are dealt in rounds with
 no drawing (TK-C2, CB-C2, JR-C2); after a deal, partners may each pass one
@@ -24,10 +24,10 @@ from ...cards import Shoe, make_shoe
 from ...game import OVER, PLAY, Game, Play, _ShuffleLog, _check_family
 from ...message import nmsg
 from ...moves import (DISCARD, FORCE, GIVE, HAND, AmbiguousMoveError, IllegalMoveError, Move,
-                    MoveSyntaxError, canonical_rank)
-from ...rules import rules_from_json
+                    canonical_rank)
+from ...rules import Rules, rules_from_json
 from ...state import Saved
-from .position import SEATS, SECTIONS, TockPosition, board_sizes, card_rank, family, seat_sections
+from .position import SEATS, SECTIONS, TockPosition, board_sizes, card_rank, seat_sections
 
 GIVE_PHASE, FORCED_PHASE = "give", "forced"
 
@@ -67,6 +67,14 @@ class _Undo(NamedTuple):
     drawn: bool
 
 
+def _team_seats(rules: Rules, players: int, teams: int | None) -> list[list[int]]:
+    """The seats of each team: partners opposite (seats i and i + n/2) when the rules pair
+    them, else each seat alone."""
+    pairs = rules.team_play == "pairs" or (rules.team_play == "any" and teams not in (None, players))
+    half = players // 2
+    return [[i, i + half] for i in range(half)] if pairs else [[i] for i in range(players)]
+
+
 class TockGame(Game):
     """The Tock family's game: the same interface as `Game` (legal_plays, push, pop,
     record, player_view) with its own deal in rounds, passing and forces."""
@@ -75,45 +83,55 @@ class TockGame(Game):
 
     FAMILY = "tock"
 
+    @classmethod
+    def check_setup(cls, rules: Rules, players: int, teams: int | None = None,
+                    dealer: int | None = None, sides: int | None = None) -> None:
+        """SetupError unless the preset seats `players` (RELATED-GAMES.md S) on a board of
+        `sides` (CB-G1) in `teams`, with `dealer` dealing and a shoe that deals them
+        (`new_game` and a record's replay call it; a table's set-up is checked by
+        `companion.setup.parse_setup`, so the constructor checks none of it)."""
+        allowed = SEATS.get(rules.preset, tuple(range(2, 13)))
+        if players not in allowed:
+            raise SetupError(f"{rules.preset} is played by {' or '.join(map(str, allowed))} players, "
+                             f"not {players}")
+        board = default_sections(rules, players) if sides is None else sides
+        if board not in SECTIONS or board < players:
+            raise SetupError(f"{players} players need a board of 4, 6, 8 or 12 sides, at least "
+                             f"one per player (CB-G1), not {board}")
+        seats = _team_seats(rules, players, teams)
+        if len(seats[0]) == 2 and players % 2:
+            raise SetupError(f"{players} players can't sit in pairs")
+        count = len(seats)
+        if teams is not None and teams != count:
+            raise SetupError(f"{rules.preset} with {players} players has {count} teams, "
+                             f"not {teams}")
+        if dealer is not None and not 0 <= dealer < players:
+            raise SetupError(f"dealer must be a seat 0-{players - 1}")
+        cards = len(make_shoe(rules.decks, rules.jokers_per_deck, rules.extra_jokers))
+        if players * max(rules.deal) > cards:
+            raise SetupError(f"{cards} cards can't deal {max(rules.deal)} to {players} players")
+
     def __init__(self, rules="tock", players: int = 4, teams=None, seed=None, rng=None,
                  dealer: int | None = None, shuffles=None, sides: int | None = None):
         import random
         import secrets
         r = self.rules = rules_from_json(rules)
         _check_family(self)
-        allowed = SEATS.get(r.preset, tuple(range(2, 13)))
-        if players not in allowed:
-            raise SetupError(f"{r.preset} is played by {' or '.join(map(str, allowed))} players, "
-                             f"not {players}")
+        # the seats, board, teams, dealer and shoe are not checked here: `check_setup`
+        # does it for new_game and a record, companion.setup.parse_setup for a table
         self.players = players
         self.sides = default_sections(r, players) if sides is None else sides
-        if self.sides not in SECTIONS or self.sides < players:
-            raise SetupError(f"{players} players need a board of 4, 6, 8 or 12 sides, at least "
-                             f"one per player (CB-G1), not {self.sides}")
         self.seat_side = seat_sections(self.sides, players)
         self.side_seat = {s: i for i, s in enumerate(self.seat_side)}
-        pairs = r.team_play == "pairs" or (r.team_play == "any" and teams not in (None, players))
-        if pairs and players % 2:
-            raise SetupError(f"{players} players can't sit in pairs")
-        half = players // 2
-        team_seats = ([[i, i + half] for i in range(half)] if pairs
-                      else [[i] for i in range(players)])
+        team_seats = _team_seats(r, players, teams)
         self.team_count = len(team_seats)
-        if teams is not None and teams != self.team_count:
-            raise SetupError(f"{r.preset} with {players} players has {self.team_count} teams, "
-                             f"not {teams}")
         self.seed = seed if (shuffles is None and rng is None) else None
         if rng is None:
             rng = random.Random(seed) if seed is not None and shuffles is None \
                 else secrets.SystemRandom()
         self.rng = _ShuffleLog(rng, shuffles or ())
         self.dealer = players - 1 if dealer is None else dealer
-        if not 0 <= self.dealer < players:
-            raise SetupError(f"dealer must be a seat 0-{players - 1}")
-        cards = make_shoe(r.decks, r.jokers_per_deck, r.extra_jokers)
-        if players * max(r.deal) > len(cards):
-            raise SetupError(f"{len(cards)} cards can't deal {max(r.deal)} to {players} players")
-        self.shoe = Shoe(cards, self.rng)
+        self.shoe = Shoe(make_shoe(r.decks, r.jokers_per_deck, r.extra_jokers), self.rng)
         self.step = -1 if r.direction == "counter" else 1
         pegs = {side: [START] * r.pegs_per_side for side in self.seat_side}
         teams_sides = [[self.seat_side[s] for s in t] for t in team_seats]
@@ -454,7 +472,6 @@ class TockGame(Game):
         return out
 
 
-RelatedGame = TockGame  # the name before issue 24
 
-__all__ = ["TockGame", "RelatedGame", "GIVE_PHASE", "FORCED_PHASE", "SEATS", "default_sections",
+__all__ = ["TockGame", "GIVE_PHASE", "FORCED_PHASE", "SEATS", "default_sections",
            "STILL_DEALS_TO_DRAW"]

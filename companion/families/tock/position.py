@@ -768,10 +768,6 @@ class TockPosition(PegState):
             self.occ, self.start = occ, start
         self.to_move = self.next_side() if next_to_move is None else next_to_move
 
-    _make = apply  # the name before issue 24, for old callers
-
-
-RelatedPosition = TockPosition  # the name before issue 24
 
 _WHY = {
     "block": "a peg standing on its own start hole can't be passed or landed on",
@@ -826,5 +822,5 @@ def parse_rank(rules, word: str) -> str:
     return rank
 
 
-__all__ = ["TockPosition", "RelatedPosition", "is_carbles_board", "board_sizes", "deck_ranks", "card_rank", "powers", "seat_sections", "parse_rank",
+__all__ = ["TockPosition", "is_carbles_board", "board_sizes", "deck_ranks", "card_rank", "powers", "seat_sections", "parse_rank",
            "check_layout", "SEATS", "SECTIONS"]

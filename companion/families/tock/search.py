@@ -45,7 +45,7 @@ BACK4_KEEP = 3.0          # the backward 4: from the start hole it reaches near 
 
 
 # ------------------------------------------------------------------ evaluation
-class RelatedEvaluator(Evaluator):
+class TockEvaluator(Evaluator):
     """`Evaluator` (its one loop) with the related games' board: a peg on its own start hole
     (= in-spot) has the whole lap to go and is safe there when the rules make
     it a block (TK-M3); threats from behind (any forward card up to 13) and,
@@ -75,8 +75,8 @@ class RelatedEvaluator(Evaluator):
 
 
 @lru_cache(maxsize=None)
-def evaluator_for(rules) -> RelatedEvaluator:
-    return RelatedEvaluator(rules)
+def evaluator_for(rules) -> TockEvaluator:
+    return TockEvaluator(rules)
 
 
 class CardWorth:
@@ -447,4 +447,4 @@ def decide(bot, seen, phase, decision_cls, over):
     raise MoveError(f"nothing to decide in phase {phase!r}")
 
 
-__all__ = ["decide", "RelatedEvaluator", "CardWorth", "unseen_pool"]
+__all__ = ["decide", "TockEvaluator", "CardWorth", "unseen_pool"]
