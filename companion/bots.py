@@ -60,7 +60,7 @@ GREEDY_WEIGHTS = Weights(out_bonus=OUT_BONUS, step=STEP, home_bonus=HOME_BONUS,
 # (more when deeper), a peg on the main track its out-of-start bonus plus the holes travelled
 # toward its in-spot, a peg in start nothing. Pegs on the main track with an opponent's peg
 # 1-13 holes behind them lose a share of their value (they may be hit back to start).
-evaluate = Evaluator(GREEDY_WEIGHTS).__call__  # the bound method: one call layer less per play
+evaluate = Evaluator(GREEDY_WEIGHTS).score  # a bound method: one call layer less per play
 
 
 class GreedyBot:

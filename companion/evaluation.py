@@ -101,6 +101,12 @@ class Evaluator:
         self._tables: dict[int, tuple[Any, _Tables]] = {}
         self._last_geo: Any = None
         self._last: _Tables = None  # type: ignore[assignment]  # set before first use
+        # `score`: the same value as calling the evaluator, by the loop without the terms these
+        # weights leave at zero when that is all they need (the greedy bot's: one threat from
+        # behind caps the danger, no backward reach, no come-out terms)
+        plain = (w.reach_back <= 0 and w.danger_each >= w.danger_max and not w.block_come_out
+                 and not w.come_out_danger)
+        self.score = self._plain if plain else self.__call__
 
     def tables(self, geo) -> _Tables:
         if geo is self._last_geo:  # the hot path: the same board again
@@ -110,6 +116,40 @@ class Evaluator:
             t = self._tables[id(geo)] = (geo, _Tables(geo, self.w))  # geo kept: its id stays unique
         self._last_geo, self._last = geo, t[1]
         return t[1]
+
+    def _plain(self, pos, team: int) -> float:
+        """`__call__`'s loop for weights with only the forward threat (`score`): the same
+        operations in the same order on each peg, so the same float."""
+        geo = pos.geo
+        tb = self._last if geo is self._last_geo else self.tables(geo)
+        L, mm, behind_of, home_value, main_value = (tb.L, tb.main_mask, tb.behind_of,
+                                                    tb.home_value, tb.main_value)
+        occ, team_of = pos.occ, pos.team_of
+        each = self.w.danger_each
+        totals = [0.0] * len(pos.teams)
+        main_by_team, all_main = main_track_by_team(pos, mm)
+        for c in pos.colours:
+            o = occ[c]
+            t = team_of[c]
+            value = home_value[o >> L]
+            main = o & mm
+            if main:
+                opp = all_main & ~main_by_team[t]
+                mv = main_value[c]
+                behind = behind_of[c]
+                while main:
+                    low = main & -main
+                    x = low.bit_length() - 1
+                    main ^= low
+                    v = mv[x]
+                    if opp & behind[x]:
+                        v -= v * each
+                    value += v
+            totals[t] += value
+        mine = totals[team]
+        if len(totals) == 1:
+            return mine
+        return mine - (sum(totals) - mine) / (len(totals) - 1)
 
     def __call__(self, pos, team: int) -> float:
         geo = pos.geo

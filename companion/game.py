@@ -369,10 +369,11 @@ class Game:
         pos, shoe = self.position, self.shoe
         stock = shoe.stock
         full = len(stock) < 3  # a reshuffle may happen: save everything
-        self._undo.append(_Undo(
+        # tuple.__new__: a named tuple's own __new__ is a Python call, once per play pushed
+        self._undo.append(tuple.__new__(_Undo, (
             shoe.snapshot() if full else (len(stock), stock[-3:], len(shoe.discard)),
             full, self.hands[:], pos.save(), self.phase, self.pending, self._grants,
-            self.winner, self.turn, self.top_hidden))
+            self.winner, self.turn, self.top_hidden)))
         # The move's text is made when a record or view asks for it.
         self.history.append({"seat": self.actor, "move": move, "card": card,
                              "public": not self.rules.bluffing or move[1] == DISCARD})
