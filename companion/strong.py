@@ -48,6 +48,7 @@ from .cards import rank_of, shoe_of
 from .moves import DISCARD, DOUBT, PASS, PENALTY, RANKS, Move
 from .families import find_family
 from .notation import position_from_json
+from .rollouts import paired_rollouts
 from .rules import rules_from_json
 
 if TYPE_CHECKING:
@@ -384,65 +385,36 @@ class StrongBot:
         keeps = [_keep(rank_of(c), in_start) for c in cards]
         hand_ranks = [rank_of(c) for c in seen.hand]
         n_out = len(moves) + (1 if caught else 0)
-        totals = [0.0] * n_out
-        diff = [0.0] * n_out   # sums of the paired differences to candidate 0, and squares
-        diff2 = [0.0] * n_out
-        vals = [0.0] * n_out
         root = pos.save()
         nxt = seen.seat_side[(me + 1) % players]
-        over = _over(self.think_ms)
         draw_first = seen.rules.draw == "first"
-        it = 0
-        while it < self.iterations:
-            if over is not None and it and over():
-                break
-            deal = rng.sample(pool, min(need, len(pool)))
-            hands0: list[list[str]] = [[]] * players  # every seat's is set below
-            k = 0
-            for s, size in zip(others, sizes):
-                hands0[s] = deal[k:k + size]
-                k += size
-            stock0 = deal[k:]
-            late = False
-            for i in range(n_out):
-                if over is not None and it and over():
-                    late = True  # out of time mid-deal: drop this deal (the candidates share it)
-                    break
-                hands = hands0[:]
-                stock = stock0[:]
-                mine = hand_ranks[:]
-                if i < len(moves):
-                    mine.remove(rank_of(cards[i]))
-                    pos.apply(moves[i], nxt)
-                else:  # caught bluff: no move, the most advanced peg back to start
-                    mine.remove(rank_of(cards[-1]))
-                    hole = _most_advanced(pos, seen.side)
-                    if hole is not None:
-                        _send_back(pos, seen.side, hole)
-                    pos.to_move = nxt
-                if not draw_first and stock:
-                    mine.append(stock.pop())
-                hands[me] = mine
-                sim.rollout(hands, stock, plies - 1)
-                vals[i] = evaluate(pos, seen.team) - keeps[min(i, len(keeps) - 1)]
-                pos.restore(root)
-            if late:
-                break
-            for i in range(n_out):
-                totals[i] += vals[i]
-                d = vals[i] - vals[0]
-                diff[i] += d
-                diff2[i] += d * d
-            it += 1
-        n = max(it, 1)
-        means = [t / n for t in totals]
+        team, side = seen.team, seen.side
+
+        def play_out(i: int, hands0: list[list[str]], stock0: list[str]) -> float:
+            hands = hands0[:]
+            stock = stock0[:]
+            mine = hand_ranks[:]
+            if i < len(moves):
+                mine.remove(rank_of(cards[i]))
+                pos.apply(moves[i], nxt)
+            else:  # caught bluff: no move, the most advanced peg back to start
+                mine.remove(rank_of(cards[-1]))
+                hole = _most_advanced(pos, side)
+                if hole is not None:
+                    _send_back(pos, side, hole)
+                pos.to_move = nxt
+            if not draw_first and stock:
+                mine.append(stock.pop())
+            hands[me] = mine
+            sim.rollout(hands, stock, plies - 1)
+            value = evaluate(pos, team) - keeps[min(i, len(keeps) - 1)]
+            pos.restore(root)
+            return value
+
         # a candidate's edge over the favourite, less SWITCH_Z standard errors
-        edges: list[float] = []
-        for i in range(n_out):
-            m = diff[i] / n
-            var = max(diff2[i] / n - m * m, 0.0)
-            edges.append(m - SWITCH_Z * (var / n) ** 0.5 if it > 1 else (0.0 if i == 0 else -1e9))
-        self._edges = edges
+        means, self._edges, it = paired_rollouts(
+            rng, pool, min(need, len(pool)), players, others, sizes, n_out, self.iterations,
+            _over(self.think_ms), play_out, SWITCH_Z)
         return means, it
 
     # ------------------------------------------------------------ V-BJ

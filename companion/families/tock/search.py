@@ -37,6 +37,7 @@ from ...errors import MoveError
 from ...cards import make_shoe
 from ...evaluation import _CARD_KEEP, Evaluator, Weights
 from ...moves import DISCARD, FORCE, GIVE, HAND, MOVE, SWAP, Move
+from ...rollouts import paired_rollouts
 from .position import BACK, FORCE10, KING, OUT, STEAL, SWAPK, card_rank, powers
 
 if TYPE_CHECKING:
@@ -416,46 +417,20 @@ def search(bot: StrongBot, seen: _Seen, moves: Sequence[Move], cards: Sequence[s
     hand_ranks = [card_rank(rules, c) for c in seen.hand]
     skips0 = list(seen.view.get("skips") or [0] * players)
     waiting0 = set(seen.view.get("waiting") or ())
-    n_out = len(moves)
-    diff = [0.0] * n_out
-    diff2 = [0.0] * n_out
-    vals = [0.0] * n_out
     root = pos.save()  # with the hand sizes and waiting sides the rollouts change
-    it = 0
-    while it < bot.iterations:
-        if over is not None and it and over():
-            break
-        deal = rng.sample(pool, need)
-        hands0: list[list[str]] = [[]] * players  # every seat's is set below
-        k = 0
-        for s, size in zip(others, sizes):
-            hands0[s] = deal[k:k + size]
-            k += size
-        hands0[me] = hand_ranks
-        late = False
-        for i in range(n_out):
-            if over is not None and it and over():
-                late = True  # out of time mid-deal: drop it (the candidates share it)
-                break
-            hands, skips, waiting = hands0[:], skips0[:], set(waiting0)
-            m = moves[i]
-            seat = sim.apply(me, m, None if m[1] == HAND else m[0], hands, skips, waiting)
-            sim.rollout(seat, hands, skips, waiting, plies - 1)
-            vals[i] = evaluate(pos, seen.team) - keeps[i]
-            pos.restore(root)
-        if late:
-            break
-        for i in range(n_out):
-            d = vals[i] - vals[0]
-            diff[i] += d
-            diff2[i] += d * d
-        it += 1
-    n = max(it, 1)
-    edges: list[float] = []
-    for i in range(n_out):
-        mean = diff[i] / n
-        var = max(diff2[i] / n - mean * mean, 0.0)
-        edges.append(mean - switch_z * (var / n) ** 0.5 if it > 1 else (0.0 if i == 0 else -1e9))
+
+    def play_out(i: int, hands0: list[list[str]], rest: list[str]) -> float:
+        hands, skips, waiting = hands0[:], skips0[:], set(waiting0)
+        hands[me] = hand_ranks
+        m = moves[i]
+        seat = sim.apply(me, m, None if m[1] == HAND else m[0], hands, skips, waiting)
+        sim.rollout(seat, hands, skips, waiting, plies - 1)
+        value = evaluate(pos, seen.team) - keeps[i]
+        pos.restore(root)
+        return value
+
+    _, edges, it = paired_rollouts(rng, pool, need, players, others, sizes, len(moves), bot.iterations,
+                                   over, play_out, switch_z)
     return edges, it
 
 
