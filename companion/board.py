@@ -21,11 +21,17 @@ SEAT_COUNTS = (2, 4, 6, 8, 10)
 TEAM_LAYOUTS = {2: (2,), 4: (2,), 6: (2, 3), 8: (2, 4), 10: (2,)}  # T1: number of teams
 
 
+# A path table: by location, by count, the options ((destination, path mask), ...) a peg
+# there has (`Geometry.forward[c]`, `forward_main`, `backward`).
+Options = tuple[tuple[int, int], ...]
+PathTable = tuple[tuple[Options, ...], ...]
+
+
 class Geometry:
     """Holes, landmarks and path tables of one board (G1-G4)."""
 
     def __init__(self, sides: int, holes_per_side: int = 18, in_spot_offset: int = 3,
-                 come_out_offset: int = 8, must_turn_in: bool = False, home_size: int = HOME_SIZE):
+                 come_out_offset: int = 8, must_turn_in: bool = False, home_size: int = HOME_SIZE) -> None:
         if sides not in (4, 6, 8, 10, 12):
             raise SetupError(f"a board has 4, 6, 8, 10 or 12 sides, not {sides}")
         self.home_size = home_size  # 5 (G4), 4 on the related games' boards (TK-G4)
@@ -38,22 +44,23 @@ class Geometry:
         self.home_mask = ((1 << home_size) - 1) << L
         self.must_turn_in = must_turn_in
         # forward[c][loc][n]: tuple of (dest, path mask) options, home turn-in first.
-        self.forward = tuple(self._forward_table(c, turn_in=True) for c in range(sides))
+        self.forward: tuple[PathTable, ...] = tuple(self._forward_table(c, turn_in=True) for c in range(sides))
         # forward_main[loc][n]: main-track only (R7: another team's peg never turns in).
         self.forward_main = self._forward_table(None, turn_in=False)
         # backward[loc][n]: ((dest, path mask),) on the main track (M5); () in home.
-        self.backward = tuple(
+        self.backward: PathTable = tuple(
             tuple(((self._backward(loc, n),) if loc < L and n else ()) for n in range(14))
             for loc in range(L + HOME_SIZE))
 
-    def _forward_table(self, colour, turn_in):
+    def _forward_table(self, colour: int | None, turn_in: bool) -> PathTable:
         L = self.length
         table = []
         for loc in range(L + HOME_SIZE):
             table.append(tuple(self._forward_options(colour, loc, n, turn_in) for n in range(14)))
         return tuple(table)
 
-    def _forward_options(self, colour, loc, n, turn_in):
+    def _forward_options(self, colour: int | None, loc: int, n: int,
+                         turn_in: bool) -> tuple[tuple[int, int], ...]:
         L = self.length
         if n == 0:
             return ()
@@ -64,20 +71,19 @@ class Geometry:
             path = sum(1 << (L + j) for j in range(k + 1, k + n + 1))
             return ((L + k + n, path),)
         options = []
-        d = (self.in_spot[colour] - loc) % L if turn_in else None
-        if turn_in and d < n and n - d <= self.home_size:  # M3: turn in at the in-spot
+        d = (self.in_spot[colour] - loc) % L if turn_in and colour is not None else None
+        if turn_in and d is not None and d < n and n - d <= self.home_size:  # M3: turn in at the in-spot
             path = sum(1 << ((loc + j) % L) for j in range(1, d + 1))
             path |= sum(1 << (L + j) for j in range(n - d))
             options.append((L + n - d - 1, path))
-        if not (self.must_turn_in and turn_in and d < n):  # V-KP2, R17
+        if not (self.must_turn_in and d is not None and d < n):  # V-KP2, R17
             path = sum(1 << ((loc + j) % L) for j in range(1, n + 1))
             options.append(((loc + n) % L, path))
         return tuple(options)
 
-    def _backward(self, loc, n):
+    def _backward(self, loc: int, n: int) -> tuple[int, int]:
+        """(destination, path mask) of `n` >= 1 holes backward from `loc` on the main track."""
         L = self.length
-        if n == 0:
-            return None
         path = sum(1 << ((loc - j) % L) for j in range(1, n + 1))
         return ((loc - n) % L, path)
 

@@ -15,13 +15,18 @@ was to keep. Ties are broken with the rng.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from .errors import MoveError, SetupError
 from .cards import rank_of
 from .moves import DISCARD, DOUBT, FREE, HAND, MOVE, PASS, SWAP
 from .game import DOUBT_PHASE, PENALTY_PHASE
 from .evaluation import Evaluator, Weights, card_keep_value
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from .game import Game, Play
+    from .moves import Move
 
 # -------------------------------------------------------------------- weights
 OUT_BONUS = 12.0      # a peg out of start, before any distance travelled
@@ -36,15 +41,23 @@ DOUBT_RATE = 0.1      # Bluffing Joker: chance of doubting an opponent's card
 
 
 
+class Bot(Protocol):
+    """A computer player: `choose` one of the legal plays (`Game.legal_plays`)."""
+
+    name: str
+
+    def choose(self, game: Game, plays: Sequence[Play]) -> Play: ...
+
+
 class RandomBot:
     """Uniform random over the legal plays."""
 
     name = "random"
 
-    def __init__(self, rng: random.Random | None = None):
+    def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
 
-    def choose(self, game, plays):
+    def choose(self, game: Game, plays: Sequence[Play]) -> Play:
         if not plays:
             raise MoveError("no legal plays to choose from")
         return self.rng.choice(plays)
@@ -60,7 +73,7 @@ GREEDY_WEIGHTS = Weights(out_bonus=OUT_BONUS, step=STEP, home_bonus=HOME_BONUS,
 # (more when deeper), a peg on the main track its out-of-start bonus plus the holes travelled
 # toward its in-spot, a peg in start nothing. Pegs on the main track with an opponent's peg
 # 1-13 holes behind them lose a share of their value (they may be hit back to start).
-evaluate = Evaluator(GREEDY_WEIGHTS).__call__  # the bound method: one call layer less per play
+evaluate = Evaluator(GREEDY_WEIGHTS).score  # a bound method: one call layer less per play
 
 
 class GreedyBot:
@@ -72,12 +85,12 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, rng: random.Random | None = None, doubt_rate: float | None = None):
+    def __init__(self, rng: random.Random | None = None, doubt_rate: float | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
         self.doubt_rate = DOUBT_RATE if doubt_rate is None else doubt_rate
 
     # -------------------------------------------------------------- choose
-    def choose(self, game, plays):
+    def choose(self, game: Game, plays: Sequence[Play]) -> Play:
         if not plays:
             raise MoveError("no legal plays to choose from")
         if len(plays) == 1:
@@ -88,33 +101,36 @@ class GreedyBot:
             return self._penalty(game, plays)
         return self._best_play(game, plays)
 
-    def _doubt_or_pass(self, plays):
+    def _doubt_or_pass(self, plays: Sequence[Play]) -> Play:
         want = DOUBT if self.rng.random() < self.doubt_rate else PASS
         for play in plays:
             if play.move.kind == want:
                 return play
         return plays[0]
 
-    def _penalty(self, game, plays):
+    def _penalty(self, game: Game, plays: Sequence[Play]) -> Play:
         """Send back the victim's most advanced peg on the main track."""
         geo = game.position.geo
         L = geo.length
 
-        def travelled(play):
+        def travelled(play: Play) -> int:
             c, src, _ = play.move.steps[0]
-            return L - (geo.in_spot[c] - src) % L
+            travel: int = L - (geo.in_spot[c] - src) % L
+            return travel
 
         best = max(travelled(p) for p in plays)
         return self.rng.choice([p for p in plays if travelled(p) == best])
 
-    def _best_play(self, game, plays):
+    def _best_play(self, game: Game, plays: Sequence[Play]) -> Play:
         pos = game.position
-        team = game.team_of_seat(game.actor)
+        actor = game.actor
+        assert actor is not None  # a play phase has a player to act
+        team = game.team_of_seat(actor)
         in_start = any(pos.start[c] for c in pos.controlled())
         bluffing = game.rules.bluffing
-        base = None
-        move_score = {}  # a move's board score, shared by the cards that can make it
-        keep_of = {}     # rank -> worth of keeping that card
+        base: float | None = None
+        move_score: dict[Move, float] = {}  # a move's board score, shared by the cards that can make it
+        keep_of: dict[str, float] = {}      # rank -> worth of keeping that card
         best, best_plays = None, []
         for play in plays:
             move, card = play
@@ -131,10 +147,12 @@ class GreedyBot:
                 if base is None:
                     base = evaluate(pos, team)
                 score = base - sum(card_keep_value(rank_of(c), in_start) * CARD_WEIGHT
-                                   for c in game.hands[game.actor])
+                                   for c in game.hands[actor])
             else:
-                score = move_score.get(move)
-                if score is None:
+                known = move_score.get(move)
+                if known is not None:
+                    score = known
+                else:
                     if kind in (MOVE, SWAP, FREE):
                         pos.push(move)
                         try:
@@ -160,7 +178,7 @@ class EasyBot(GreedyBot):
     name = "easy"
     SLIP = 0.5
 
-    def choose(self, game, plays):
+    def choose(self, game: Game, plays: Sequence[Play]) -> Play:
         if not plays:
             raise MoveError("no legal plays to choose from")
         if self.rng.random() < self.SLIP:
@@ -168,18 +186,18 @@ class EasyBot(GreedyBot):
         return super().choose(game, plays)
 
 
-def _strong(rng, **options):
+def _strong(rng: random.Random | None, **options: Any) -> Bot:
     from .strong import StrongBot  # local: strong builds on this module
     return StrongBot(rng, **options)
 
 
-BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "easy": EasyBot, "strong": _strong}
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "easy": EasyBot, "strong": _strong}
 # The levels a host chooses per computer seat (issue 17), as bot names.
 LEVELS = {"easy": "easy", "medium": "greedy", "hard": "strong"}
 BOT_NAMES = tuple(BOTS) + ("medium", "hard")
 
 
-def make_bot(name: str, rng: random.Random | None = None, **options):
+def make_bot(name: str, rng: random.Random | None = None, **options: Any) -> Bot:
     """A bot by name or level with the given rng.
 
     Names: random, greedy, easy, strong; levels: easy, medium (greedy), hard

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from .errors import CompanionError, RulesError, SetupError
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
 SUITS = "SHDC"
@@ -64,7 +67,7 @@ def _check_int(name: str, value: object, low: int, high: int | None = None) -> i
     return value
 
 
-def shoe_of(rules, players: int) -> list[str]:
+def shoe_of(rules: Rules, players: int) -> list[str]:
     """The unshuffled shoe a game of `rules` for `players` plays with (RULES C1):
     the rules' decks and jokers, none for two players where the rules say so (V-OPT).
     The one place this rule is written: the game, the set-up check and the bots."""
@@ -115,7 +118,7 @@ class Shoe:
     ``shoe.discard.append(card)``. The lists are only ever changed in place.
     """
 
-    def __init__(self, cards: Iterable[str], rng: Any = None):  # a random.Random or game's shuffle log
+    def __init__(self, cards: Iterable[str], rng: Any = None) -> None:  # a random.Random or game's shuffle log
         """Shuffle a copy of ``cards`` with ``rng`` to form the stock.
 
         ``rng`` defaults to ``random.SystemRandom()`` (RULES C5).

@@ -9,16 +9,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .errors import PositionError, SetupError
 from .moves import RANK_SET, RANKS
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 EXIT_BAD_INPUT = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, status 2, no usage dump
+    def error(self, message: str) -> NoReturn:  # one line, status 2, no usage dump
         self.exit(EXIT_BAD_INPUT, f"pegs: {message}\n")
 
 
@@ -27,7 +31,7 @@ def _fail(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
-def _read_json(path: str):
+def _read_json(path: str) -> Any:
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -83,7 +87,7 @@ def _parse_hand(text: str) -> list[str]:
     return ranks
 
 
-def cmd_moves(args) -> int:
+def cmd_moves(args: argparse.Namespace) -> int:
     from .families import PEGS, find_family
     from .notation import moves_report, position_from_json
     try:
@@ -104,7 +108,7 @@ def cmd_moves(args) -> int:
     return 0
 
 
-def cmd_rules(args) -> int:
+def cmd_rules(args: argparse.Namespace) -> int:
     from .rules import (ALL_PRESETS, DESCRIPTIONS, GENERAL_RULINGS, OPTION_DOCS, RELATED_PRESETS,
                         RULINGS, SWITCH_DOCS, SWITCHES, differences)
     if args.preset_option is not None:
@@ -159,7 +163,7 @@ def cmd_rules(args) -> int:
     return 0
 
 
-def cmd_simulate(args) -> int:
+def cmd_simulate(args: argparse.Namespace) -> int:
     from .rules import ALL_PRESETS
     from .simulate import format_summary, simulate
     if args.preset not in ALL_PRESETS:
@@ -171,7 +175,7 @@ def cmd_simulate(args) -> int:
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     show = sys.stderr.isatty() or args.progress
 
-    def progress(done, total):
+    def progress(done: int, total: int) -> None:
         if show and (done == total or done % max(1, total // 100) == 0):
             print(f"\rsimulating: {done}/{total} games", end="" if done < total else "\n",
                   file=sys.stderr, flush=True)
@@ -191,7 +195,7 @@ def cmd_simulate(args) -> int:
     return 0
 
 
-def cmd_replay(args) -> int:
+def cmd_replay(args: argparse.Namespace) -> int:
     from .families import game_from_record
     from .notation import position_to_json
     try:
@@ -219,7 +223,7 @@ def cmd_replay(args) -> int:
     return 0
 
 
-def _plugins() -> dict:
+def _plugins() -> dict[str, EntryPoint]:
     return {ep.name: ep for ep in entry_points(group="pegs.commands")}
 
 
@@ -270,7 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
+def main(argv: Iterable[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     plugins = _plugins()
     if argv and argv[0] in plugins:
@@ -281,7 +285,7 @@ def main(argv=None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     try:
-        return args.func(args)
+        return int(args.func(args))
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:

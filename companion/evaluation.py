@@ -11,7 +11,11 @@ Tock family's search its start holes that can't be hit (`set_safe`, TK-M3; its t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .board import Geometry
+    from .state import PegState
 
 # How much a card is worth keeping (before the come-out bonus); greedy and the strong bot share it.
 _CARD_KEEP = {"JK": 9.0, "A": 4.0, "J": 3.5, "Q": 3.5, "K": 3.5, "7": 3.0, "8": 3.0,
@@ -20,7 +24,7 @@ _COME_OUT_RANKS = frozenset(("A", "J", "Q", "K", "JK"))
 _COME_OUT_KEEP = 4.0  # extra worth of a come-out card while pegs wait in start
 
 
-def main_track_by_team(pos, main_mask: int) -> tuple[list[int], int]:
+def main_track_by_team(pos: PegState, main_mask: int) -> tuple[list[int], int]:
     """Each team's pegs on the main track (a bit mask per team) and all of them together:
     what an evaluation needs to find the opponents behind a peg."""
     by_team = [0] * len(pos.teams)
@@ -57,7 +61,7 @@ class Weights:
 
 
 class _Tables:
-    def __init__(self, geo, w: Weights):
+    def __init__(self, geo: Geometry, w: Weights) -> None:
         L = self.L = geo.length
         self.main_mask = geo.main_mask
         self.main_value = []
@@ -79,6 +83,7 @@ class _Tables:
         self.ahead_of = (self.ahead,) * geo.sides
         # every hole a threat may come from (behind or ahead): no threat there, no danger
         self.reach_of = (tuple(b | a for b, a in zip(self.behind, self.ahead)),) * geo.sides
+        self.tock_board = False  # adjusted for the Tock family's board (`TockEvaluator.tables`)
 
     def set_safe(self, holes: list[int]) -> None:
         """Colour c's peg on holes[c] can't be hit: no threat counts against it there."""
@@ -93,7 +98,7 @@ class _Tables:
 class Evaluator:
     """`evaluator(pos, team)`: the team's score, its progress minus the others' mean."""
 
-    def __init__(self, weights: Weights | None = None):
+    def __init__(self, weights: Weights | None = None) -> None:
         self.w = w = weights or Weights()
         # the loop's constants, worked out once (the greedy bot calls this per play)
         self._k = (w.danger_each, w.danger_max, w.danger_each * w.back_weight, w.reach_back > 0,
@@ -101,8 +106,14 @@ class Evaluator:
         self._tables: dict[int, tuple[Any, _Tables]] = {}
         self._last_geo: Any = None
         self._last: _Tables = None  # type: ignore[assignment]  # set before first use
+        # `score`: the same value as calling the evaluator, by the loop without the terms these
+        # weights leave at zero when that is all they need (the greedy bot's: one threat from
+        # behind caps the danger, no backward reach, no come-out terms)
+        plain = (w.reach_back <= 0 and w.danger_each >= w.danger_max and not w.block_come_out
+                 and not w.come_out_danger)
+        self.score = self._plain if plain else self.__call__
 
-    def tables(self, geo) -> _Tables:
+    def tables(self, geo: Geometry) -> _Tables:
         if geo is self._last_geo:  # the hot path: the same board again
             return self._last
         t = self._tables.get(id(geo))
@@ -111,7 +122,41 @@ class Evaluator:
         self._last_geo, self._last = geo, t[1]
         return t[1]
 
-    def __call__(self, pos, team: int) -> float:
+    def _plain(self, pos: PegState, team: int) -> float:
+        """`__call__`'s loop for weights with only the forward threat (`score`): the same
+        operations in the same order on each peg, so the same float."""
+        geo = pos.geo
+        tb = self._last if geo is self._last_geo else self.tables(geo)
+        L, mm, behind_of, home_value, main_value = (tb.L, tb.main_mask, tb.behind_of,
+                                                    tb.home_value, tb.main_value)
+        occ, team_of = pos.occ, pos.team_of
+        each = self.w.danger_each
+        totals = [0.0] * len(pos.teams)
+        main_by_team, all_main = main_track_by_team(pos, mm)
+        for c in pos.colours:
+            o = occ[c]
+            t = team_of[c]
+            value = home_value[o >> L]
+            main = o & mm
+            if main:
+                opp = all_main & ~main_by_team[t]
+                mv = main_value[c]
+                behind = behind_of[c]
+                while main:
+                    low = main & -main
+                    x = low.bit_length() - 1
+                    main ^= low
+                    v = mv[x]
+                    if opp & behind[x]:
+                        v -= v * each
+                    value += v
+            totals[t] += value
+        mine = totals[team]
+        if len(totals) == 1:
+            return mine
+        return mine - (sum(totals) - mine) / (len(totals) - 1)
+
+    def __call__(self, pos: PegState, team: int) -> float:
         geo = pos.geo
         # the hot path: the same board again (a subclass's `tables` has adjusted them already)
         tb = self._last if geo is self._last_geo else self.tables(geo)
@@ -155,7 +200,7 @@ class Evaluator:
                             elif use_ahead and opp & ahead[x]:
                                 v -= v * min(cap, back_each * (opp & ahead[x]).bit_count())
                         else:
-                            n = (opp & behind[x]).bit_count()
+                            n: float = (opp & behind[x]).bit_count()
                             if use_ahead:
                                 n += bw * (opp & ahead[x]).bit_count()
                             if n:

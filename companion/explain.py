@@ -8,13 +8,19 @@ as they would be played, so the first rule a step breaks is the one named.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .board import START
 from .message import Join, Ref, msg, nmsg, said
 from .moves import FREE, SWAP, Move
 from .powers import BACK, FWD, OUT, SPLIT, SWAP2
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from .families.pegs.position import Position
 
-def explain(pos, move: Move) -> tuple[str, str]:
+
+def explain(pos: Position, move: Move) -> tuple[str, str]:
     rank, kind, steps = move
     geo, L = pos.geo, pos.L
     text = move.text(geo)
@@ -144,7 +150,8 @@ def explain(pos, move: Move) -> tuple[str, str]:
                     card=Ref("a rank", rank))), "M1"
 
 
-def _count_reason(pos, occ, c, s, d, text, rank, acts, nsteps, other_team):
+def _count_reason(pos: Position, occ: Sequence[int], c: int, s: int, d: int, text: str, rank: str,
+                  acts: Sequence[tuple[Any, ...]], nsteps: int, other_team: bool) -> tuple[str, str] | None:
     """Is s -> d a distance the card allows, along a clear path?"""
     geo, L = pos.geo, pos.L
     if s >= L:
@@ -191,7 +198,8 @@ def _count_reason(pos, occ, c, s, d, text, rank, acts, nsteps, other_team):
                 _count_rule(rank, acts)), "M1"
 
 
-def _joker_reason(pos, occ, start, c, s, d, text, team):
+def _joker_reason(pos: Position, occ: Sequence[int], start: Sequence[int], c: int, s: int, d: int, text: str,
+                  team: int) -> tuple[str, str] | None:
     geo, L, rules = pos.geo, pos.L, pos.rules
     if s != START and s >= L:
         return said(f"{text}: a peg in home can't be moved by a joker",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import SetupError
 from .board import START, seat_sides, sides_for, team_lists
@@ -26,6 +26,11 @@ from .moves import (DISCARD, DOUBT, PASS, PENALTY, RANKS, AmbiguousMoveError,
 from .families.pegs.position import Position
 from .rules import Rules, family_name, rules_from_json
 from .state import PegState, Saved, bits as _bits
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable, Iterator
+    from .board import Geometry
+    from .plays import Say, SeatNaming
 
 GAME_FORMAT = "pegs-and-jokers/game/1"
 PLAY, DOUBT_PHASE, PENALTY_PHASE, OVER = "play", "doubt", "penalty", "over"
@@ -66,14 +71,14 @@ class _ShuffleLog:
     deals and draws the same cards again.
     """
 
-    def __init__(self, rng, replay=()):
+    def __init__(self, rng: random.Random, replay: Iterable[list[str]] = ()) -> None:
         self.rng = rng
         self.replay = [list(s) for s in replay]
         self.used = 0
-        self.log = []
-        self.fresh = []
+        self.log: list[list[str]] = []
+        self.fresh: list[list[str]] = []
 
-    def shuffle(self, cards):
+    def shuffle(self, cards: list[str]) -> None:
         if self.used < len(self.replay):
             nxt = self.replay[self.used]
             if sorted(nxt) != sorted(cards):
@@ -89,14 +94,14 @@ class _ShuffleLog:
         out, self.fresh = self.fresh, []
         return out
 
-    def getstate(self):
+    def getstate(self) -> tuple[int, Any]:
         try:
             inner = self.rng.getstate()
         except (AttributeError, NotImplementedError):
             inner = None
         return len(self.log), inner
 
-    def setstate(self, state):
+    def setstate(self, state: tuple[int, Any]) -> None:
         n, inner = state
         del self.log[n:]
         if inner is not None:  # a seeded game reshuffles the same way again
@@ -112,11 +117,11 @@ def _check_family(game: "Game") -> None:
                          f"companion.families.new_game")
 
 
-def _whole(value) -> bool:
+def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_record_types(record: dict) -> None:
+def _check_record_types(record: dict[str, Any]) -> None:
     """ValueError naming the first field of a record that has the wrong type (before any use)."""
     for key in ("players", "teams", "dealer"):
         if record.get(key) is not None and not _whole(record[key]):
@@ -147,9 +152,21 @@ class Game:
 
     FAMILY = "pegs"  # the rule family this class plays (`companion.families`)
 
-    def __init__(self, rules: Rules | str | dict = "basic", players: int = 4,
-                 teams: int | None = None, seed=None, rng=None, dealer: int | None = None,
-                 shuffles=None):
+    @classmethod
+    def check_setup(cls, rules: Rules, players: int, teams: int | None = None,
+                    dealer: int | None = None, sides: int | None = None) -> None:
+        """SetupError unless this family can seat `players` in `teams` with `dealer` dealing
+        (`new_game` and a record's replay call it; a table's set-up is checked by
+        `companion.setup.parse_setup` instead, so the constructor checks neither)."""
+        team_lists(players, teams)  # G1 seat counts, T1 team layouts
+        if dealer is not None and not 0 <= dealer < players:
+            raise SetupError(f"dealer must be a seat 0-{players - 1}")
+
+    def __init__(self, rules: Rules | str | dict[str, Any] = "basic", players: int = 4,
+                 teams: int | None = None, seed: int | str | None = None, rng: random.Random | None = None,
+                 dealer: int | None = None, shuffles: Iterable[list[str]] | None = None) -> None:
+        # the seats, teams and dealer are not checked here: `check_setup` does it for
+        # new_game and a record, companion.setup.parse_setup for a table
         self.rules = rules_from_json(rules)
         _check_family(self)
         self.players = players
@@ -164,8 +181,6 @@ class Game:
                 else secrets.SystemRandom()  # C5
         self.rng = _ShuffleLog(rng, shuffles or ())
         self.dealer = players - 1 if dealer is None else dealer
-        if not 0 <= self.dealer < players:
-            raise SetupError(f"dealer must be a seat 0-{players - 1}")
         r = self.rules
         self.shoe = Shoe(shoe_of(r, players), self.rng)
         # Hand lists are replaced on every change, never edited in place, so an
@@ -197,9 +212,11 @@ class Game:
         if self.phase == PLAY:
             return self.seat
         if self.phase == DOUBT_PHASE:
-            return self.pending["queue"][0]
+            seat: int = self.pending["queue"][0]
+            return seat
         if self.phase == PENALTY_PHASE:
-            return self.pending["chooser"]
+            chooser: int = self.pending["chooser"]
+            return chooser
         return None
 
     @property
@@ -209,6 +226,12 @@ class Game:
 
     def is_over(self) -> bool:
         return self.phase == OVER
+
+    def _acting(self) -> int:
+        """`actor` where the phase has one (callers check the game is not over first)."""
+        actor = self.actor
+        assert actor is not None, "no seat acts: the game is over"
+        return actor
 
     def team_of_seat(self, seat: int) -> int:
         return self.position.team_of[self.seat_side[seat]]
@@ -240,7 +263,7 @@ class Game:
             return plays
         return list(self.iter_plays())
 
-    def iter_plays(self):
+    def iter_plays(self) -> Iterator[Play]:
         """Lazily yield every legal Play for the actor."""
         if self.phase == PLAY:
             hand = self.hands[self.seat]
@@ -369,10 +392,11 @@ class Game:
         pos, shoe = self.position, self.shoe
         stock = shoe.stock
         full = len(stock) < 3  # a reshuffle may happen: save everything
-        self._undo.append(_Undo(
+        # tuple.__new__: a named tuple's own __new__ is a Python call, once per play pushed
+        self._undo.append(tuple.__new__(_Undo, (
             shoe.snapshot() if full else (len(stock), stock[-3:], len(shoe.discard)),
             full, self.hands[:], pos.save(), self.phase, self.pending, self._grants,
-            self.winner, self.turn, self.top_hidden))
+            self.winner, self.turn, self.top_hidden)))
         # The move's text is made when a record or view asks for it.
         self.history.append({"seat": self.actor, "move": move, "card": card,
                              "public": not self.rules.bluffing or move[1] == DISCARD})
@@ -425,7 +449,7 @@ class Game:
             self.phase = PLAY
             self._end_turn(turn_seat)
 
-    def _penalty(self, chooser, victim_seat, turn_seat):
+    def _penalty(self, chooser: int, victim_seat: int, turn_seat: int) -> None:
         pos = self.position
         victim = self.seat_side[victim_seat]
         if pos.occ[victim] & pos.geo.main_mask:
@@ -461,7 +485,8 @@ class Game:
         if self.rules.draw == "first":
             self.hands[nxt] = self.hands[nxt] + [self.shoe.draw()]
 
-    def plays_for(self, seat: int, names=None, say=None) -> dict:
+    def plays_for(self, seat: int, names: SeatNaming | None = None,
+                  say: Say | None = None) -> dict[str, Any]:
         """The plays the phone of `seat` (the actor) is offered now, JSON-ready: grouped
         by card, each with its taps, result and hits (`companion.plays`). `names` and
         `say` word the related games' plays (a table passes `companion.words.Names` and
@@ -469,7 +494,7 @@ class Game:
         from .plays import offered_plays
         return offered_plays(self, seat, names, say)
 
-    def undo_turn(self, bots=()) -> list[dict]:
+    def undo_turn(self, bots: Collection[int] = ()) -> list[dict[str, Any]]:
         """Undo the last play; when people play too (a seat not in `bots`, the computer's
         seats), also the computer's plays before it, until a person is to act again.
         Returns the history entries taken back, newest first."""
@@ -481,7 +506,7 @@ class Game:
                 break
         return undone
 
-    def undo_span(self, bots=()) -> list[dict]:
+    def undo_span(self, bots: Collection[int] = ()) -> list[dict[str, Any]]:
         """The history entries `undo_turn(bots)` would take back, newest first (for an
         "are you sure?"), without undoing anything."""
         humans = any(s not in bots for s in range(self.players))
@@ -492,7 +517,7 @@ class Game:
                 break
         return span
 
-    def pop(self) -> dict:
+    def pop(self) -> dict[str, Any]:
         """Undo the last push; returns its history entry (see `push`)."""
         (shoe_state, full, hands, saved, self.phase, self.pending,
          self._grants, self.winner, self.turn, self.top_hidden) = self._undo.pop()
@@ -509,7 +534,7 @@ class Game:
         return self.history.pop()
 
     # ---------------------------------------------------------------- records
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The game record: set-up, randomness and moves (NOTATION.md move text)."""
         rec: dict[str, Any] = {"format": GAME_FORMAT, "rules": self.rules.to_json(), "players": self.players,
                "teams": self.team_count, "dealer": self.dealer,
@@ -533,14 +558,14 @@ class Game:
         return self.rng.take_fresh()
 
     @staticmethod
-    def from_record(record: dict, upto: int | None = None) -> "Game":
+    def from_record(record: dict[str, Any], upto: int | None = None) -> "Game":
         """Replay a record (all moves, or the first `upto`): a game of the record's
         family, whichever game class this is called on (`families.game_from_record`)."""
         from .families import game_from_record
         return game_from_record(record, upto)
 
     @classmethod
-    def replay(cls, record: dict, upto: int | None = None) -> "Game":
+    def replay(cls, record: dict[str, Any], upto: int | None = None) -> "Game":
         """Replay a record of this class's family (all moves, or the first `upto`)."""
         if not isinstance(record, dict) or record.get("format") != GAME_FORMAT:
             raise SetupError(f"not a game record: expected format {GAME_FORMAT!r}")
@@ -549,6 +574,8 @@ class Game:
                       teams=record.get("teams"), dealer=record.get("dealer"))
         if "sides" in record:  # the related games' board (CB-G1)
             kwargs["sides"] = record["sides"]
+        cls.check_setup(rules_from_json(kwargs["rules"]), kwargs["players"], kwargs["teams"],
+                        kwargs["dealer"], kwargs.get("sides"))
         if "shuffles" in record:
             game = cls(**kwargs, shuffles=record["shuffles"])
         elif record.get("seed") is not None:
@@ -565,14 +592,14 @@ class Game:
         return game
 
     # ------------------------------------------------------------------ views
-    def player_view(self, seat: int | None) -> dict:
+    def player_view(self, seat: int | None) -> dict[str, Any]:
         """What one seat may see (None: the table view). JSON-ready.
 
         Other hands appear only as counts; the stock only as a count; a card
         played face down (V-BJ) only if it was doubted.
         """
         pos = self.position
-        view = {
+        view: dict[str, Any] = {
             "seat": seat,
             "rules": self.rules.to_json(),
             "players": self.players,
@@ -611,15 +638,15 @@ class Game:
         return view
 
     @staticmethod
-    def _public_entry(entry, seat, geo):
-        out = {"seat": entry["seat"], "move": entry["move"].text(geo)}
+    def _public_entry(entry: dict[str, Any], seat: int | None, geo: Geometry) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": entry["seat"], "move": entry["move"].text(geo)}
         if entry["public"] or entry["seat"] == seat:
             out["card"] = entry["card"]
         if "revealed" in entry:
             out["card"] = entry["revealed"]
         return out
 
-    def progress(self) -> list:
+    def progress(self) -> list[dict[str, Any]]:
         """Per team: pegs home out of pegs in play (for the table view)."""
         pos = self.position
         out = []

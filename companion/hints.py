@@ -8,11 +8,16 @@ saying why, with colour names (``names`` maps a side to a word such as
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Any
 
-from .board import START
-from .message import Join, msg, nmsg, pmsg
+from .message import Join, Msg, msg, nmsg, pmsg
 from .moves import DISCARD, DOUBT, MOVE, PASS, PENALTY, SWAP
 from .strong import DEFAULT_THINK_MS, StrongBot, _Seen
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from .board import Geometry
+    from .moves import Move
 
 _CARD_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king", "JK": "joker"}
 
@@ -21,7 +26,7 @@ def card_word(rank: str) -> str:
     return _CARD_WORDS.get(rank, rank)
 
 
-def _name(names, side):
+def _name(names: Mapping[int, str] | None, side: int) -> Msg:
     if names and side in names:
         return pmsg("colour", names[side])   # the colour's name, in the reader's language
     return msg("side %(number)s", number=side)
@@ -32,17 +37,18 @@ _RANK_IN_HINT = {"A": pmsg("rank", "ace"), "J": pmsg("rank", "jack"), "Q": pmsg(
                  "K": pmsg("rank", "king"), "JK": pmsg("rank", "joker")}
 
 
-def card_msg(rank: str):
+def card_msg(rank: str) -> Msg:
     """A rank's name in a hint ("jack", "8"), as a message."""
     return _RANK_IN_HINT.get(rank) or pmsg("rank", rank)
 
 
-def _to_home(geo, side, hole):
+def _to_home(geo: Geometry, side: int, hole: int) -> int:
     """Holes a peg on main hole `hole` still has to go to its in-spot."""
     return (geo.in_spot[side] - hole) % geo.length
 
 
-def reason(view: dict, move, card, p_real=None, names=None) -> str:
+def reason(view: dict[str, Any], move: Move, card: str | None, p_real: float | None = None,
+           names: Mapping[int, str] | None = None) -> str:
     """One short sentence: why this choice, in words with names."""
     seen = _Seen(view)
     pos, geo = seen.pos, seen.pos.geo
@@ -67,7 +73,7 @@ def reason(view: dict, move, card, p_real=None, names=None) -> str:
                     "send back %(who)s's peg %(n)s holes from home: it hurts them most",
                     _to_home(geo, victim, hole), who=_name(names, victim))
     family = seen.family
-    text = family.hint_reason(view, seen, move, card, names)  # the plays off the board
+    text: Msg | None = family.hint_reason(view, seen, move, card, names)  # the plays off the board
     if text is not None:
         return text
     rank = family.card_rank(seen.rules, card) if card else move[0]
@@ -125,8 +131,8 @@ def reason(view: dict, move, card, p_real=None, names=None) -> str:
     return text
 
 
-def suggest(view: dict, rng: random.Random | None = None, names: dict | None = None,
-            think_ms: float | None = DEFAULT_THINK_MS, iterations: int = 400) -> dict:
+def suggest(view: dict[str, Any], rng: random.Random | None = None, names: dict[int, str] | None = None,
+            think_ms: float | None = DEFAULT_THINK_MS, iterations: int = 400) -> dict[str, Any]:
     """The strong bot's suggestion for the seat of `view` (the seat that must act)."""
     bot = StrongBot(rng if rng is not None else random.Random(), think_ms=think_ms,
                     iterations=iterations)

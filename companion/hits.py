@@ -12,11 +12,17 @@ happens: what a person moving the pegs on the board does.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from .moves import SWAP, Move
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from .state import PegState
 
-def _diff(before: dict, after: dict, steps) -> list[tuple[int, int, int]]:
+
+def _diff(before: dict[int, list[int]], after: dict[int, list[int]],
+          steps: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     """(colour, from, to) of the pegs that moved between `before` and `after` (pegs
     dicts) besides the `steps` (colour, src, dst)."""
     expected = {c: Counter(locs) for c, locs in before.items()}
@@ -32,7 +38,7 @@ def _diff(before: dict, after: dict, steps) -> list[tuple[int, int, int]]:
     return out
 
 
-def hits(pos, move: Move, by_step: bool = False) -> list[tuple[int, int, int]]:
+def hits(pos: PegState, move: Move, by_step: bool = False) -> list[tuple[int, int, int]]:
     """[(colour, from location, to location)] of the pegs `move` hits, from `pos`
     (the position before it; unchanged). Locations are the position's own (START for
     a start area); a swap hits nothing."""

@@ -20,7 +20,9 @@ back, switch bounce all settle back to "unchanged".
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from .errors import PositionError
 from .board import START
@@ -28,10 +30,20 @@ from .hits import hits
 from .message import msg, said
 from .moves import FORCE, GIVE, MOVE, SWAP, Move
 
+if TYPE_CHECKING:
+    from .board import Geometry
+    from .moves import Steps
+    from .state import PegState
+
+Pegs = Mapping[int, Sequence[int]]   # {side: [locations]}, as `PegState.pegs` gives them
+Event = tuple[str, bool, float]      # (hole id, occupied, time): a switch's report
+HitReturn = tuple[int, str, str]     # (colour, from hole, to hole or "start")
+AddStage = Callable[..., None]       # add(occupancy, **Stage fields)
+
 # ------------------------------------------------------------------ hole ids
 
 
-def hole_id(geo, side: int, loc: int, start_index: int = 1) -> str:
+def hole_id(geo: Geometry, side: int, loc: int, start_index: int = 1) -> str:
     """The sensor id of a location of colour `side`."""
     if loc == START:
         return f"S-s{side}-{start_index}"
@@ -40,7 +52,7 @@ def hole_id(geo, side: int, loc: int, start_index: int = 1) -> str:
     return f"H{loc - geo.length + 1}-s{side}"
 
 
-def parse_hole_id(geo, hole: str):
+def parse_hole_id(geo: Geometry, hole: str) -> tuple[str, int | None, int]:
     """(kind, side or None, loc or index): ('M', None, n) / ('H', side, loc) / ('S', side, i)."""
     try:
         if hole.startswith("M"):
@@ -48,13 +60,13 @@ def parse_hole_id(geo, hole: str):
             if 0 <= n < geo.length:
                 return "M", None, n
         elif hole.startswith("H"):
-            k, s = hole[1:].split("-s")
-            k, s = int(k), int(s)
+            k_text, s_text = hole[1:].split("-s")
+            k, s = int(k_text), int(s_text)
             if 1 <= k <= 5 and 0 <= s < geo.sides:
                 return "H", s, geo.length + k - 1
         elif hole.startswith("S-s"):
-            s, i = hole[3:].split("-")
-            s, i = int(s), int(i)
+            s_text, i_text = hole[3:].split("-")
+            s, i = int(s_text), int(i_text)
             if 0 <= s < geo.sides and i >= 1:
                 return "S", s, i
     except ValueError:
@@ -62,7 +74,7 @@ def parse_hole_id(geo, hole: str):
     raise PositionError(f"unknown hole id {hole!r}")
 
 
-def all_holes(geo, sides, pegs_per_side: int = 5) -> list[str]:
+def all_holes(geo: Geometry, sides: Iterable[int], pegs_per_side: int = 5) -> list[str]:
     """Every hole id of a board whose occupied sides are `sides`."""
     out = [f"M{n}" for n in range(geo.length)]
     for s in sides:
@@ -76,12 +88,12 @@ def all_holes(geo, sides, pegs_per_side: int = 5) -> list[str]:
 @dataclass(frozen=True)
 class Occupancy:
     """What occupancy sensing can know: filled holes, and start counts."""
-    track: frozenset          # filled main and home hole ids
-    start: tuple              # pegs in start, per side (0 for unused sides)
+    track: frozenset[str]     # filled main and home hole ids
+    start: tuple[int, ...]    # pegs in start, per side (0 for unused sides)
 
-    def differences(self, other: "Occupancy") -> dict:
+    def differences(self, other: "Occupancy") -> dict[str, Any]:
         """Holes to empty and to fill to turn `self` into `other`."""
-        out = {"empty": sorted(self.track - other.track), "fill": sorted(other.track - self.track),
+        out: dict[str, Any] = {"empty": sorted(self.track - other.track), "fill": sorted(other.track - self.track),
                "start": {}}
         for s, (a, b) in enumerate(zip(self.start, other.start)):
             if a != b:
@@ -89,9 +101,10 @@ class Occupancy:
         return out
 
 
-def occupancy_of_pegs(pos, pegs: dict) -> Occupancy:
+def occupancy_of_pegs(pos: PegState, pegs: Pegs) -> Occupancy:
     geo = pos.geo
-    track, start = set(), [0] * pos.sides
+    track: set[str] = set()
+    start = [0] * pos.sides
     for side, locs in pegs.items():
         for loc in locs:
             if loc == START:
@@ -101,22 +114,24 @@ def occupancy_of_pegs(pos, pegs: dict) -> Occupancy:
     return Occupancy(frozenset(track), tuple(start))
 
 
-def occupancy_from_holes(pos, filled) -> Occupancy:
+def occupancy_from_holes(pos: PegState, filled: Iterable[str]) -> Occupancy:
     """An Occupancy from the set of filled hole ids a sensor reports."""
     geo = pos.geo
-    track, start = set(), [0] * pos.sides
+    track: set[str] = set()
+    start = [0] * pos.sides
     for hole in filled:
         kind, side, _ = parse_hole_id(geo, hole)
         if kind == "S":
+            assert side is not None  # a start hole names its side
             start[side] += 1
         else:
             track.add(hole)
     return Occupancy(frozenset(track), tuple(start))
 
 
-def board_of_pegs(pos, pegs: dict) -> dict:
+def board_of_pegs(pos: PegState, pegs: Pegs) -> dict[str, int]:
     """{hole id: colour side} of every peg of `pegs`, start pegs in the lowest start holes."""
-    out = {}
+    out: dict[str, int] = {}
     for side, locs in pegs.items():
         k = 0
         for loc in locs:
@@ -126,9 +141,9 @@ def board_of_pegs(pos, pegs: dict) -> dict:
     return out
 
 
-def colours_of_pegs(pos, pegs: dict) -> dict:
+def colours_of_pegs(pos: PegState, pegs: Pegs) -> dict[str, int]:
     """{track hole id: colour side} for the pegs on the main track and in home."""
-    out = {}
+    out: dict[str, int] = {}
     for side, locs in pegs.items():
         for loc in locs:
             if loc != START:
@@ -143,21 +158,21 @@ class Verdict:
     """The referee's judgement of a settled board."""
     kind: str                 # "move", "ambiguous", "unchanged", "wrong"
     move: Move | None = None
-    candidates: list = field(default_factory=list)
+    candidates: list[Move] = field(default_factory=list)
     message: str = ""
     rule: str | None = None
-    fix: dict = field(default_factory=dict)   # {"empty": [...], "fill": [...], "start": {side: +-n}}
-    wrong_holes: list = field(default_factory=list)
-    fix_colours: dict = field(default_factory=dict)   # {track hole: side} of the board the fix leads to
-    colours: dict = field(default_factory=dict)       # {hole: side} of pegs known to stand in wrong holes
+    fix: dict[str, Any] = field(default_factory=dict)   # {"empty": [...], "fill": [...], "start": {side: +-n}}
+    wrong_holes: list[str] = field(default_factory=list)
+    fix_colours: dict[str, int] = field(default_factory=dict)   # {track hole: side} of the board the fix leads to
+    colours: dict[str, int] = field(default_factory=dict)       # {hole: side} of pegs known to stand in wrong holes
 
 
-def _peg_moves(moves) -> list:
+def _peg_moves(moves: Iterable[Move]) -> list[Move]:
     """The moves a board can show: a discard, a force or a passed card (RG-N3) moves no peg."""
     return [m for m in moves if m.steps and m.kind not in (FORCE, GIVE)]
 
 
-def _expected(pos, moves):
+def _expected(pos: PegState, moves: Iterable[Move]) -> list[tuple[Move, dict[int, list[int]], Occupancy]]:
     """[(move, pegs after, Occupancy after)] for the candidate moves."""
     out = []
     for move in moves:
@@ -166,7 +181,7 @@ def _expected(pos, moves):
     return out
 
 
-def _could_produce(pos, pegs_after, events) -> bool:
+def _could_produce(pos: PegState, pegs_after: Pegs, events: Sequence[Event]) -> bool:
     """Could the lifts and placements, in their order, have made `pegs_after`?
 
     Pegs in the player's hand are tracked by colour; every placement whose
@@ -176,13 +191,14 @@ def _could_produce(pos, pegs_after, events) -> bool:
     colours (an Arizona split of two colours, a North Carolina 10).
     """
     geo = pos.geo
-    current = colours_of_pegs(pos, pos.pegs())
+    current: dict[str, int | None] = dict(colours_of_pegs(pos, pos.pegs()))
     final = colours_of_pegs(pos, pegs_after)
-    last_place = {}
+    last_place: dict[str, int] = {}
     for i, (hole, occupied, _) in enumerate(events):
         if occupied:
             last_place[hole] = i
-    hand, unknown = {}, 0
+    hand: dict[int, int] = {}
+    unknown = 0
     for i, (hole, occupied, _) in enumerate(events):
         kind, side, _ = parse_hole_id(geo, hole)
         if not occupied:
@@ -213,7 +229,8 @@ def _could_produce(pos, pegs_after, events) -> bool:
     return True
 
 
-def judge(pos, moves, observed: Occupancy, events=(), colours: dict | None = None,
+def judge(pos: PegState, moves: Iterable[Move], observed: Occupancy, events: Sequence[Event] = (),
+          colours: dict[str, int] | None = None,
           rank: str | None = None) -> Verdict:
     """Judge a settled board against the legal `moves` of the chosen card.
 
@@ -240,7 +257,7 @@ def judge(pos, moves, observed: Occupancy, events=(), colours: dict | None = Non
     return _wrong(pos, expected, before, observed, events, rank)
 
 
-def _decide(pos, hits, events) -> Verdict:
+def _decide(pos: PegState, hits: list[tuple[Move, dict[int, list[int]]]], events: Sequence[Event]) -> Verdict:
     """One move, or several that the event order may tell apart."""
     if len(hits) > 1 and events:
         narrowed = [(m, p) for m, p in hits if _could_produce(pos, p, events)]
@@ -253,12 +270,13 @@ def _decide(pos, hits, events) -> Verdict:
                    + ": choose on the phone")
 
 
-def _wrong(pos, expected, before, observed, events, rank) -> Verdict:
+def _wrong(pos: PegState, expected: list[tuple[Move, dict[int, list[int]], Occupancy]], before: Occupancy,
+           observed: Occupancy, events: Sequence[Event], rank: str | None) -> Verdict:
     """Say what is wrong with a settled board that fits no legal move."""
     geo = pos.geo
     fix_back = observed.differences(before)
     # The nearest legal result: fewest holes to change.
-    best = None
+    best: tuple[int, Move, dict[str, Any]] | None = None
     for move, _, occ in expected:
         d = observed.differences(occ)
         cost = len(d["empty"]) + len(d["fill"]) + sum(abs(v) for v in d["start"].values())
@@ -266,7 +284,8 @@ def _wrong(pos, expected, before, observed, events, rank) -> Verdict:
             best = (cost, move, d)
     placed = sorted(observed.track - before.track)
     lifted = sorted(before.track - observed.track)
-    message, rule = "", None
+    message: str = ""
+    rule: str | None = None
     # One peg moved: ask the engine why that move is illegal, for the rule id.
     if len(lifted) == 1 and len(placed) == 1 and rank is not None:
         s_kind, s_side, s_loc = parse_hole_id(geo, lifted[0])
@@ -293,9 +312,9 @@ def _wrong(pos, expected, before, observed, events, rank) -> Verdict:
                               msg("that is not a legal result of the card played; put the pegs back as "
                                   "shown, or as one of the legal moves")), "M1")
     near = best is not None and best[0] <= 2
-    fix = best[2] if near else fix_back
-    target = pos.result_of(best[1]) if near else pos.pegs()
-    known = {}
+    fix = best[2] if best is not None and near else fix_back
+    target = pos.result_of(best[1]) if best is not None and near else pos.pegs()
+    known: dict[str, int] = {}
     if len(lifted) == 1 and len(placed) == 1:   # one peg moved: the one now in the wrong hole
         colour = colours_of_pegs(pos, pos.pegs()).get(lifted[0])
         if colour is not None:
@@ -308,14 +327,15 @@ def _wrong(pos, expected, before, observed, events, rank) -> Verdict:
 
 # ---------------------------------------------------------------- guidance
 
-def guidance(pos, moves, lifted: str | None = None) -> dict:
+def guidance(pos: PegState, moves: Iterable[Move], lifted: str | None = None) -> dict[str, list[str]]:
     """LED roles for the chosen card: pegs that can move and where they may go.
 
     With a peg lifted, only that peg's destinations. Returns hole id lists:
     {"can_move": [...], "destination": [...]}.
     """
     geo = pos.geo
-    can_move, dest = set(), set()
+    can_move: set[str] = set()
+    dest: set[str] = set()
     for move in _peg_moves(moves):  # a discard or a force moves nothing
         steps = move.steps
         c, s, d = steps[0]
@@ -332,7 +352,7 @@ def guidance(pos, moves, lifted: str | None = None) -> dict:
     return {"can_move": sorted(can_move), "destination": sorted(dest)}
 
 
-def hit_returns(pos, move: Move) -> list:
+def hit_returns(pos: PegState, move: Move) -> list[HitReturn]:
     """Where pegs hit by `move` must be put: [(colour, from hole, to hole or 'start')].
 
     Step by step (M9: a split's first part hits before the second is made), so a
@@ -342,7 +362,7 @@ def hit_returns(pos, move: Move) -> list:
             for c, s, d in hits(pos, move, by_step=True)]
 
 
-def setup_check(pos, observed: Occupancy) -> dict:
+def setup_check(pos: PegState, observed: Occupancy) -> dict[str, Any]:
     """Differences between the board and the stored position (start, recovery)."""
     expected = occupancy_of_pegs(pos, pos.pegs())
     return observed.differences(expected)
@@ -357,10 +377,10 @@ class Stage:
     Hole ids as everywhere; a start area is ``"S-s<side>"`` (its pegs are
     interchangeable, so which start hole is for the caller to pick).
     """
-    can_move: set = field(default_factory=set)      # pegs to move next
-    selected: set = field(default_factory=set)      # where the peg in the hand came from
-    destination: set = field(default_factory=set)   # where it may go
-    hits: list = field(default_factory=list)        # [(colour, from, to hole or "start")] still to put
+    can_move: set[str] = field(default_factory=set)      # pegs to move next
+    selected: set[str] = field(default_factory=set)      # where the peg in the hand came from
+    destination: set[str] = field(default_factory=set)   # where it may go
+    hits: list[HitReturn] = field(default_factory=list)        # [(colour, from, to hole or "start")] still to put
     placed: bool = False      # the mover's peg is down; only the hit pegs are missing
     done: bool = False        # the board shows a legal result (judged once settled)
 
@@ -373,7 +393,7 @@ class Stage:
         self.done = self.done or other.done
 
 
-def _take(occ: Occupancy, holes) -> Occupancy:
+def _take(occ: Occupancy, holes: Iterable[str]) -> Occupancy:
     """`occ` with the pegs in `holes` (hole ids or "S-s<side>") lifted off the board."""
     track, start = set(occ.track), list(occ.start)
     for hole in holes:
@@ -385,16 +405,16 @@ def _take(occ: Occupancy, holes) -> Occupancy:
     return Occupancy(frozenset(track), tuple(start))
 
 
-def _start_ref(geo, colour, loc) -> str:
+def _start_ref(geo: Geometry, colour: int, loc: int) -> str:
     return f"S-s{colour}" if loc == START else hole_id(geo, colour, loc)
 
 
-def _return_hole(ret) -> str:
+def _return_hole(ret: HitReturn) -> str:
     colour, _, to = ret
     return f"S-s{colour}" if to == "start" else to
 
 
-def _orders(pos, move):
+def _orders(pos: PegState, move: Move) -> list[Steps]:
     """The orders a person may make the steps in: as listed, and reversed when that
     order is possible too and ends the same (RULES M9: the player chooses the order)."""
     steps = move.steps
@@ -418,10 +438,10 @@ def _orders(pos, move):
 MAX_CHAINS = 3   # a 7 over more marbles is followed in its written order only
 
 
-def _chains(steps) -> list:
+def _chains(steps: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     """A 7's parts joined into one walk per marble (a part that starts where an earlier part
     of its colour ended continues that marble: CB-P2's steps need not be consecutive)."""
-    chains = []
+    chains: list[tuple[int, int, int]] = []
     for c, s, d in steps:
         for i, (c2, s2, d2) in enumerate(chains):
             if c2 == c and d2 == s:
@@ -432,7 +452,7 @@ def _chains(steps) -> list:
     return chains
 
 
-def _related_orders(pos, move) -> list:
+def _related_orders(pos: PegState, move: Move) -> list[Steps]:
     """Tock, Carbles, Jackaroo: a 7 in parts (JR-P4, CB-P2) may be made marble by marble in
     any order that is legal when made and ends the same (each order is checked by the engine:
     a hit or a block on the way may depend on it)."""
@@ -441,7 +461,7 @@ def _related_orders(pos, move) -> list:
     chains = _chains(steps)
     if len(chains) > MAX_CHAINS:
         return out
-    want = None
+    want: dict[int, list[int]] | None = None
     for perm in itertools.permutations(chains):
         if perm == steps or perm in out:
             continue
@@ -457,14 +477,14 @@ def _related_orders(pos, move) -> list:
     return out
 
 
-def _hits_something(pos, colour, dst) -> bool:
+def _hits_something(pos: PegState, colour: int, dst: int) -> bool:
     """Does a peg landing on `dst` hit a peg of another colour there (M7)?"""
     if dst >= pos.geo.length:
         return False
     return any(pos.occ[x] >> dst & 1 for x in pos.colours if x != colour)
 
 
-def _put(occ: Occupancy, holes) -> Occupancy:
+def _put(occ: Occupancy, holes: Iterable[str]) -> Occupancy:
     """`occ` with pegs put into `holes` (hole ids or "S-s<side>")."""
     track, start = set(occ.track), list(occ.start)
     for hole in holes:
@@ -475,7 +495,7 @@ def _put(occ: Occupancy, holes) -> Occupancy:
     return Occupancy(frozenset(track), tuple(start))
 
 
-def _step_stages(add, geo, base: Occupancy, src: str, dst: str, returns: list, last: bool,
+def _step_stages(add: AddStage, geo: Geometry, base: Occupancy, src: str, dst: str, returns: list[HitReturn], last: bool,
                  passed: bool = False) -> None:
     """The boards on the way through one step: the moving peg and each peg it hits is
     still in its hole, in a hand, or in the hole it goes to, in any order a person
@@ -511,7 +531,7 @@ def _step_stages(add, geo, base: Occupancy, src: str, dst: str, returns: list, l
             add(occ, destination={dst}, hits=hits, placed=True)
 
 
-def _occupancy_fast(q, names) -> Occupancy:
+def _occupancy_fast(q: PegState, names: Mapping[int, Sequence[str]]) -> Occupancy:
     """occupancy_of_pegs(q, q.pegs()) straight from the bit masks (stages' hot path)."""
     track = []
     for c in q.colours:
@@ -526,13 +546,14 @@ def _occupancy_fast(q, names) -> Occupancy:
     return Occupancy(frozenset(track), tuple(start))
 
 
-def _hole_names(pos) -> dict:
+def _hole_names(pos: PegState) -> dict[int, list[str]]:
     geo = pos.geo
     return {c: [f"M{i}" for i in range(geo.length)] + [f"H{k}-s{c}" for k in range(1, geo.home_size + 1)]
             for c in pos.colours}
 
 
-def _move_stages(pos, move, before: Occupancy, names, add) -> None:
+def _move_stages(pos: PegState, move: Move, before: Occupancy, names: Mapping[int, Sequence[str]],
+                 add: AddStage) -> None:
     """Add the stages of one move (see `stages`)."""
     geo = pos.geo
     # Tock, Carbles, Jackaroo: a peg may be hit without being landed on by another colour
@@ -561,8 +582,8 @@ def _move_stages(pos, move, before: Occupancy, names, add) -> None:
                 add(_occupancy_fast(q, names), destination={hole_id(geo, c, d)}, done=True)
 
 
-def _adder(table: dict):
-    def add(occ, **kw):
+def _adder(table: dict[Occupancy, Stage]) -> AddStage:
+    def add(occ: Occupancy, **kw: Any) -> None:
         stage = Stage(**kw)
         if occ in table:
             table[occ].merge(stage)
@@ -571,7 +592,7 @@ def _adder(table: dict):
     return add
 
 
-def stages(pos, moves) -> dict:
+def stages(pos: PegState, moves: Iterable[Move]) -> dict[Occupancy, Stage]:
     """{Occupancy: Stage} for every board a person passes through while making one of
     `moves` with occupancy sensing: nothing done yet, a peg in the hand, the pegs about
     to be hit lifted first, the mover's peg down with hit pegs still to put back (in
@@ -581,7 +602,7 @@ def stages(pos, moves) -> dict:
     step; a board not in the table is off the way (judged once settled). `StageIndex`
     gives the same answers, working out only the moves that touch what changed.
     """
-    out: dict = {}
+    out: dict[Occupancy, Stage] = {}
     add = _adder(out)
     before = occupancy_of_pegs(pos, pos.pegs())
     names = _hole_names(pos)
@@ -597,18 +618,18 @@ class StageIndex:
     by lifting pegs a chain will hit, before anything else, is not found (no new
     light; it is still judged once settled)."""
 
-    def __init__(self, pos, moves):
+    def __init__(self, pos: PegState, moves: Iterable[Move]) -> None:
         self.pos = pos
         self.moves = _peg_moves(moves)
         self.before = occupancy_of_pegs(pos, pos.pegs())
         self.names = _hole_names(pos)
         related = hasattr(pos, "rg_powers")
-        self.table: dict = {}
+        self.table: dict[Occupancy, Stage] = {}
         self._add = _adder(self.table)
-        self._expanded: set = set()
+        self._expanded: set[int] = set()
         geo = pos.geo
-        self.by_hole: dict = {}
-        first: dict = {}
+        self.by_hole: dict[str, list[int]] = {}
+        first: dict[Occupancy, Stage] = {}
         add_first = _adder(first)
         for i, m in enumerate(self.moves):
             for c, s, d in m.steps:
@@ -622,7 +643,7 @@ class StageIndex:
                 add_first(self.before, can_move={_start_ref(geo, c, s)}, destination={hole_id(geo, c, d)})
         self.first = first.get(self.before)
 
-    def get(self, occ: Occupancy):
+    def get(self, occ: Occupancy) -> Stage | None:
         if occ == self.before:
             return self.first
         changed = set(self.before.track ^ occ.track)
@@ -645,14 +666,15 @@ class BoardFollower:
     last event, else None. Time comes from the events and the caller.
     """
 
-    def __init__(self, pos, moves, filled, settle: float = 0.8, rank: str | None = None):
+    def __init__(self, pos: PegState, moves: Iterable[Move], filled: Iterable[str], settle: float = 0.8,
+                 rank: str | None = None) -> None:
         self.pos, self.moves, self.rank = pos, _peg_moves(moves), rank
         self.filled = set(filled)
         self.settle = settle
-        self.events = []
-        self.last_change = None
-        self.lifted = None  # the first peg lifted, for the LEDs
-        self.colours = None  # {track hole: side} from the camera's last snapshot, if any
+        self.events: list[tuple[str, bool, float]] = []
+        self.last_change: float | None = None
+        self.lifted: str | None = None  # the first peg lifted, for the LEDs
+        self.colours: dict[str, int] | None = None  # {track hole: side} from the camera's last snapshot, if any
 
     def feed(self, hole: str, occupied: bool, t: float) -> None:
         if occupied:
@@ -668,7 +690,7 @@ class BoardFollower:
         self.events.append((hole, occupied, t))
         self.last_change = t
 
-    def observe(self, snapshot: dict, t: float) -> None:
+    def observe(self, snapshot: Mapping[str, int | None], t: float) -> None:
         """A camera snapshot ``{hole: colour side or None}`` of every hole: its changes are
         fed as lifts then placements at time `t`, and its colours are kept for `judge`
         (they tell apart results that fill the same holes, and show a swap)."""
@@ -683,11 +705,11 @@ class BoardFollower:
             self.last_change = t  # a colour changed where occupancy did not (a swap)
         self.colours = colours
 
-    def guidance(self) -> dict:
+    def guidance(self) -> dict[str, list[str]]:
         still_lifted = self.lifted if self.lifted and self.lifted not in self.filled else None
         return guidance(self.pos, self.moves, still_lifted)
 
-    def poll(self, now: float):
+    def poll(self, now: float) -> Verdict | None:
         if self.last_change is None or now - self.last_change < self.settle:
             return None
         observed = occupancy_from_holes(self.pos, self.filled)

@@ -15,9 +15,23 @@ Standard library only.
 from __future__ import annotations
 
 import gettext as _gettext
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
-_ENGLISH = _gettext.NullTranslations()
+
+class Catalog(Protocol):
+    """What `render` needs of a catalog: gettext's lookups (`gettext.GNUTranslations`)."""
+
+    def gettext(self, message: str) -> str: ...
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str: ...
+
+    def pgettext(self, context: str, message: str) -> str: ...
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str: ...
+
+
+_ENGLISH: Catalog = _gettext.NullTranslations()
 
 
 class Msg(str):
@@ -30,16 +44,16 @@ class Msg(str):
     plural: str | None
     n: int | None
     ctx: str | None
-    params: dict
+    params: dict[str, Any]
 
-    def __new__(cls, id: str, params: dict | None = None, plural: str | None = None,
-                n: int | None = None, ctx: str | None = None):
+    def __new__(cls, id: str, params: dict[str, Any] | None = None, plural: str | None = None,
+                n: int | None = None, ctx: str | None = None) -> Msg:
         self = str.__new__(cls, _format(_ENGLISH, id, params or {}, plural, n, ctx))
         self.id, self.plural, self.n, self.ctx = id, plural, n, ctx
         self.params = params or {}
         return self
 
-    def render(self, tr=None, isolate: bool = False) -> str:
+    def render(self, tr: Catalog | None = None, isolate: bool = False) -> str:
         """The sentence with catalog `tr`; ``isolate``: names (plain-text parameters) in
         Unicode isolates, so "Ann" reads right inside a right-to-left sentence."""
         if tr is None:
@@ -52,13 +66,13 @@ class Msg(str):
     def __repr__(self) -> str:
         return f"Msg({self.id!r}, {self.params!r})"
 
-    def __reduce__(self):   # copies and pickles keep the structure, not just the English
+    def __reduce__(self) -> tuple[Any, ...]:   # copies and pickles keep the structure, not just the English
         return (Msg, (self.id, self.params, self.plural, self.n, self.ctx))
 
     __hash__ = str.__hash__
     __eq__ = str.__eq__
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"m": self.id}
         if self.params:
             out["p"] = {k: (v.to_json() if isinstance(v, Msg) else str(v) if isinstance(v, Ref) else v)
@@ -70,14 +84,15 @@ class Msg(str):
         return out
 
     @classmethod
-    def from_json(cls, data: dict) -> "Msg":
+    def from_json(cls, data: dict[str, Any]) -> "Msg":
         params = {k: (cls.from_json(v) if isinstance(v, dict) else v)
                   for k, v in (data.get("p") or {}).items()}
         return cls(data["m"], params, data.get("pl"), data.get("n"), data.get("c"))
 
 
-def _format(tr, id, params, plural, n, ctx, isolate=False) -> str:
-    values = {}
+def _format(tr: Catalog, id: str, params: dict[str, Any], plural: str | None, n: int | None,
+            ctx: str | None, isolate: bool = False) -> str:
+    values: dict[str, Any] = {}
     for k, v in params.items():
         if isinstance(v, Msg):
             v = v.render(tr, isolate) if tr is not _ENGLISH else str.__str__(v)
@@ -85,7 +100,8 @@ def _format(tr, id, params, plural, n, ctx, isolate=False) -> str:
             v = f"\u2068{v}\u2069"   # FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE: <bdi> in text
         values[k] = v
     if plural is not None:
-        text = tr.npgettext(ctx, id, plural, n) if ctx else tr.ngettext(id, plural, n)
+        count = n if n is not None else 0  # a plural message is made with its count
+        text = tr.npgettext(ctx, id, plural, count) if ctx else tr.ngettext(id, plural, count)
         values.setdefault("n", n)
     elif ctx:
         text = tr.pgettext(ctx, id)
@@ -132,7 +148,7 @@ class Join:
 
     __slots__ = ("items", "last")
 
-    def __init__(self, items, last: str = "and"):
+    def __init__(self, items: Iterable[object], last: str = "and") -> None:
         self.items, self.last = list(items), last
 
     def msg(self) -> Msg:
@@ -149,7 +165,7 @@ class Join:
                     else msg("%(a)s; %(b)s", a=item, b=tail))
         return tail
 
-    def render(self, tr=None, isolate: bool = False) -> str:
+    def render(self, tr: Catalog | None = None, isolate: bool = False) -> str:
         return self.msg().render(tr, isolate)
 
 
@@ -165,16 +181,16 @@ class Trimmed(Msg):
     whole: Msg
     head: Msg
 
-    def __new__(cls, whole: Msg, head: Msg):
+    def __new__(cls, whole: Msg, head: Msg) -> Trimmed:
         self = str.__new__(cls, _trim(str(whole), str(head)))
         self.id, self.plural, self.n, self.ctx, self.params = whole.id, whole.plural, whole.n, whole.ctx, whole.params
         self.whole, self.head = whole, head
         return self
 
-    def render(self, tr=None, isolate: bool = False) -> str:
+    def render(self, tr: Catalog | None = None, isolate: bool = False) -> str:
         return _trim(self.whole.render(tr, isolate), self.head.render(tr, isolate))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Trimmed, (self.whole, self.head))
 
 
@@ -185,31 +201,31 @@ class Said(Msg):
     __slots__ = ("said",)
     said: Msg
 
-    def __new__(cls, said: Msg, english: str):
+    def __new__(cls, said: Msg, english: str) -> Said:
         self = str.__new__(cls, english)
         self.id, self.plural, self.n, self.ctx, self.params = said.id, said.plural, said.n, said.ctx, said.params
         self.said = said
         return self
 
-    def render(self, tr=None, isolate: bool = False) -> str:
+    def render(self, tr: Catalog | None = None, isolate: bool = False) -> str:
         return str.__str__(self) if tr is None else self.said.render(tr, isolate)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Said, (self.said, str.__str__(self)))
 
 
-def msg(id: str, **params) -> Msg:
+def msg(id: str, **params: object) -> Msg:
     """A sentence: ``msg("%(who)s passed", who=...)``."""
     return Msg(id, {k: (v.msg() if isinstance(v, Join) else v) for k, v in params.items()})
 
 
-def nmsg(singular: str, plural: str, n: int, **params) -> Msg:
+def nmsg(singular: str, plural: str, n: int, **params: object) -> Msg:
     """A sentence with a count: its form from the language's plural rule (Arabic has six)."""
     return Msg(singular, {k: (v.msg() if isinstance(v, Join) else v) for k, v in params.items()},
                plural, n)
 
 
-def pmsg(ctx: str, id: str, **params) -> Msg:
+def pmsg(ctx: str, id: str, **params: object) -> Msg:
     """A phrase whose translation depends on where it stands (``pmsg("rank", "jack")``)."""
     return Msg(id, {k: (v.msg() if isinstance(v, Join) else v) for k, v in params.items()}, ctx=ctx)
 

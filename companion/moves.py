@@ -13,10 +13,14 @@ from home), so text conversion takes the `Geometry`.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 from .board import START, Geometry
 from .errors import (AmbiguousMoveError, IllegalMoveError, MoveError,  # noqa: F401 (re-exported)
                      MoveSyntaxError)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
 RANK_SET = frozenset(RANKS)
@@ -34,19 +38,31 @@ _STEP = re.compile(r"^(\d+):(S|M\d+|H\d+)-(S|M\d+|H\d+)$")
 _SWAP = re.compile(r"^(\d+):(M\d+)<>(\d+):(M\d+)$")
 
 
-class Move(tuple):
+# A move's steps: (colour, from, to) per peg moved; a force or a pass names a side: (side,).
+Steps = tuple[Any, ...]
+
+
+class Move(tuple[str, str, Steps]):
     """An immutable, hashable move value: ``Move(rank, kind, steps)``."""
 
     __slots__ = ()
 
-    def __new__(cls, rank: str, kind: str = MOVE, steps=()):
+    def __new__(cls, rank: str, kind: str = MOVE, steps: Iterable[Any] = ()) -> Move:
         return tuple.__new__(cls, (rank, kind, tuple(steps)))
 
-    rank = property(lambda self: self[0])
-    kind = property(lambda self: self[1])
-    steps = property(lambda self: self[2])
+    @property
+    def rank(self) -> str:
+        return self[0]
 
-    def __repr__(self):
+    @property
+    def kind(self) -> str:
+        return self[1]
+
+    @property
+    def steps(self) -> Steps:
+        return self[2]
+
+    def __repr__(self) -> str:
         return f"Move({self[0]!r}, {self[1]!r}, {self[2]!r})"
 
     def text(self, geo: Geometry) -> str:
@@ -72,7 +88,7 @@ class Move(tuple):
 
     @classmethod
     def from_text(cls, text: str, geo: Geometry, sides: int | None = None,
-                  ranks=None) -> "Move":
+                  ranks: Iterable[str] | None = None) -> "Move":
         """Parse NOTATION.md move text; raises MoveSyntaxError (syntax only).
 
         ``ranks`` (a related game's deck, RG-N2) also admits its forms of
@@ -134,7 +150,7 @@ class Move(tuple):
         return cls(rank, kind, steps)
 
 
-def _swap(cls, rank, word, geo, sides, text):
+def _swap(cls: type[Move], rank: str, word: str, geo: Geometry, sides: int | None, text: str) -> Move:
     m = _SWAP.match(word)
     if not m:
         raise MoveSyntaxError(f"bad swap {word!r}: expected <side>:M<n><><side>:M<m>")
@@ -146,7 +162,7 @@ def _swap(cls, rank, word, geo, sides, text):
     return cls(rank, SWAP, ((c1, a, b), (c2, b, a)))
 
 
-def canonical_rank(word: str, ranks) -> str | None:
+def canonical_rank(word: str, ranks: Iterable[str]) -> str | None:
     """A related game's rank token (RG-N2): case-insensitive but for the r/b of
     Jr Jb Qr Qb, which read either case; None if the deck has no such rank."""
     if len(word) == 2 and word[0] in "JjQq" and word[1] in "rbRB":
@@ -156,7 +172,8 @@ def canonical_rank(word: str, ranks) -> str | None:
     return word if word in ranks else None
 
 
-def _related_from_text(cls, text, words, geo, sides, ranks):
+def _related_from_text(cls: type[Move], text: str, words: list[str], geo: Geometry, sides: int | None,
+                       ranks: Iterable[str]) -> Move:
     if words == ["discard", "hand"]:
         return cls("", HAND)
     rank = canonical_rank(words[0], ranks)
@@ -178,7 +195,7 @@ def _related_from_text(cls, text, words, geo, sides, ranks):
         return _swap(cls, rank, rest[0], geo, sides, text)
     if len(rest) > 7:
         raise MoveSyntaxError(f"bad move {text!r}: too many steps")
-    steps = []
+    steps: list[tuple[int, int, int]] = []
     for word in rest:
         m = _STEP.match(word)
         if not m:
@@ -189,14 +206,14 @@ def _related_from_text(cls, text, words, geo, sides, ranks):
     return cls(rank, MOVE, steps)
 
 
-def _loc(geo, token, text):
+def _loc(geo: Geometry, token: str, text: str) -> int:
     try:
         return geo.parse_token(token)
     except ValueError as exc:
         raise MoveSyntaxError(f"{exc} in {text!r}") from None
 
 
-def _check_side(c, sides, text):
+def _check_side(c: int, sides: int | None, text: str) -> None:
     if sides is not None and not 0 <= c < sides:
         raise MoveSyntaxError(f"side {c} in {text!r} is not on a {sides}-sided board")
 

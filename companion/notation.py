@@ -15,13 +15,13 @@ from .state import FORMAT, PegState
 _KEYS = {"format", "rules", "sides", "teams", "pegs", "to_move", "counting"}
 
 
-def _int(value, what):
+def _int(value: object, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise PositionError(f"{what} must be a whole number, not {value!r}")
     return value
 
 
-def _side_key(key, what):
+def _side_key(key: object, what: str) -> int:
     if not isinstance(key, str) or not key.isdigit() or (len(key) > 1 and key[0] == "0"):
         raise PositionError(f"{what} key {key!r} must be a side number as a string, e.g. \"0\"")
     return int(key)

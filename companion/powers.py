@@ -18,7 +18,7 @@ F, B = "F", "B"
 
 
 @lru_cache(maxsize=None)
-def card_powers(rules: Rules) -> dict:
+def card_powers(rules: Rules) -> dict[str, Any]:
     """rank -> tuple of actions; an action is (kind, count, extra)."""
     powers = {}
     for rank in RANKS:

@@ -71,11 +71,11 @@ class _Scorer:
     """score_board for many boards on one set of readings: every hole's empty term is summed
     once, so a board costs only its pegs (a North Carolina 10 has hundreds of results)."""
 
-    def __init__(self, readings: Mapping[str, Reading], start_holes: int = START_HOLES):
+    def __init__(self, readings: Mapping[str, Reading], start_holes: int = START_HOLES) -> None:
         self.readings = readings
         self.start_holes = start_holes
         self.empty = 0.0
-        self._start: dict = {}
+        self._start: dict[tuple[int, tuple[int, ...]], float] = {}  # (area, sides) -> its term
         self.areas: dict[int, list[Reading]] = {}
         for hole, reading in readings.items():
             area = _start_area(hole)

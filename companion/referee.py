@@ -31,16 +31,23 @@ Joker), never the card.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .board import START
 from .errors import CompanionError
 from .game import DOUBT_PHASE, PLAY
-from .matching import (BoardFollower, Occupancy, StageIndex, board_of_pegs, colours_of_pegs, hit_returns,
+from .matching import (BoardFollower, Occupancy, Stage, StageIndex, Verdict, board_of_pegs, colours_of_pegs, hit_returns,
                        hole_id, occupancy_from_holes, occupancy_of_pegs, parse_hole_id)
 from .moves import FREE, MOVE, PENALTY, SWAP
-from .message import Join, Said, msg, nmsg, pmsg
+from .message import Join, Msg, Said, msg, nmsg, pmsg
 from .words import Names, a_rank, a_rank_msg, move_words, refusal, refusal_msg
-from .readings import DEFAULT_MARGIN, contradictions, decide, doubtful
+from .readings import DEFAULT_MARGIN, Reading, contradictions, decide, doubtful
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+    from .game import Game
+    from .moves import Move
+    from .state import PegState
 
 BOARD_KINDS = (MOVE, SWAP, FREE)   # plays made by moving pegs (the rest are the phone's)
 
@@ -48,7 +55,7 @@ BOARD_KINDS = (MOVE, SWAP, FREE)   # plays made by moving pegs (the rest are the
 class RefereeError(CompanionError, ValueError):
     """A request the referee can't take now (the game moved on since the phone looked)."""
 
-    def __init__(self, message: str, version=None):
+    def __init__(self, message: str, version: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.version = version
@@ -78,20 +85,21 @@ class GameView:
     status: str                    # "playing", "paused", "over", "ended", ...
     phase: str
     actor: int | None
-    pos: object                    # a copy of the position (companion.position.Position)
-    expected_pegs: dict            # side -> locations the board must show (a declared move stands)
+    pos: PegState                  # a copy of the position
+    expected_pegs: dict[int, list[int]]  # side -> locations the board must show (a declared move stands)
     history_len: int
-    seat_names: list
-    names: dict                    # side -> the seat's name
-    colour_names: dict             # side -> the seat's colour name ("Blue")
-    bots: list
-    last: dict | None = None       # {"seat", "move", "text", "words"} of the last move, if any
+    seat_names: list[str]
+    names: dict[int, str]          # side -> the seat's name
+    colour_names: dict[int, str]   # side -> the seat's colour name ("Blue")
+    bots: list[bool]
+    last: dict[str, Any] | None = None  # {"seat", "move", "text", "words"} of the last move, if any
     speaker: Names | None = None   # names and colours, to say moves and refusals in words
-    hint: dict | None = None       # {"seat", "move"}: the acting seat's current hint (never its card)
+    hint: dict[str, Any] | None = None  # {"seat", "move"}: the acting seat's current hint (never its card)
 
     @classmethod
-    def of(cls, game, version: int, *, names, colour_names, status: str = "playing", bots=None,
-           speaker: Names | None = None, hint: dict | None = None) -> "GameView":
+    def of(cls, game: Game, version: int, *, names: Sequence[str], colour_names: Sequence[str],
+           status: str = "playing", bots: Iterable[bool] | None = None, speaker: Names | None = None,
+           hint: dict[str, Any] | None = None) -> "GameView":
         """The view of a `companion.game.Game` (`names`, `colour_names`: per seat; `speaker`:
         the table's `words.Names`, if its `names` say more than the players' own names;
         `hint`: {"seat", "move": Move} of the acting seat's current hint, for the LEDs)."""
@@ -118,7 +126,7 @@ class Commit:
     """A move the board shows, for the hub to make (`TableService.act_as`)."""
     seat: int
     card: str
-    move: object                   # companion.moves.Move
+    move: Move
     text: str
     version: int
     last_event: float
@@ -131,8 +139,8 @@ class Referee:
     MARGIN = DEFAULT_MARGIN   # camera: nats by which one result must explain the picture best
     SURE = 0.9           # camera: a reading this sure that contradicts the best result vetoes it
 
-    def __init__(self, *, sensing: bool, start_holes: int = 5, led_holes=None, settle: float = 0.8,
-                 filled=(), simulated: bool = False):
+    def __init__(self, *, sensing: bool, start_holes: int = 5, led_holes: Iterable[str] | None = None,
+                 settle: float = 0.8, filled: Iterable[str] = (), simulated: bool = False) -> None:
         self.sensing = sensing
         self.start_holes = start_holes
         self.led_holes = set(led_holes) if led_holes is not None else None
@@ -140,40 +148,82 @@ class Referee:
         self.simulated = simulated
         self.filled: set[str] = set(filled) if sensing else set()
         self.game: GameView | None = None
-        self.version = None
-        self.synced_version = None   # the version the board last showed
-        self.ready_version = None    # the version at which the board is right and play may go on
-        self.choice = None           # {"seat", "card", "rank", "version"}: the card chosen on the phone
-        self.follower = None
-        self.stages = None
-        self.stage = None
-        self.verdict = None
-        self.state = "starting"
+        self.version: int | None = None
+        self.synced_version: int | None = None   # the version the board last showed
+        self.ready_version: int | None = None    # the version at which the board is right and play may go on
+        self.choice: dict[str, Any] | None = None  # {"seat", "card", "rank", "version"}: the card chosen on the phone
+        self.follower: BoardFollower | None = None
+        self.stages: StageIndex | None = None
+        self.stage: Stage | None = None
+        self.verdict: Verdict | None = None
+        self.state: str | None = "starting"
         self.message = ""
-        self.rule = None
-        self.fix_text: list[str] = []
-        self.hits: list = []
-        self.candidates: list[dict] = []
+        self.rule: str | None = None
+        self.fix_text: list[Msg] = []
+        self.hits: list[dict[str, Any]] = []
+        self.candidates: list[dict[str, Any]] = []
         self.plan: dict[str, str] = {}      # hole -> LED role wanted now
         self.plan_colours: dict[str, int] = {}   # hole -> the side whose peg it wants (its LED's colour)
-        self.hint_under: dict[str, tuple] = {}   # hinted hole -> (role, side) it shows without the hint
+        self.hint_under: dict[str, tuple[str | None, int | None]] = {}   # hinted hole -> (role, side) it shows without the hint
         self.seen: dict[str, int] | None = None  # track hole -> side, on a board that sees colours
         self.seen_start: dict[str, int] = {}     # start hole -> side of another side's peg standing there
-        self.readings: dict | None = None        # camera: hole -> (p_peg, side, p_side), latest stable frame
+        self.readings: dict[str, Reading] | None = None        # camera: hole -> (p_peg, side, p_side), latest stable frame
         self.doubtful: list[str] = []            # camera: the holes it could not read surely, when it asks
         self.scores: list[float] = []            # camera: the last decision's scores (for the benchmark)
         self.board_colours: dict[str, int] = {}  # track hole -> side when the board last showed the game
-        self.flash: dict[str, tuple] = {}   # hole -> (role, until)
+        self.flash: dict[str, tuple[str, float]] = {}   # hole -> (role, until)
         self.start_lifted: dict[int, str] = {}  # side -> the start hole a peg last left
-        self.last_event_at = None
+        self.last_event_at: float | None = None
         self.kick = False             # a computer seat may act now (the hub passes it on once)
         self.changed = True
-        self._prev_expected = None
-        self._move_shown = None      # LEDs only: (history length, plan, colours) of the move shown
-        self.history_len = None
+        self._prev_expected: Occupancy | None = None
+        self._move_shown: tuple[Any, ...] | None = None  # LEDs only: (history length, plan, colours) of the move shown
+        self.history_len: int | None = None
         self.undone = False
-        self.expected = None
-        self.pos = None
+        self.expected: Occupancy | None = None
+        self.pos: PegState | None = None
+
+    # the state a follow needs, set by `update_game` (the game) and `_start_follow` (the
+    # follower) before any board event reaches the code that reads it
+    @property
+    def _game(self) -> GameView:
+        assert self.game is not None, "no game yet: update_game first"
+        return self.game
+
+    @property
+    def _pos(self) -> PegState:
+        assert self.pos is not None, "no game yet: update_game first"
+        return self.pos
+
+    @property
+    def _expected(self) -> Occupancy:
+        assert self.expected is not None, "no game yet: update_game first"
+        return self.expected
+
+    @property
+    def _follower(self) -> BoardFollower:
+        assert self.follower is not None, "no move is being followed"
+        return self.follower
+
+    @property
+    def _stages(self) -> StageIndex:
+        assert self.stages is not None, "no move is being followed"
+        return self.stages
+
+    @property
+    def _choice(self) -> dict[str, Any]:
+        assert self.choice is not None, "no card chosen"
+        return self.choice
+
+    @property
+    def _readings(self) -> dict[str, Any]:
+        assert self.readings is not None, "no camera readings"
+        return self.readings
+
+    @property
+    def _version(self) -> int:
+        assert self.version is not None, "no game yet: update_game first"
+        return self.version
 
     # ------------------------------------------------------------------ the game side
     def update_game(self, view: GameView, now: float) -> bool:
@@ -201,7 +251,7 @@ class Referee:
         self.pos = view.pos
         self.expected = occupancy_of_pegs(view.pos, view.expected_pegs)
         if not self.sensing:   # LEDs only: the board is taken to be as the game says
-            self.filled = canonical_holes(self.expected)
+            self.filled = canonical_holes(self._expected)
         if changed:
             self.changed = True
             self.follower = self.stages = self.stage = self.verdict = None
@@ -220,21 +270,21 @@ class Referee:
                 and view.expected_pegs == g.expected_pegs and view.bots == g.bots)
 
     @property
-    def seat_names(self):
-        return self.game.seat_names
+    def seat_names(self) -> list[str]:
+        return self._game.seat_names
 
     def _observed(self) -> Occupancy:
         try:
-            return occupancy_from_holes(self.pos, self.filled)
+            return occupancy_from_holes(self._pos, self.filled)
         except ValueError:   # a hole this game's board doesn't have
             known = set()
             for h in self.filled:
                 try:
-                    parse_hole_id(self.pos.geo, h)
+                    parse_hole_id(self._pos.geo, h)
                     known.add(h)
                 except ValueError:
                     pass
-            return occupancy_from_holes(self.pos, known)
+            return occupancy_from_holes(self._pos, known)
 
     # ------------------------------------------------------------------ inputs
     def on_event(self, hole: str, occupied: bool, t: float) -> None:
@@ -250,16 +300,16 @@ class Referee:
         if self.game is None:
             return
         if self.follower is not None:
-            self.follower.feed(hole, occupied, t)
+            self._follower.feed(hole, occupied, t)
             self._follower_colours()
-            self.stage = self.stages.get(self._observed())
+            self.stage = self._stages.get(self._observed())
             if self.stage is not None:
                 self.verdict = None
                 self._plan_stage()
         else:
             self._evaluate(t)
 
-    def see_colours(self, colours: dict, t: float) -> None:
+    def see_colours(self, colours: dict[str, int], t: float) -> None:
         """What a board that sees colours holds now ({hole: side}: the simulated board, whose
         pegs are placed by colour). A wrong colour is then a difference like any other."""
         seen = {h: s for h, s in colours.items() if not h.startswith("S-")}
@@ -281,9 +331,9 @@ class Referee:
         if self.seen is None or self.readings is not None or self.follower is None:
             return
         track = {h for h in self.filled if not h.startswith("S-")}
-        self.follower.colours = dict(self.seen) if set(self.seen) == track else None
+        self._follower.colours = dict(self.seen) if set(self.seen) == track else None
 
-    def observe(self, snapshot: dict, t: float) -> None:
+    def observe(self, snapshot: dict[str, int | None], t: float) -> None:
         """A camera's snapshot {hole: colour side or None}: its differences are events, and
         while a card is followed its colours go to the judge (`BoardFollower.observe`)."""
         filled = {h for h, c in snapshot.items() if c is not None}
@@ -294,22 +344,22 @@ class Referee:
             for hole in sorted(filled - self.filled):
                 self.on_event(hole, True, t)
             return
-        self.follower.observe(snapshot, t)
+        self._follower.observe(snapshot, t)
         self.filled = filled
         self.last_event_at = t
         self.changed = True
-        self.stage = self.stages.get(self._observed())
+        self.stage = self._stages.get(self._observed())
         if self.stage is not None:
             self.verdict = None
             self._plan_stage()
 
-    def observe_readings(self, readings: dict, t: float) -> None:
+    def observe_readings(self, readings: Mapping[str, Reading], t: float) -> None:
         """A camera's per-hole readings {hole: (p_peg, side, p_side)} (`companion.readings`) of a
         stable picture. Their likeliest board goes in as a snapshot (events, colours); while a
         card is followed, the settled picture is then judged by scoring every legal result
         against them (`_judge_readings`), not by the likeliest reading of each hole alone."""
         self.readings = dict(readings)
-        snap = {}
+        snap: dict[str, int | None] = {}
         for hole, (p_peg, side, _) in readings.items():
             if p_peg >= 0.5:
                 snap[hole] = side if side is not None else (
@@ -340,7 +390,7 @@ class Referee:
     # ------------------------------------------------------------------ states
     def _evaluate(self, now: float) -> None:
         """No card being followed: is the board what the game says?"""
-        g = self.game
+        g = self._game
         self.rule, self.fix_text, self.hits = None, [], []
         playing = g.status == "playing"
         if not self.sensing:
@@ -373,14 +423,14 @@ class Referee:
                     self.kick = True
             return
         self.ready_version = None
-        diff = observed.differences(self.expected)
+        diff = observed.differences(self._expected)
         diff["recolour"] = recolour
         if not g.history_len and self.synced_version is None:
             self.state = "setup"
             self.message = msg("Set-up: every peg goes in its start area. A fast-blinking hole has a peg "
                                "that doesn't belong there; a hole lit in a peg's colour needs that peg.")
             self._plan_fix(diff, "wrong", wanted=wanted)
-        elif self.synced_version is not None and self.synced_version < self.version and (
+        elif self.synced_version is not None and self.version is not None and self.synced_version < self.version and (
                 g.last or self.undone):
             self.state = "sync"
             self._plan_fix(diff, "can-move", dests=self._last_destinations(), wanted=wanted)
@@ -410,13 +460,13 @@ class Referee:
         nothing says which card: only the move's holes are lit, as the move itself shows."""
         g = self.game
         h = g.hint if g is not None else None
-        if h is None or g.status != "playing" or h.get("seat") != g.actor:
+        if g is None or h is None or g.status != "playing" or h.get("seat") != g.actor:
             return []
         move = h["move"]
         if move.kind not in (MOVE, SWAP, FREE, PENALTY):
             return []
-        geo = self.pos.geo
-        filled = self.filled if self.sensing else canonical_holes(self.expected)
+        geo = self._pos.geo
+        filled = self.filled if self.sensing else canonical_holes(self._expected)
         out = []
         for c, s, d in move.steps:
             if s == START:   # the top peg of its start area (they are interchangeable)
@@ -440,11 +490,12 @@ class Referee:
 
     def _last_words(self) -> str:
         """The move the board must catch up with, in words (its history entry's sentence)."""
-        g = self.game
+        g = self._game
         if self.undone or not g.last:
             return msg("the host undid a move")
         if g.last.get("words"):
-            return g.last["words"]
+            words: str = g.last["words"]
+            return words
         who = g.speaker.seat_msg(g.last["seat"]) if g.last["seat"] is not None and g.speaker else msg("the host")
         move = g.last["move"]
         if move.kind == "doubt":
@@ -462,7 +513,7 @@ class Referee:
         return msg("The board is catching up: %(what)s. Its pegs move by themselves.", what=self._last_words())
 
     def _ready_message(self) -> str:
-        g = self.game
+        g = self._game
         if g.status == "over":
             return msg("The game is over.")
         if g.status == "ended":
@@ -491,53 +542,53 @@ class Referee:
         """Camera: the board as the game has it, but for the holes that sure readings
         contradict. A hole the camera reads unsurely is not a difference (no one is asked to
         fix a shadow); a sure difference is."""
-        expected = board_of_pegs(self.pos, self.game.expected_pegs)
+        expected = board_of_pegs(self._pos, self._game.expected_pegs)
         filled = set(expected)
-        for hole in contradictions(self.readings, expected, self.SURE):
+        for hole in contradictions(self._readings, expected, self.SURE):
             filled ^= {hole}
-        for side in range(len(self.expected.start)):
-            holes = [h for h in start_holes_of(side, self.start_holes) if h in self.readings]
-            want = self.expected.start[side]
-            sure_in = sum(self.readings[h][0] >= self.SURE for h in holes)
-            sure_out = sum(self.readings[h][0] <= 1 - self.SURE for h in holes)
+        for side in range(len(self._expected.start)):
+            holes = [h for h in start_holes_of(side, self.start_holes) if h in self._readings]
+            want = self._expected.start[side]
+            sure_in = sum(self._readings[h][0] >= self.SURE for h in holes)
+            sure_out = sum(self._readings[h][0] <= 1 - self.SURE for h in holes)
             have = max(sure_in, min(want, self.start_holes - sure_out))
             filled -= set(start_holes_of(side, self.start_holes))
             filled |= set(start_holes_of(side, have))
-        return occupancy_from_holes(self.pos, {h for h in filled if self._known_hole(h)})
+        return occupancy_from_holes(self._pos, {h for h in filled if self._known_hole(h)})
 
     def _known_hole(self, hole: str) -> bool:
         try:
-            parse_hole_id(self.pos.geo, hole)
+            parse_hole_id(self._pos.geo, hole)
             return True
         except ValueError:
             return False
 
-    def _wanted(self) -> dict:
+    def _wanted(self) -> dict[str, int]:
         """{track hole: side} of the pegs the game puts on the track and in the homes."""
-        return colours_of_pegs(self.pos, self.game.expected_pegs)
+        return colours_of_pegs(self._pos, self._game.expected_pegs)
 
-    def _present(self) -> dict:
+    def _present(self) -> dict[str, int]:
         """{hole: side} of the pegs known to stand on the board now: what a board that sees
         colours sees, else what stood there when the board last showed the game."""
         return {**self.seen, **self.seen_start} if self.seen is not None else self.board_colours
 
-    def _recolour(self, observed: Occupancy, wanted: dict) -> dict:
+    def _recolour(self, observed: Occupancy, wanted: dict[str, int]) -> dict[str, int]:
         """{hole: the side it wants} where a peg of another colour stands (boards that see colours)."""
         if self.seen is None:
             return {}
         if self.readings is not None:   # a camera: only a colour it reads surely counts
-            return {h: wanted[h] for h in sorted(observed.track & self.expected.track)
-                    if h in wanted and h in self.readings and self.readings[h][1] is not None
-                    and self.readings[h][1] != wanted[h] and self.readings[h][2] >= self.SURE}
-        out = {h: wanted[h] for h in sorted(observed.track & self.expected.track)
+            return {h: wanted[h] for h in sorted(observed.track & self._expected.track)
+                    if h in wanted and h in self._readings and self._readings[h][1] is not None
+                    and self._readings[h][1] != wanted[h] and self._readings[h][2] >= self.SURE}
+        out = {h: wanted[h] for h in sorted(observed.track & self._expected.track)
                if h in self.seen and h in wanted and self.seen[h] != wanted[h]}
         out.update({h: side_of_hole(h) for h in sorted(self.seen_start)})   # a peg in another's start area
         return out
 
     def _follow(self, now: float) -> None:
         """Start following the chosen card on the board."""
-        c = self.choice
-        legal = list(self.pos.legal_moves([c["rank"]]))
+        c = self._choice
+        legal = list(self._pos.legal_moves([c["rank"]]))
         # only plays that move pegs are made on the board; a force on the next player's hand
         # (JR-P5, JR-P6) is played on the phone
         moves = [m for m in legal if m.kind in BOARD_KINDS and m.steps]
@@ -554,21 +605,21 @@ class Referee:
                                    card=a_rank_msg(c["rank"]), who=who)
             self.plan = {}
             return
-        self.stages = StageIndex(self.pos, moves)
-        self.follower = BoardFollower(self.pos, moves, self.filled if self.sensing else
-                                      canonical_holes(self.expected),
+        self.stages = StageIndex(self._pos, moves)
+        self.follower = BoardFollower(self._pos, moves, self.filled if self.sensing else
+                                      canonical_holes(self._expected),
                                       settle=self.settle, rank=c["rank"])
         if self.readings is not None:
-            self.follower.colours = dict(self.seen or {})
+            self._follower.colours = dict(self.seen or {})
         else:
             self._follower_colours()
-        self.stage = self.stages.get(self.expected)
+        self.stage = self._stages.get(self._expected)
         self.verdict = None
         self._plan_stage()
 
     def _plan_stage(self) -> None:
         """Light the current stage of the move being made (and say it in words)."""
-        c = self.choice
+        c = self._choice
         who = self.seat_names[c["seat"]]
         st = self.stage
         plan, colours = {}, {}
@@ -611,11 +662,11 @@ class Referee:
             return
         if self.hits:
             self.state = "hit"
-            sp = self.game.speaker   # "Bob's blue peg goes back to its start area"
+            sp = self._game.speaker   # "Bob's blue peg goes back to its start area"
             parts = []
             for h in self.hits:
                 peg = (sp.peg_msg(h["side"]) if sp else
-                       msg("%(name)s's peg", name=self.game.names[h["side"]]) if h["side"] in self.game.names
+                       msg("%(name)s's peg", name=self._game.names[h["side"]]) if h["side"] in self._game.names
                        else msg("the peg"))
                 parts.append(msg("%(peg)s goes back to its start area", peg=peg) if h["to"] == "start"
                              else msg("%(peg)s goes to %(dst)s", peg=peg, dst=self._words(h["to"])))
@@ -632,7 +683,7 @@ class Referee:
                 self.message = msg("Waiting for the board: %(who)s plays %(card)s. Lift a blinking "
                                    "peg and put it in a green hole.", who=who, card=a_rank_msg(c["rank"]))
 
-    def judge(self, now: float, faults=()) -> Commit | None:
+    def judge(self, now: float, faults: Sequence[str] = ()) -> Commit | None:
         """Judge the board at `now` (`faults`: the sensors' active fault messages). Returns
         the move to commit, if the board shows one."""
         if faults:   # nothing is judged (let alone taken) while the sensors can't be trusted
@@ -651,10 +702,10 @@ class Referee:
         if self.follower is None:
             return None
         if self.state == "fault":
-            self.stage = self.stages.get(self._observed())
+            self.stage = self._stages.get(self._observed())
             self._plan_stage()
             self.changed = True
-        verdict = self.follower.poll(now)
+        verdict = self._follower.poll(now)
         if verdict is None:
             return None
         self.changed = True
@@ -663,16 +714,18 @@ class Referee:
             if commit is not None or verdict is None:
                 return commit
         if verdict.kind == "move":
-            c = self.choice
-            last_event = self.follower.events[-1][2] if self.follower.events else now
-            return Commit(c["seat"], c["card"], verdict.move, verdict.move.text(self.pos.geo),
-                          self.version, last_event)
+            c = self._choice
+            move = verdict.move
+            assert move is not None  # a "move" verdict names it
+            last_event = self._follower.events[-1][2] if self._follower.events else now
+            return Commit(c["seat"], c["card"], move, move.text(self._pos.geo),
+                          self._version, last_event)
         if verdict.kind == "ambiguous":
             self.verdict = verdict
             self.state = "ambiguous"
-            self.candidates = [{"move": m.text(self.pos.geo), "words": self._move_words(m)}
+            self.candidates = [{"move": m.text(self._pos.geo), "words": self._move_words(m)}
                                for m in verdict.candidates]
-            who = self.seat_names[self.choice["seat"]]
+            who = self.seat_names[self._choice["seat"]]
             self.message = nmsg("The board fits %(n)s move: %(who)s, choose yours on the phone.",
                                 "The board fits %(n)s moves: %(who)s, choose yours on the phone.",
                                 len(self.candidates), who=who)
@@ -685,11 +738,11 @@ class Referee:
                                    holes=Join([self._words(h) for h in self.doubtful], "comma"), who=who)
         elif verdict.kind == "unchanged":
             self.verdict = None
-            self.stage = self.stages.get(self._observed())
+            self.stage = self._stages.get(self._observed())
             self._plan_stage()
         else:   # wrong, unless the board is just part of the way there (a peg in the hand)
             observed = self._observed()
-            self.stage = self.stages.get(observed)
+            self.stage = self._stages.get(observed)
             if self.stage is not None and not self.stage.done:
                 self._plan_stage()
                 return None
@@ -709,60 +762,60 @@ class Referee:
                     self.plan[hole] = "wrong"
         return None
 
-    def _judge_readings(self, now: float, verdict):
+    def _judge_readings(self, now: float, verdict: Verdict) -> tuple[Commit | None, Verdict | None]:
         """Camera: score the board as it was and every legal result against the readings.
         Returns (a move to commit or None, the verdict still to act on or None). A result is
         taken only when it explains the picture by `MARGIN` better than every other board and
         no sure reading contradicts it; when the camera is unsure the phone is asked (the
         doubtful holes named); a board that fits no result is judged as before (wrong)."""
-        results: dict = {}   # board key -> (board, [moves])
-        before = board_of_pegs(self.pos, self.pos.pegs())
+        results: dict[tuple[tuple[str, int], ...], tuple[dict[str, int], list[Move]]] = {}   # board key -> (board, [moves])
+        before = board_of_pegs(self._pos, self._pos.pegs())
         results[tuple(sorted(before.items()))] = (before, [])
-        for m in self.follower.moves:
-            board = board_of_pegs(self.pos, self.pos.result_of(m))
+        for m in self._follower.moves:
+            board = board_of_pegs(self._pos, self._pos.result_of(m))
             results.setdefault(tuple(sorted(board.items())), (board, []))[1].append(m)
         boards = [b for b, _ in results.values()]
         moves = [ms for _, ms in results.values()]
-        idx, scores = decide(self.readings, boards, self.MARGIN)
+        idx, scores = decide(self._readings, boards, self.MARGIN)
         self.scores = scores
         # Only the holes where the boards differ can veto one: a sure misread where every board
         # agrees says nothing about which move was made (the board is checked after the move).
         decisive = {h for b in boards for h in set(b) ^ set(boards[0])} | {
             h for b in boards for h in b if h in boards[0] and b[h] != boards[0][h]}
 
-        def vetoed(i):
-            return any(h in decisive for h in contradictions(self.readings, boards[i], self.SURE))
+        def vetoed(i: int) -> bool:
+            return any(h in decisive for h in contradictions(self._readings, boards[i], self.SURE))
 
         if idx is not None and not vetoed(idx):
             self.doubtful = []
             if idx == 0:   # the board as it was: nothing made yet (or put back)
                 self.verdict = None
-                self.stage = self.stages.get(self._observed())
+                self.stage = self._stages.get(self._observed())
                 self._plan_stage()
                 return None, None
             chosen = moves[idx]
             if len(chosen) > 1 and verdict.kind == "move" and verdict.move in chosen:
                 chosen = [verdict.move]   # one board, several moves: the event order told them apart
             if len(chosen) == 1:
-                c = self.choice
-                last_event = self.follower.events[-1][2] if self.follower.events else now
+                c = self._choice
+                last_event = self._follower.events[-1][2] if self._follower.events else now
                 move = chosen[0]
-                return Commit(c["seat"], c["card"], move, move.text(self.pos.geo), self.version,
+                return Commit(c["seat"], c["card"], move, move.text(self._pos.geo), self._version,
                               last_event), None
             verdict.kind, verdict.candidates = "ambiguous", chosen
             return None, verdict
-        stage = self.stages.get(self._observed())
+        stage = self._stages.get(self._observed())
         if stage is not None and not stage.done:
             return None, verdict   # a peg still in the hand, by the likeliest reading: wait
         best = max(scores)
         close = [i for i in range(1, len(boards)) if best - scores[i] < self.MARGIN
                  and not vetoed(i)]
         if idx is None and close:   # the camera can't tell: ask the phone, naming what it couldn't read
-            self.doubtful = doubtful(self.readings, boards, scores)
+            self.doubtful = doubtful(self._readings, boards, scores)
             verdict.kind = "ambiguous"
             verdict.candidates = [m for i in sorted(close, key=lambda i: -scores[i]) for m in moves[i]]
             return None, verdict
-        if verdict.kind == "move":   # never taken unless the readings chose it: the phone confirms
+        if verdict.kind == "move" and verdict.move is not None:   # never taken unless the readings chose it: the phone confirms
             verdict.kind, verdict.candidates = "ambiguous", [verdict.move]
         return None, verdict   # a picture no legal result explains: judged as the switches would
 
@@ -772,7 +825,7 @@ class Referee:
         until = now + self.FLASH
         for c_, s, d in move.steps:
             if move.kind != SWAP and d != START:
-                self.flash[hole_id(self.pos.geo, c_, d)] = ("selected", until)
+                self.flash[hole_id(self._pos.geo, c_, d)] = ("selected", until)
         self.synced_version = version
         self.choice = None
         self.follower = self.stages = self.stage = None
@@ -781,11 +834,11 @@ class Referee:
     def _refusal(self, message: str, rule: str | None) -> str:
         """A refusal in words with names and colours (the engine's sentence names moves in
         notation), keeping its rule id."""
-        said = refusal(self.pos, self.game.speaker, message, None) if self.game.speaker else message
+        said = refusal(self._pos, self._game.speaker, message, None) if self._game.speaker else message
         english = said[:1].upper() + said[1:] + (f" (rule {rule})" if rule else "")
-        if not self.game.speaker:
+        if not self._game.speaker:
             return english
-        reason = refusal_msg(self.pos, self.game.speaker, message)
+        reason = refusal_msg(self._pos, self._game.speaker, message)
         return Said(msg("%(reason)s (rule %(rule)s)", reason=reason, rule=rule) if rule else reason, english)
 
     def commit_failed(self, message: str) -> None:
@@ -801,31 +854,32 @@ class Referee:
         return [h for h in start_holes_of(side, self.start_holes) if h in self.filled]
 
     def _start_free(self, side: int) -> str | None:
-        filled = self.filled if self.sensing else canonical_holes(self.expected)
+        filled = self.filled if self.sensing else canonical_holes(self._expected)
         for h in start_holes_of(side, self.start_holes):
             if h not in filled:
                 return h
         return None
 
-    def _last_destinations(self) -> set | None:
+    def _last_destinations(self) -> set[str] | None:
         """Where the last move's own pegs went (any other hole to fill is a hit peg's);
         None after an undo (nothing is a hit then)."""
         if self.undone:
             return None
-        last = self.game.last
+        last = self._game.last
         move = last["move"] if last else None
         if move is None or move.kind not in ("move", "free", "swap"):
             return set()
-        return {hole_id(self.pos.geo, c, d) for c, _, d in move.steps if d != START}
+        return {hole_id(self._pos.geo, c, d) for c, _, d in move.steps if d != START}
 
-    def _plan_fix(self, diff: dict, take_role: str, dests=None, wanted=None) -> None:
+    def _plan_fix(self, diff: dict[str, Any], take_role: str, dests: set[str] | None = None,
+                  wanted: dict[str, int] | None = None) -> None:
         """LEDs for a set of differences: pegs to take out (`take_role`), holes to fill
         (green; pulsing orange for a hit peg's place when `dests` names the move's own),
         a peg of the wrong colour (`take_role`). A hole that wants a peg shows, where the
         LEDs can, the colour of the peg it wants (`wanted`: {hole: side})."""
         plan, colours = {}, {}
         wanted = wanted or {}
-        filled = self.filled if self.sensing else canonical_holes(self.expected)
+        filled = self.filled if self.sensing else canonical_holes(self._expected)
         for hole in diff["empty"]:
             plan[hole] = take_role
         for hole in diff["fill"]:
@@ -854,12 +908,12 @@ class Referee:
         self.plan_colours = {}
         if prev is None or prev == self.expected:
             shown = self._move_shown
-            if shown is not None and shown[0] == self.game.history_len:   # no move since (a hint)
+            if shown is not None and shown[0] == self._game.history_len:   # no move since (a hint)
                 self.plan, self.plan_colours = dict(shown[1]), dict(shown[2])
             else:
                 self.plan = {}
             return
-        d = prev.differences(self.expected)
+        d = prev.differences(self._expected)
         old_filled = canonical_holes(prev)
         plan = {h: "can-move" for h in d["empty"]}
         plan.update({h: "legal" for h in d["fill"]})
@@ -875,7 +929,7 @@ class Referee:
                     plan[f"S-s{side}-{i}"] = "can-move"
         self.plan = {h: r for h, r in plan.items()
                      if self.led_holes is None or h in self.led_holes or h in old_filled}
-        self._move_shown = (self.game.history_len, dict(self.plan), dict(self.plan_colours))
+        self._move_shown = (self._game.history_len, dict(self.plan), dict(self.plan_colours))
 
     def leds(self, now: float) -> dict[str, str]:
         """{hole: role} to light at `now`: the plan over the flashes still running."""
@@ -898,12 +952,12 @@ class Referee:
 
     def busy(self, now: float) -> bool:
         """Is something under way that needs the board read at full speed?"""
-        if self.follower is not None and self.follower.last_change is not None:
+        if self.follower is not None and self._follower.last_change is not None:
             return True
         return bool(self.flash) or (self.last_event_at is not None and now - self.last_event_at < 1.0)
 
     # ------------------------------------------------------------------ public state
-    def public(self) -> dict:
+    def public(self) -> dict[str, Any]:
         """What every page may see (never the chosen card, only the rank it moves as)."""
         return {"version": self.version, "state": self.state, "message": self.message, "rule": self.rule,
                 "catch_up": self.catch_up(),
@@ -913,18 +967,18 @@ class Referee:
                 "seat": self.choice["seat"] if self.choice else None,
                 "rank": self.choice["rank"] if self.choice else None}
 
-    def expected_holes(self) -> tuple[dict, dict]:
+    def expected_holes(self) -> tuple[dict[str, int], dict[int, int]]:
         """({track or home hole: side}, {side: pegs in its start area}) the board must hold."""
-        target = colours_of_pegs(self.pos, self.game.expected_pegs)
-        start = {side: locs.count(START) for side, locs in self.game.expected_pegs.items()}
+        target = colours_of_pegs(self._pos, self._game.expected_pegs)
+        start = {side: locs.count(START) for side, locs in self._game.expected_pegs.items()}
         return target, start
 
     # ------------------------------------------------------------------ words
-    def _colour(self, side):
-        name = self.game.colour_names.get(int(side))
+    def _colour(self, side: int) -> Msg:
+        name = self._game.colour_names.get(int(side))
         return pmsg("colour", name) if name is not None else msg("side %(number)s", number=side)
 
-    def _words(self, hole: str):
+    def _words(self, hole: str) -> Msg:
         if hole.startswith("M"):
             return msg("hole %(number)s", number=int(hole[1:]))
         side = side_of_hole(hole)
@@ -933,10 +987,11 @@ class Referee:
             return msg("%(colour)s's home %(number)s", colour=colour, number=int(hole[1]))
         return msg("%(colour)s's start area", colour=colour)
 
-    def _peg(self, side):
+    def _peg(self, side: int | None) -> Msg:
         return msg("the peg") if side is None else msg("%(colour)s's peg", colour=self._colour(side))
 
-    def _fix_words(self, fix: dict, wanted: dict | None = None, present: dict | None = None) -> list[str]:
+    def _fix_words(self, fix: dict[str, Any], wanted: dict[str, int] | None = None,
+                   present: dict[str, int] | None = None) -> list[Msg]:
         """How to put the board right, every peg named by its colour where it is known
         (`wanted`: {hole: side} the holes want; `present`: {hole: side} the pegs there now)."""
         wanted, present = wanted or {}, present or {}
@@ -958,15 +1013,14 @@ class Referee:
                                 colour=colour))
         return out
 
-    def _move_words(self, move) -> str:
+    def _move_words(self, move: Move) -> str:
         """A candidate move in words ("Ann (Red) brought a peg out with a jack, onto hole 8")."""
-        if self.game.speaker is not None:
+        if self._game.speaker is not None:
             try:
-                return move_words(self.pos, move, self.game.speaker)
+                return move_words(self._pos, move, self._game.speaker)
             except (KeyError, IndexError, ValueError):   # a move words.py can't phrase: the plain form
                 pass
-        geo = self.pos.geo
-        names = self.game.colour_names
+        geo = self._pos.geo
         if move.kind == SWAP:
             (c1, a, _), (c2, b, _) = move.steps
             return msg("swap %(peg)s on hole %(a)s with %(other)s on hole %(b)s", peg=self._colour(c1), a=a,
@@ -978,12 +1032,12 @@ class Referee:
                              dst=self._words(hole_id(geo, c, d))))
         extra = [msg("%(peg)s from %(src)s to %(dst)s", peg=self._colour(col), src=self._words(frm),
                      dst=msg("start") if to == "start" else self._words(to))
-                 for col, frm, to in hit_returns(self.pos, move)]
+                 for col, frm, to in hit_returns(self._pos, move)]
         steps = Join(parts, "then").msg()
         return msg("%(steps)s (hits: %(hits)s)", steps=steps, hits=Join(extra, "semicolon")) if extra else steps
 
 
-def _and(first, then):
+def _and(first: str, then: Msg) -> Msg:
     """Two sentences, one after the other (each phone's language joins them)."""
     return msg("%(a)s %(b)s", a=first, b=then)
 

@@ -7,7 +7,7 @@ options, and options can be combined by hand (NOTATION.md `rules` field:
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, cast
 
 from .errors import RulesError  # noqa: F401 (re-exported: companion.rules.RulesError)
 
@@ -91,7 +91,7 @@ class Rules:
     forfeit: bool = False
     bluffing: bool = False
     home_size: int = 5
-    deal: tuple = ()
+    deal: tuple[int, ...] = ()
     deal_reshuffle: str = "cycle"
     stuck: str = "card"
     joker_exempt: bool = True
@@ -117,7 +117,7 @@ class Rules:
         # Worked out once: `companion.families.find_family` reads it.
         object.__setattr__(self, "_family", _family_name(self))
 
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         """The options that differ from the preset they were built from."""
         base = ALL_PRESETS[self.preset]
         return {f.name: getattr(self, f.name) for f in fields(self)
@@ -131,7 +131,7 @@ class Rules:
         opts = self.options()
         return {"preset": self.preset, "options": opts} if opts else self.preset
 
-    def with_options(self, **options) -> "Rules":
+    def with_options(self, **options: Any) -> "Rules":
         if self.preset in RELATED_PRESETS:
             return replace(self, **options)
         return rules_from_json({"preset": self.preset, "options": {**self.options(), **options}})
@@ -218,7 +218,7 @@ ALL_PRESETS: dict[str, Rules] = {**PRESETS, **RELATED_PRESETS}
 _TOCK_SWITCHES = {"reverse_four": {"four": "backward"}, "ten_swap": {"ten": "swap"},
                   "forced_five": {"five": "any"}}
 _CARBLES_SWITCHES = {"open_hand": {"open_hand": True}}
-SWITCHES: dict[str, dict[str, dict]] = {
+SWITCHES: dict[str, dict[str, dict[str, Any]]] = {
     "tock": _TOCK_SWITCHES, "tock_partnership": _TOCK_SWITCHES, "tock3": _TOCK_SWITCHES,
     "carbles": _CARBLES_SWITCHES, "carbles_partnership": _CARBLES_SWITCHES,
     "jackaroo": {}, "jackaroo_individual": {},
@@ -417,7 +417,7 @@ def differences(preset: str) -> list[str]:
     return out
 
 
-def _check_option(name, value):
+def _check_option(name: str, value: Any) -> None:
     if name not in OPTION_DOCS:
         raise RulesError(f"unknown rule option {name!r}; known options: {', '.join(OPTION_DOCS)}")
     allowed = OPTION_DOCS[name][0]
@@ -429,14 +429,15 @@ def _check_option(name, value):
     elif allowed is int:
         ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 18
     else:
-        ok = value in allowed and type(value) is type(allowed[0])
+        choices = cast("tuple[object, ...]", allowed)  # the option's values
+        ok = value in choices and type(value) is type(choices[0])
     if not ok:
         want = "true or false" if allowed is bool else "a list of hand sizes 1-13" if allowed is tuple else (
-            "a whole number 0-17" if allowed is int else " or ".join(map(repr, allowed)))
+            "a whole number 0-17" if allowed is int else " or ".join(map(repr, cast("tuple[object, ...]", allowed))))
         raise RulesError(f"rule option {name!r} is {value!r}; expected {want}")
 
 
-def rules_from_json(value) -> Rules:
+def rules_from_json(value: object) -> Rules:
     """Read the NOTATION.md `rules` field: a preset name or {preset, options}."""
     if isinstance(value, Rules):
         return value

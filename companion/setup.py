@@ -15,22 +15,28 @@ plus ``"sides"`` for Tock, Carbles and Jackaroo. The web layer answers a
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from . import colours
 from .board import TEAM_LAYOUTS
 from .bots import BOT_NAMES
 from .cards import draw_for_partners, shoe_of
-from .errors import SetupError
-from .families import TOCK
+from .errors import RulesError, SetupError
+from .families import TOCK, find_family
 from .families.tock.game import default_sections
 from .families.tock.position import SECTIONS, seat_sections
-from .rules import PRESETS, RELATED_PRESETS, SWITCHES, RulesError, rules_from_json
+from .rules import PRESETS, RELATED_PRESETS, SWITCHES, rules_from_json
+
+if TYPE_CHECKING:
+    import random
+    from .game import Game
+    from .rules import Rules
 
 MAX_NAME = 24   # characters of a player's name
 
 
-def parse_setup(data, rng=None) -> dict:
+def parse_setup(data: Any, rng: random.Random | None = None) -> dict[str, Any]:
     """Check a new-table request and return the set-up to log (`SetupError` on any
     problem). `rng` draws for partners (RULES T3) when asked; default
     `secrets.SystemRandom` (C5)."""
@@ -69,8 +75,8 @@ def parse_setup(data, rng=None) -> dict:
     return _seated(data, rules, players, teams, names, cols, bots, rng)
 
 
-def _seated(data, rules, players: int, teams: int, names, cols, bots, rng,
-            may_draw: bool = True) -> dict:
+def _seated(data: dict[str, Any], rules: Rules, players: int, teams: int, names: list[str], cols: list[str],
+            bots: list[str | None], rng: random.Random | None, may_draw: bool = True) -> dict[str, Any]:
     """The set-up's seats and dealer: drawn for partners (RULES T3) when asked and
     `may_draw`, else in the order given with the dealer asked for."""
     dealer = data.get("dealer", players - 1)
@@ -91,7 +97,18 @@ def _seated(data, rules, players: int, teams: int, names, cols, bots, rng,
             "seats": seats, "draw": draw_info}
 
 
-def related_layouts(preset: str) -> dict:
+def game_from_setup(setup: dict[str, Any], shuffles: Iterable[list[str]] = ()) -> Game:
+    """The game of a set-up `parse_setup` returned (a table's, also when read back from
+    the store), by its family's game class: not checked again. `shuffles` are the
+    table's logged shuffles, played back before any fresh one."""
+    rules = rules_from_json(setup["rules"])
+    board = {"sides": setup["sides"]} if setup.get("sides") else {}  # the Tock family's board
+    game: Game = find_family(rules).game_cls(rules, setup["players"], setup["teams"],
+                                             dealer=setup["dealer"], shuffles=list(shuffles), **board)
+    return game
+
+
+def related_layouts(preset: str) -> dict[int, dict[str, Any]]:
     """Seat counts of a related preset, each with its teams and its board sections
     (RELATED-GAMES.md S, CB-G1): {players: {"teams": n, "sections": [...]}}."""
     rules = RELATED_PRESETS[preset]
@@ -104,7 +121,8 @@ def related_layouts(preset: str) -> dict:
     return out
 
 
-def _seat_lists(data, players: int, palette_all: bool, defaults=None) -> tuple[list, list, list]:
+def _seat_lists(data: dict[str, Any], players: int, palette_all: bool,
+                defaults: list[str] | None = None) -> tuple[list[str], list[str], list[str | None]]:
     """Names, colours and computer seats of a set-up."""
     names = data.get("names")
     if not isinstance(names, list) or len(names) != players or not all(isinstance(n, str) for n in names):
@@ -130,7 +148,7 @@ def _seat_lists(data, players: int, palette_all: bool, defaults=None) -> tuple[l
     return names, cols, bots
 
 
-def _parse_related(data: dict, preset: str, rng) -> dict:
+def _parse_related(data: dict[str, Any], preset: str, rng: random.Random | None) -> dict[str, Any]:
     """A Tock, Carbles or Jackaroo table: the preset's own seat counts, its teams
     (partners sit opposite: seats i and i + n/2) and, for Carbles, the sections."""
     layouts = related_layouts(preset)
@@ -172,4 +190,4 @@ def _parse_related(data: dict, preset: str, rng) -> dict:
             "sides": sides}
 
 
-__all__ = ["SetupError", "parse_setup", "related_layouts", "MAX_NAME"]
+__all__ = ["SetupError", "parse_setup", "game_from_setup", "related_layouts", "MAX_NAME"]

@@ -15,7 +15,7 @@ import hashlib
 import math
 import random
 import time
-from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 
 from .bots import make_bot
 from .errors import CompanionError, SetupError
@@ -24,7 +24,10 @@ from .families.tock.game import STILL_DEALS_TO_DRAW
 from .rules import rules_from_json
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from .bots import Bot
     from .game import Game
+    from .rules import Rules
 
 # Random bots in Bluffing Joker doubt half the time and take ~10^4-10^5 turns;
 # everything else ends in a few thousand at most.
@@ -43,39 +46,39 @@ class GameResult(NamedTuple):
     winner: int | None  # winning team index; None for a drawn related game (RG-D1)
 
 
-def _derive(*parts) -> int:
+def _derive(*parts: object) -> int:
     """A 63-bit seed from the parts (stable across runs and Python versions)."""
     text = "pegs-simulate/" + "/".join(map(str, parts))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-def game_seed(seed, index: int) -> int:
+def game_seed(seed: int | str, index: int) -> int:
     """The shoe seed of game `index` of a run with master seed `seed`."""
     return _derive(seed, index, "shoe")
 
 
-def bot_seed(seed, index: int, seat: int) -> int:
+def bot_seed(seed: int | str, index: int, seat: int) -> int:
     """The rng seed of the bot at `seat` in game `index`."""
     return _derive(seed, index, "seat", seat)
 
 
-def _board(sides):
+def _board(sides: int | None) -> dict[str, int]:
     """Carbles' sections (CB-G1) go to the game only when given."""
     return {} if sides is None else {"sides": sides}
 
 
-def _check_bots(bots) -> tuple:
+def _check_bots(bots: str | Iterable[str]) -> tuple[str, ...]:
     if isinstance(bots, str):
         bots = (bots,)
-    bots = tuple(bots)
-    if not bots:
+    names = tuple(bots)
+    if not names:
         raise SetupError("bots must name at least one bot")
-    for name in bots:
+    for name in names:
         make_bot(name, random.Random(0))  # ValueError for an unknown name
-    return bots
+    return names
 
 
-def play_game(game: Game, bots, max_turns: int = DEFAULT_MAX_TURNS) -> int:
+def play_game(game: Game, bots: Sequence[Bot], max_turns: int = DEFAULT_MAX_TURNS) -> int:
     """Play `game` to the end with one bot per seat; returns the actions made.
 
     Raises SimulationError if it has not ended after `max_turns` turns.
@@ -87,16 +90,18 @@ def play_game(game: Game, bots, max_turns: int = DEFAULT_MAX_TURNS) -> int:
             raise SimulationError(
                 f"game did not end within {max_turns} turns (seed {game.seed}, "
                 f"{game.turn} turns, {actions} plays made); raise max_turns or check the bots")
-        bot = bots[game.actor]
+        actor = game.actor
+        assert actor is not None  # a game not over has a seat to act
+        bot = bots[actor]
         play = bot.choose(game, game.legal_plays())
         game._push(play)
         actions += 1
     return actions
 
 
-def iter_games(preset="basic", players: int = 4, teams: int | None = None, games: int = 100,
-               seed=0, bots=("random",), max_turns: int = DEFAULT_MAX_TURNS,
-               sides: int | None = None, bot_options: dict | None = None) -> Iterator[GameResult]:
+def iter_games(preset: str | Rules = "basic", players: int = 4, teams: int | None = None, games: int = 100,
+               seed: int | str = 0, bots: str | Iterable[str] = ("random",), max_turns: int = DEFAULT_MAX_TURNS,
+               sides: int | None = None, bot_options: dict[str, Any] | None = None) -> Iterator[GameResult]:
     """Play the games of a run one by one, yielding each result.
 
     ``bot_options`` go to every strong bot (e.g. ``{"think_ms": 50}``).
@@ -118,10 +123,10 @@ def iter_games(preset="basic", players: int = 4, teams: int | None = None, games
         yield GameResult(i, gs, game.turn, actions, game.winner)
 
 
-def simulate(preset="basic", players: int = 4, teams: int | None = None, games: int = 100,
-             seed=0, bots=("random",), progress: Callable[[int, int], None] | None = None,
+def simulate(preset: str | Rules = "basic", players: int = 4, teams: int | None = None, games: int = 100,
+             seed: int | str = 0, bots: str | Iterable[str] = ("random",), progress: Callable[[int, int], None] | None = None,
              max_turns: int = DEFAULT_MAX_TURNS, sides: int | None = None,
-             bot_options: dict | None = None) -> dict:
+             bot_options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play `games` complete games between bots and summarise them.
 
     Seat ``s`` is played by ``bots[s % len(bots)]`` ("random" or "greedy").
@@ -192,7 +197,7 @@ def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, floa
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def format_summary(summary: dict) -> str:
+def format_summary(summary: dict[str, Any]) -> str:
     """The summary as a few lines of text for people."""
     s = summary
     preset = s["preset"] if isinstance(s["preset"], str) else str(s["preset"])

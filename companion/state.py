@@ -86,7 +86,7 @@ class PegState:
         self.to_move = to_move
         self.counting = list(counting) if counting is not None else [0] * sides
         self._width = self.L + HOME_SIZE
-        self._stack: list[Saved] = []
+        self._stack: list[tuple[list[int], list[int], int, list[int]]] = []  # push's snapshots
 
     # ----------------------------------------------------------- construction
     @classmethod
@@ -269,15 +269,14 @@ class PegState:
 
     def push(self, move: Move, next_to_move: int | None = None) -> None:
         """Make a move (assumed legal: see `check_move`) and pass the turn."""
-        # `PegState.save` written out: a move changes only these (never a family's extra
-        # state), and the greedy bot pushes and pops once per play it scores
-        self._stack.append(tuple.__new__(Saved, (self.occ, self.start, self.to_move,
-                                                 self.counting, ())))
+        # `PegState.save` written out as a plain tuple: a move changes only these (never a
+        # family's extra state), and the greedy bot pushes and pops once per play it scores
+        self._stack.append((self.occ, self.start, self.to_move, self.counting))
         self.apply(move, next_to_move)
 
     def pop(self) -> None:
         """Undo the last `push` (`PegState.restore` written out, as `push` saves)."""
-        self.occ, self.start, self.to_move, self.counting, _ = self._stack.pop()
+        self.occ, self.start, self.to_move, self.counting = self._stack.pop()
 
     def result_of(self, move: Move) -> dict[int, list[int]]:
         """The `pegs` after `move`, without changing this position."""

@@ -37,16 +37,28 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from math import comb
+from typing import TYPE_CHECKING, Any
 
 from .errors import MoveError
 from .board import START
 from .evaluation import Evaluator, Weights, card_keep_value
 from .cards import rank_of, shoe_of
-from .moves import DISCARD, DOUBT, FREE, MOVE, PASS, PENALTY, RANKS, SWAP, Move
+from .moves import DISCARD, DOUBT, PASS, PENALTY, RANKS, Move
 from .families import find_family
 from .notation import position_from_json
+from .rollouts import paired_rollouts
 from .rules import rules_from_json
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from .game import Game, Play
+    from .moves import Steps
+    from .state import PegState, Saved
+
+Over = Callable[[], bool] | None    # says when the thinking budget is spent (None: no budget)
+Screened = tuple[float, Move, str, bool]   # (one-ply score, move, the card spent, a bluff)
 
 DEFAULT_THINK_MS = 140    # budget per decision, CPU time of the thinking thread (median target 150 ms)
 WALL_CAP = 3              # and never more than this many budgets of wall-clock time
@@ -68,11 +80,12 @@ class Decision:
 
     __slots__ = ("move", "card", "score", "iterations", "candidates", "p_real")
 
-    def __init__(self, move, card, score=0.0, iterations=0, candidates=1, p_real=None):
+    def __init__(self, move: Move, card: str | None, score: float = 0.0, iterations: int = 0, candidates: int = 1,
+                 p_real: float | None = None) -> None:
         self.move, self.card, self.score = move, card, score
         self.iterations, self.candidates, self.p_real = iterations, candidates, p_real
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Decision({self.move!r}, {self.card!r}, iterations={self.iterations})"
 
 
@@ -93,7 +106,7 @@ def pegs_unseen_pool(seen: "_Seen") -> list[str]:
 class _Seen:
     """What a view tells: rules, the position, seats, this seat's hand, the unseen cards."""
 
-    def __init__(self, view: dict):
+    def __init__(self, view: dict[str, Any]) -> None:
         self.view = view
         self.rules = rules_from_json(view["rules"])
         self.pos = position_from_json(view["position"])
@@ -115,26 +128,27 @@ class _Seen:
         return sum(1 for r in self.pool if r == rank)
 
 
-def _first_cards(hand):
-    first = {}
+def _first_cards(hand: Iterable[str]) -> dict[str, str]:
+    first: dict[str, str] = {}
     for card in hand:
         first.setdefault(rank_of(card), card)
     return first
 
 
-def _keep(rank, in_start):
+def _keep(rank: str, in_start: bool) -> float:
     return card_keep_value(rank, in_start) * CARD_WEIGHT
 
 
-def _pegs_in_start(pos, side):
+def _pegs_in_start(pos: PegState, side: int) -> bool:
     return any(pos.start[c] for c in pos.controlled(side))
 
 
-def _most_advanced(pos, side):
+def _most_advanced(pos: PegState, side: int) -> int | None:
     """The main-track peg of `side` that has come furthest (or None)."""
     geo = pos.geo
     L = geo.length
-    best, best_d = None, -1
+    best: int | None = None
+    best_d = -1
     occ = pos.occ[side] & geo.main_mask
     x = 0
     while occ:
@@ -147,7 +161,7 @@ def _most_advanced(pos, side):
     return best
 
 
-def _send_back(pos, side, hole):
+def _send_back(pos: PegState, side: int, hole: int) -> Saved:
     """The position with `side`'s peg on `hole` sent to start (in place; returns the
     snapshot to `restore`)."""
     saved = pos.save()
@@ -162,7 +176,7 @@ def _send_back(pos, side, hole):
 class _Sim:
     """A light game on a Position with known (sampled) hands and stock."""
 
-    def __init__(self, seen: _Seen):
+    def __init__(self, seen: _Seen) -> None:
         self.seen = seen
         self.pos = seen.pos
         self.draw_first = seen.rules.draw == "first"
@@ -170,7 +184,7 @@ class _Sim:
         self.seat_side = seen.seat_side
         self.side_seat = seen.side_seat
 
-    def policy(self, hand):
+    def policy(self, hand: Sequence[str]) -> tuple[Move, str] | None:
         """Greedy play for the side to move: (move, rank) or None when stuck."""
         pos = self.pos
         side = pos.to_move
@@ -178,9 +192,10 @@ class _Sim:
         ranks = list(dict.fromkeys(hand))
         moves, discard = pos.hand_moves(ranks)
         in_start = _pegs_in_start(pos, side)
-        best, best_score = None, None
+        best: tuple[Move, str] | None = None
+        best_score: float | None = None
         saved = pos.save()
-        seen_moves = {}
+        seen_moves: dict[tuple[str, Steps], float] = {}
         for m in moves:
             key = (m[1], m[2])
             sc = seen_moves.get(key)
@@ -199,7 +214,7 @@ class _Sim:
                     best, best_score = (Move(rk, DISCARD), rk), sc
         return best
 
-    def rollout(self, hands, stock, plies):
+    def rollout(self, hands: list[list[str]], stock: list[str], plies: int) -> None:
         """Play `plies` greedy turns from the position (changed in place)."""
         pos = self.pos
         for _ in range(plies):
@@ -224,14 +239,14 @@ class _Sim:
 
 
 # ------------------------------------------------------------------ the bot
-def _over(think_ms):
+def _over(think_ms: float | None) -> Over:
     """A check that says when the budget is spent (None: no budget)."""
     if think_ms is None:
         return None
     cpu_end = time.thread_time() + think_ms / 1000
     wall_end = time.perf_counter() + WALL_CAP * think_ms / 1000
 
-    def over():
+    def over() -> bool:
         return time.thread_time() >= cpu_end or time.perf_counter() >= wall_end
     return over
 
@@ -251,16 +266,16 @@ class StrongBot:
 
     def __init__(self, rng: random.Random | None = None, think_ms: float | None = DEFAULT_THINK_MS,
                  iterations: int = MAX_ITERATIONS, candidates: int = CANDIDATES,
-                 rollout_plies: int | None = None):
+                 rollout_plies: int | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
         self.think_ms = think_ms
         self.iterations = iterations
         self.candidates = candidates
         self.rollout_plies = rollout_plies
-        self.last = None  # the last Decision (for hints and benchmarks)
+        self.last: Decision | None = None  # the last Decision (for hints and benchmarks)
 
     # ----------------------------------------------------------- interface
-    def choose(self, game, plays):
+    def choose(self, game: Game, plays: Sequence[Play]) -> Play:
         if not plays:
             raise MoveError("no legal plays to choose from")
         if len(plays) == 1:
@@ -272,19 +287,19 @@ class StrongBot:
                 return play
         raise RuntimeError(f"the strong bot chose {d!r}, which is not a legal play")
 
-    def decide(self, view: dict) -> Decision:
+    def decide(self, view: dict[str, Any]) -> Decision:
         """The choice for the seat of `view` (which must be the seat to act)."""
         if view.get("seat") is None or view.get("actor") != view["seat"]:
             raise MoveError("decide needs the view of the seat that must act")
         seen = _Seen(view)
         phase = view["phase"]
         # each family's phases, deal and evaluation (Pegs and Jokers': `decide_pegs`)
-        d = seen.family.search(self, seen, phase, Decision, _over(self.think_ms))
+        d: Decision = seen.family.search(self, seen, phase, Decision, _over(self.think_ms))
         self.last = d
         return d
 
     # ------------------------------------------------------------ play phase
-    def _screen(self, seen):
+    def _screen(self, seen: _Seen) -> list[Screened]:
         """One-ply scores of the distinct plays: [(score, move, card, bluff)]."""
         pos, side, team = seen.pos, seen.side, seen.team
         first = _first_cards(seen.hand)
@@ -296,8 +311,8 @@ class StrongBot:
         else:
             moves, discard = pos.hand_moves(list(first))
         cheapest = min(first, key=lambda rk: _keep(rk, in_start))
-        out = []
-        score_of = {}
+        out: list[Screened] = []
+        score_of: dict[tuple[str, Steps], float] = {}
         for m in moves:
             key = (m[1], m[2])
             sc = score_of.get(key)
@@ -316,14 +331,15 @@ class StrongBot:
         out.sort(key=lambda t: -t[0])
         return out
 
-    def _play(self, seen):
+    def _play(self, seen: _Seen) -> Decision:
         screened = self._screen(seen)
         if not screened:
             raise MoveError("no legal plays in this view")
         honest = [t for t in screened if not t[3]]
         bluffs = [t for t in screened if t[3]]
         # the same end position from two cards: keep the better card only
-        cands, seen_keys = [], set()
+        cands: list[Screened] = []
+        seen_keys: set[tuple[str, Any]] = set()
         for t in honest:
             key = (t[1][1], t[1][2]) if t[1][1] != DISCARD else ("discard", t[1][0])
             if key not in seen_keys:
@@ -352,7 +368,8 @@ class StrongBot:
         p = None if not best[3] else 1 - q[best[1]]
         return Decision(best[1], best[2], best_v, n, len(cands) + len(bluff_cands), p)
 
-    def _search(self, seen, moves, cards, caught=False):
+    def _search(self, seen: _Seen, moves: Sequence[Move], cards: Sequence[str],
+                caught: bool = False) -> tuple[list[float], int]:
         """Mean rollout score of each candidate (plus the caught-bluff outcome last)."""
         rng = self.rng
         pos = seen.pos
@@ -368,69 +385,40 @@ class StrongBot:
         keeps = [_keep(rank_of(c), in_start) for c in cards]
         hand_ranks = [rank_of(c) for c in seen.hand]
         n_out = len(moves) + (1 if caught else 0)
-        totals = [0.0] * n_out
-        diff = [0.0] * n_out   # sums of the paired differences to candidate 0, and squares
-        diff2 = [0.0] * n_out
-        vals = [0.0] * n_out
         root = pos.save()
         nxt = seen.seat_side[(me + 1) % players]
-        over = _over(self.think_ms)
         draw_first = seen.rules.draw == "first"
-        it = 0
-        while it < self.iterations:
-            if over is not None and it and over():
-                break
-            deal = rng.sample(pool, min(need, len(pool)))
-            hands0 = [None] * players
-            k = 0
-            for s, size in zip(others, sizes):
-                hands0[s] = deal[k:k + size]
-                k += size
-            stock0 = deal[k:]
-            late = False
-            for i in range(n_out):
-                if over is not None and it and over():
-                    late = True  # out of time mid-deal: drop this deal (the candidates share it)
-                    break
-                hands = hands0[:]
-                stock = stock0[:]
-                mine = hand_ranks[:]
-                if i < len(moves):
-                    mine.remove(rank_of(cards[i]))
-                    pos.apply(moves[i], nxt)
-                else:  # caught bluff: no move, the most advanced peg back to start
-                    mine.remove(rank_of(cards[-1]))
-                    hole = _most_advanced(pos, seen.side)
-                    if hole is not None:
-                        _send_back(pos, seen.side, hole)
-                    pos.to_move = nxt
-                if not draw_first and stock:
-                    mine.append(stock.pop())
-                hands[me] = mine
-                sim.rollout(hands, stock, plies - 1)
-                vals[i] = evaluate(pos, seen.team) - keeps[min(i, len(keeps) - 1)]
-                pos.restore(root)
-            if late:
-                break
-            for i in range(n_out):
-                totals[i] += vals[i]
-                d = vals[i] - vals[0]
-                diff[i] += d
-                diff2[i] += d * d
-            it += 1
-        n = max(it, 1)
-        means = [t / n for t in totals]
+        team, side = seen.team, seen.side
+
+        def play_out(i: int, hands0: list[list[str]], stock0: list[str]) -> float:
+            hands = hands0[:]
+            stock = stock0[:]
+            mine = hand_ranks[:]
+            if i < len(moves):
+                mine.remove(rank_of(cards[i]))
+                pos.apply(moves[i], nxt)
+            else:  # caught bluff: no move, the most advanced peg back to start
+                mine.remove(rank_of(cards[-1]))
+                hole = _most_advanced(pos, side)
+                if hole is not None:
+                    _send_back(pos, side, hole)
+                pos.to_move = nxt
+            if not draw_first and stock:
+                mine.append(stock.pop())
+            hands[me] = mine
+            sim.rollout(hands, stock, plies - 1)
+            value = evaluate(pos, team) - keeps[min(i, len(keeps) - 1)]
+            pos.restore(root)
+            return value
+
         # a candidate's edge over the favourite, less SWITCH_Z standard errors
-        edges = []
-        for i in range(n_out):
-            m = diff[i] / n
-            var = max(diff2[i] / n - m * m, 0.0)
-            edges.append(m - SWITCH_Z * (var / n) ** 0.5 if it > 1 else (0.0 if i == 0 else -1e9))
-        self._edges = edges
+        means, self._edges, it = paired_rollouts(
+            rng, pool, min(need, len(pool)), players, others, sizes, n_out, self.iterations,
+            _over(self.think_ms), play_out, SWITCH_Z)
         return means, it
 
     # ------------------------------------------------------------ V-BJ
-    def _bluff_rate(self, seen, seat):
+    def _bluff_rate(self, seen: _Seen, seat: int) -> float:
         """How often `seat` bluffs, from the doubts revealed in the log (with a prior)."""
         caught = doubted = 0
         log = seen.view.get("log", [])
@@ -445,7 +433,7 @@ class StrongBot:
                     caught += 1
         return (caught + 2 * BLUFF_PRIOR) / (doubted + 2)
 
-    def _p_real(self, seen, declarer, rank):
+    def _p_real(self, seen: _Seen, declarer: int, rank: str) -> float:
         """Chance that `declarer` really holds the declared `rank`."""
         n = len(seen.pool)
         k = seen.rank_count(rank)
@@ -457,7 +445,7 @@ class StrongBot:
         beta = self._bluff_rate(seen, declarer)
         return p_has / (p_has + (1 - p_has) * beta)
 
-    def _doubt_chance(self, seen, rank):
+    def _doubt_chance(self, seen: _Seen, rank: str) -> float:
         """Chance that one of the opponents doubts this seat declaring `rank`."""
         shoe_n = len(seen.pool) + len(seen.hand)
         k = seen.rank_count(rank) + sum(1 for c in seen.hand if rank_of(c) == rank)
@@ -480,7 +468,7 @@ class StrongBot:
                         if seen.pos.team_of[seen.seat_side[s]] != seen.team)
         return 1 - (1 - each) ** opponents
 
-    def _doubt(self, seen):
+    def _doubt(self, seen: _Seen) -> Decision:
         view, pos, team = seen.view, seen.pos, seen.team
         declared = view["declared"]
         declarer = declared["seat"]
@@ -493,13 +481,14 @@ class StrongBot:
         # a wrong doubt: the move stands and the declarer sends back our worst-hit peg
         mine = pos.occ[seen.side] & pos.geo.main_mask
         if mine:
-            worst = None
+            worst: float | None = None
             for h in range(pos.L):
                 if mine >> h & 1:
                     saved = _send_back(pos, seen.side, h)
                     v = evaluate(pos, team)
                     pos.restore(saved)
                     worst = v if worst is None else min(worst, v)
+            assert worst is not None  # `mine` has a peg
             v_wrong = worst
         else:
             v_wrong = v_pass - EXTRA_TURN
@@ -507,13 +496,14 @@ class StrongBot:
         # a caught bluff: no move, and we send back the declarer's peg that helps us most
         theirs = pos.occ[dside] & pos.geo.main_mask
         if theirs:
-            best = None
+            best: float | None = None
             for h in range(pos.L):
                 if theirs >> h & 1:
                     saved = _send_back(pos, dside, h)
                     v = evaluate(pos, team)
                     pos.restore(saved)
                     best = v if best is None else max(best, v)
+            assert best is not None  # `theirs` has a peg
             v_caught = best
         else:
             v_caught = evaluate(pos, team) + EXTRA_TURN
@@ -521,10 +511,11 @@ class StrongBot:
         kind = DOUBT if v_doubt > v_pass else PASS
         return Decision(Move("", kind), None, max(v_doubt, v_pass), 0, 2, p)
 
-    def _penalty(self, seen):
+    def _penalty(self, seen: _Seen) -> Decision:
         pos, team = seen.pos, seen.team
         victim = seen.seat_side[seen.view["penalty"]["victim_seat"]]
-        best, best_v = None, None
+        best: int | None = None
+        best_v: float | None = None
         occ = pos.occ[victim] & pos.geo.main_mask
         for h in range(pos.L):
             if occ >> h & 1:
@@ -535,6 +526,7 @@ class StrongBot:
                     best, best_v = h, v
         if best is None:
             raise MoveError("no peg to send back in this view")
+        assert best_v is not None  # scored with its peg
         return Decision(Move("", PENALTY, ((victim, best, START),)), None, best_v, 0, 1)
 
 

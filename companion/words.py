@@ -12,11 +12,20 @@ top of the engine: nothing in the engine imports it.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
 from .board import START
 from .hits import hits
 from .message import Join, Msg, Ref, msg, nmsg, pmsg
 from .moves import DISCARD, DOUBT, FORCE, FREE, GIVE, HAND, PASS, PENALTY, SWAP
 from .powers import BACK, FWD, SPLIT, card_powers
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from .board import Geometry
+    from .game import Game, Play
+    from .moves import Move
+    from .state import PegState
 
 RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king", "JK": "joker",
               "Jr": "red jack", "Jb": "black jack", "Qr": "red queen", "Qb": "black queen"}
@@ -104,10 +113,11 @@ class Names:
     The colours are the palette's English names; the phrases are messages, so a name
     reads "Ann (Rouge)" on a French phone."""
 
-    def __init__(self, seats, seat_side):
+    def __init__(self, seats: Iterable[tuple[str, str]], seat_side: Iterable[int]) -> None:
         """``seats``: [(name, colour name)] in seat order; ``seat_side``: each seat's side."""
-        self.names = [n for n, _ in seats]
-        self.colours = [c for _, c in seats]
+        seats = list(seats)
+        self.names: list[str] = [n for n, _ in seats]
+        self.colours: list[str] = [c for _, c in seats]
         self.seat_of = {side: seat for seat, side in enumerate(seat_side)}
 
     def seat_msg(self, seat: int) -> Msg:
@@ -140,7 +150,7 @@ class Names:
         return str(self.peg_msg(side, mover))
 
 
-def hole_msg(geo, names: Names, side: int, loc: int) -> Msg:
+def hole_msg(geo: Geometry, names: Names, side: int, loc: int) -> Msg:
     if loc == START:
         return msg("%(name)s's start", name=names.short(side))
     if loc < geo.length:
@@ -148,12 +158,12 @@ def hole_msg(geo, names: Names, side: int, loc: int) -> Msg:
     return msg("%(name)s's home hole %(number)s", name=names.short(side), number=loc - geo.length + 1)
 
 
-def hole(geo, names: Names, side: int, loc: int) -> str:
+def hole(geo: Geometry, names: Names, side: int, loc: int) -> str:
     """A hole as a player finds it: "hole 21", "Ben's home hole 3", "Ben's start"."""
     return str(hole_msg(geo, names, side, loc))
 
 
-def _count(pos, c, s, d, rank):
+def _count(pos: PegState, c: int, s: int, d: int, rank: str) -> tuple[str, int] | None:
     """(direction, count) of one step s -> d by a card of `rank`, or None."""
     geo = pos.geo
     acts = card_powers(pos.rules).get(rank, ())  # the related games' Jr, Qb, ... count as any
@@ -173,7 +183,8 @@ def _count(pos, c, s, d, rank):
     return None
 
 
-def _step(pos, names, c, s, d, rank, mover, card=None):
+def _step(pos: PegState, names: Names, c: int, s: int, d: int, rank: str, mover: int | None,
+          card: Msg | None = None) -> Msg:
     """One peg's step: "a peg 7 forward, from hole 4 to hole 11" (with `card`:
     "a peg 7 forward with a 7, from ...")."""
     peg = names.peg_msg(c, mover)
@@ -199,10 +210,10 @@ def _step(pos, names, c, s, d, rank, mover, card=None):
                 "%(peg)s %(n)s backward, from %(src)s to %(dst)s", n, peg=peg, src=src, dst=dst)
 
 
-def _hits(pos, move, names):
+def _hits(pos: PegState, move: Move, names: Names) -> list[Msg]:
     """Pegs the move sends elsewhere besides its own steps (M7), in words."""
     geo = pos.geo
-    out = []
+    out: list[Msg] = []
     for c, src, dst in hits(pos, move):
         peg, at = names.peg_msg(c), hole_msg(geo, names, c, src)
         if dst == START:
@@ -216,7 +227,7 @@ def _hits(pos, move, names):
     return out
 
 
-def move_words(pos, move, names: Names, declared: bool = False) -> Msg:
+def move_words(pos: PegState, move: Move, names: Names, declared: bool = False) -> Msg:
     """A move of the side to move, in words, from the position before it (a `Msg`;
     ``str()`` of it is the English sentence).
 
@@ -282,7 +293,7 @@ def move_words(pos, move, names: Names, declared: bool = False) -> Msg:
 
 
 # ------------------------------------------------------------------ the game's own steps
-def before_play(game, play, names: Names) -> dict:
+def before_play(game: Game, play: Play, names: Names) -> dict[str, Any]:
     """What a play will say, taken before it is made (the position is still the old one)."""
     move = play[0]
     kind = move[1]
@@ -290,24 +301,26 @@ def before_play(game, play, names: Names) -> dict:
         p = game.pending
         return {"kind": kind, "actor": game.actor, "bluffer": p["seat"], "declared": p["move"][0],
                 "card": p["card"], "last": len(p["queue"]) == 1}
+    actor = game.actor
+    assert actor is not None  # a play is made by the seat that acts
     if kind == PENALTY:
         c, s, _ = move[2][0]
-        return {"kind": kind, "actor": game.actor,
-                "words": msg("%(who)s sent %(peg)s on %(src)s back to start", who=names.seat_msg(game.actor),
+        return {"kind": kind, "actor": actor,
+                "words": msg("%(who)s sent %(peg)s on %(src)s back to start", who=names.seat_msg(actor),
                              peg=names.peg_msg(c), src=hole_msg(game.position.geo, names, c, s))}
     phase = getattr(game, "phase", None)
     if phase == "give":  # TK-V4.1: the giver is the actor, not the side to move
         return {"kind": kind, "words": msg("%(who)s passed a card face down to %(target)s",
-                                           who=names.seat_msg(game.actor), target=names.side_msg(move[2][0]))}
+                                           who=names.seat_msg(actor), target=names.side_msg(move[2][0]))}
     if phase == "forced":  # JR-P5: a discard of his choice, face up
         return {"kind": kind, "words": msg("%(who)s discarded %(card)s, forced by %(forcer)s's 10",
-                                           who=names.seat_msg(game.actor), card=a_rank_msg(move[0]),
-                                           forcer=names.seat_msg(game.forcer))}
+                                           who=names.seat_msg(actor), card=a_rank_msg(move[0]),
+                                           forcer=names.seat_msg(getattr(game, "forcer")))}  # the Tock family's game
     declared = bool(game.rules.bluffing) and kind != DISCARD
     return {"kind": kind, "words": move_words(game.position, move, names, declared)}
 
 
-def after_play(game, said: dict, names: Names) -> Msg:
+def after_play(game: Game, said: dict[str, Any], names: Names) -> Msg:
     """The finished sentence(s) once the play is made; also kept on its history entry
     (a `Msg`: each phone renders it in its own language)."""
     kind = said["kind"]
@@ -332,7 +345,7 @@ def after_play(game, said: dict, names: Names) -> Msg:
     return text
 
 
-def _doubt_outcome(game, said, names):
+def _doubt_outcome(game: Game, said: dict[str, Any], names: Names) -> Msg:
     doubter, bluffer = said["actor"], said["bluffer"]
     b = names.names[bluffer]
     declared, card = said["declared"], said["card"]
@@ -356,7 +369,7 @@ def _doubt_outcome(game, said, names):
     return _next(game, names, text)
 
 
-def _next(game, names, text):
+def _next(game: Game, names: Names, text: str) -> Msg:
     if game.is_over():
         if game.winner is None:  # RG-D1
             from .families.tock.game import STILL_DEALS_TO_DRAW
@@ -367,20 +380,20 @@ def _next(game, names, text):
         return nmsg("%(said)s. %(winners)s wins the game", "%(said)s. %(winners)s win the game", len(won),
                     said=text, winners=Join(won))
     if game.phase == "penalty":
-        return msg("%(said)s. %(who)s is choosing the peg", said=text, who=names.seat_msg(game.actor))
+        return msg("%(said)s. %(who)s is choosing the peg", said=text, who=names.seat_msg(game._acting()))
     return msg("%(said)s. %(who)s plays next", said=text, who=names.seat_msg(game.seat))
 
 
-def declared_words(game, names: Names) -> Msg | None:
+def declared_words(game: Game, names: Names) -> Msg | None:
     """The face-down play waiting for doubts, in words (None outside the doubt window)."""
     if game.phase != "doubt" or not game.pending:
         return None
     return move_words(game.position, game.pending["move"], names, declared=True)
 
 
-def cancelled(history) -> set[int]:
+def cancelled(history: Sequence[dict[str, Any]]) -> set[int]:
     """Indices of history entries whose move a caught bluff cancelled."""
-    out = set()
+    out: set[int] = set()
     for i, entry in enumerate(history):
         card = entry.get("revealed")
         if card is None or entry["move"][1] != DOUBT:
@@ -393,7 +406,7 @@ def cancelled(history) -> set[int]:
     return out
 
 
-def told(history) -> Msg | None:
+def told(history: Sequence[dict[str, Any]]) -> Msg | None:
     """How the latest doubt ended (and the penalty peg, once chosen), while no ordinary
     move has been made since."""
     after: list[str] = []
@@ -402,7 +415,7 @@ def told(history) -> Msg | None:
         if kind == DOUBT or (kind == PASS and entry.get("stands")):
             if not entry.get("words"):
                 return None
-            text = entry["words"]
+            text: Msg = entry["words"]
             for more in after:
                 text = msg("%(a)s. %(b)s", a=text, b=more)
             return text

@@ -13,7 +13,7 @@ import time
 
 from companion.message import Msg
 from companion import words
-from companion.families import new_game
+from companion.setup import game_from_setup
 
 from . import colours
 from .seat_requests import is_former
@@ -45,9 +45,7 @@ class Table:
         self.created = created
         # Dealt with secrets.SystemRandom (RULES C5) after playing back the logged
         # shuffles; game.take_new_shuffles() gives each new one for the log.
-        extra = {"sides": setup["sides"]} if setup.get("sides") else {}  # the related games' board
-        self.game = new_game(rules=setup["rules"], players=setup["players"], teams=setup["teams"],
-                             dealer=setup["dealer"], shuffles=list(shuffles), **extra)
+        self.game = game_from_setup(setup, shuffles)  # checked once, by parse_setup
         self.geo = self.game.position.geo
         self.cond = threading.Condition()
         self.version = 0

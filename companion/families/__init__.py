@@ -48,7 +48,9 @@ def new_game(rules: Rules | str | dict[str, Any] = "basic", players: int = 4,
     'TockGame'
     """
     r = rules_from_json(rules)
-    return find_family(r).game_cls(r, players, teams, **kwargs)  # type: ignore[no-any-return]
+    game_cls = find_family(r).game_cls
+    game_cls.check_setup(r, players, teams, kwargs.get("dealer"), kwargs.get("sides"))
+    return game_cls(r, players, teams, **kwargs)  # type: ignore[no-any-return]
 
 
 def game_from_record(record: dict[str, Any], upto: int | None = None) -> Game:

@@ -220,7 +220,7 @@ def plan_physical(pos, move, pegs: dict) -> list:
     q = pos.copy()
     for c, s, d in move.steps:
         track0, start0 = _track_and_start(q)
-        q._make(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
+        q.apply(Move(move.rank, move.kind, ((c, s, d),)), pos.to_move)
         track1, start1 = _track_and_start(q)
         src = (max(h for h, side in pegs.items() if h.startswith(f"S-s{c}-")) if s == START
                else hole_id(geo, c, s))

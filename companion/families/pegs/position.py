@@ -10,6 +10,7 @@ changes one mask, and only hits (M7) copy the state to play out the chain.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ...board import START
 from ...errors import PositionError
@@ -21,9 +22,16 @@ from ...powers import B, BACK, FWD, JOKER, OUT, SPLIT, SWAP2, card_powers
 from ...rules import Rules
 from ...state import PegState, bits as _bits
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from ...board import Options, PathTable
+
+    # (colours the side to move may move, its team, every main-track peg, a free come-out due)
+    Context = tuple[list[int], int, int, bool]
+
 
 @lru_cache(maxsize=None)
-def split_ranks(rules: Rules) -> frozenset:
+def split_ranks(rules: Rules) -> frozenset[str]:
     """Ranks whose moves need de-duplication by end position (R4)."""
     return frozenset(r for r, acts in card_powers(rules).items() if any(a[0] == SPLIT for a in acts))
 
@@ -35,14 +43,14 @@ class Position(PegState):
     the Pegs and Jokers move generator, the discard rule and move checking.
     """
 
-    def __init__(self, rules: Rules, sides: int, teams, occ, start, to_move: int,
-                 counting=None):
+    def __init__(self, rules: Rules, sides: int, teams: Iterable[Iterable[int]], occ: Sequence[int],
+                 start: Sequence[int], to_move: int, counting: Sequence[int] | None = None) -> None:
         super().__init__(rules, sides, teams, occ, start, to_move, counting)
         self.powers = card_powers(rules)
         self._split_ranks = split_ranks(rules)
 
     @staticmethod
-    def _check_sides(sides, pegs):
+    def _check_sides(sides: int, pegs: Mapping[int, object]) -> None:
         if sides not in (4, 6, 8, 10):
             raise PositionError(f"sides is {sides}; a board has 4, 6, 8 or 10 sides (G1)")
         occupied = sorted(pegs)
@@ -52,7 +60,7 @@ class Position(PegState):
                 + (" (or sides 0 and 2 for two players, G1)" if sides == 4 else ""))
 
     # ---------------------------------------------------------- state helpers
-    def _land(self, occ, start, col, dst, team):
+    def _land(self, occ: list[int], start: list[int], col: int, dst: int, team: int) -> int | None:
         """Put a peg of `col` (already lifted) on `dst`, playing out hits (M7).
 
         Returns the peg's final location (R9: a chain may move it on), or None
@@ -97,7 +105,8 @@ class Position(PegState):
             victim, hole = nxt, t
         return final
 
-    def _apply_step(self, occ, start, col, src, dst, team):
+    def _apply_step(self, occ: list[int], start: list[int], col: int, src: int, dst: int,
+                    team: int) -> int | None:
         """Move one peg src -> dst on the given lists (path already checked)."""
         if src == START:
             start[col] -= 1
@@ -109,7 +118,7 @@ class Position(PegState):
         return self._land(occ, start, col, dst, team)
 
     # ------------------------------------------------------------- generation
-    def legal_moves(self, ranks=None, dedupe: bool = True):
+    def legal_moves(self, ranks: Iterable[str] | None = None, dedupe: bool = True) -> Iterator[Move]:
         """Lazily yield the legal moves of the given ranks (all ranks if None).
 
         Each distinct end position of a rank is yielded once (R4) unless
@@ -127,7 +136,7 @@ class Position(PegState):
             done.add(rank)
             yield from self._rank_moves(rank, dedupe, ctx)
 
-    def hand_moves(self, ranks) -> tuple[list, bool]:
+    def hand_moves(self, ranks: Iterable[str]) -> tuple[list[Move], bool]:
         """(legal moves of the distinct `ranks`, discard allowed) in one pass.
 
         The same answers as `legal_moves` and `discard_allowed`, without
@@ -150,12 +159,12 @@ class Position(PegState):
             return moves, False  # R12
         return moves, self.rules.forfeit or not nonjoker
 
-    def _context(self):
+    def _context(self) -> Context:
         side = self.to_move
         return (self.controlled(side), self.team_of[side], self._main_all(self.occ),
                 self.free_come_out_due(side))
 
-    def _rank_moves(self, rank, dedupe=True, ctx=None):
+    def _rank_moves(self, rank: str, dedupe: bool = True, ctx: Context | None = None) -> Iterator[Move]:
         cols, team, main_all, free_due = self._context() if ctx is None else ctx
         occ, start, L = self.occ, self.start, self.L
         acts = self.powers[rank]
@@ -163,7 +172,8 @@ class Position(PegState):
         # distinct results unless a split can repeat them; a hit's chain (M7)
         # can make two moves end alike, so every hit result is keyed.
         splits = dedupe and rank in self._split_ranks
-        seen = set() if dedupe else None
+        seen: set[int] | None = set() if dedupe else None
+        keys: set[int] = seen if seen is not None else set()  # `seen`, read below only when deduping
         base = self._key(occ, start) if splits else 0
         w = self._width
         new = tuple.__new__
@@ -190,11 +200,11 @@ class Position(PegState):
                                     continue
                                 if dedupe:
                                     k = self._key(o2, s2)
-                                    if k in seen:
+                                    if k in keys:
                                         continue
-                                    seen.add(k)
+                                    keys.add(k)
                             elif splits:
-                                seen.add(base ^ ((low | (1 << dst)) << (c * w)))
+                                keys.add(base ^ ((low | (1 << dst)) << (c * w)))
                             yield new(Move, (rank, MOVE, ((c, x, dst),)))
             elif kind == OUT:
                 yield from self._come_outs(rank, cols, team, MOVE, seen)
@@ -208,7 +218,8 @@ class Position(PegState):
         if free_due:
             yield from self._come_outs(rank, cols, team, FREE, seen)
 
-    def _come_outs(self, rank, cols, team, kind, seen=None):
+    def _come_outs(self, rank: str, cols: Sequence[int], team: int, kind: str,
+                   seen: set[int] | None = None) -> Iterator[Move]:
         occ, start = self.occ, self.start
         for c in cols:
             if not start[c]:
@@ -223,7 +234,8 @@ class Position(PegState):
                     seen.add(k)
                 yield Move(rank, kind, ((c, START, dst),))
 
-    def _splits(self, rank, n, dir_pairs, cols, team, seen, base, main_all):
+    def _splits(self, rank: str, n: int, dir_pairs: Sequence[tuple[str, str]], cols: Sequence[int], team: int,
+                seen: set[int] | None, base: int, main_all: int) -> Iterator[Move]:
         """M9: two different pegs, parts in the player's order, each >= 1.
 
         Written as flat loops over the masks: with no hit, a part changes one
@@ -236,16 +248,18 @@ class Position(PegState):
         cols1 = self.colours if any_pegs else cols
         recompute = self.rules.split_hand_over and not any_pegs  # R11
         dedupe = seen is not None
+        keys: set[int] = seen if seen is not None else set()  # `seen`, read only when deduping
         new = tuple.__new__
 
-        def table(c, d):
+        def table(c: int, d: str) -> tuple[PathTable, int]:
             if d == B:
                 return geo.backward, mm
             if any_pegs and team_of[c] != team:  # opponents: main track only, R7
                 return geo.forward_main, mm
             return geo.forward[c], -1
 
-        def second(o1, s1, moved, c1, x, dst1, k1, m1, b, d2):
+        def second(o1: list[int], s1: list[int], moved: int, c1: int, x: int, dst1: int, k1: int, m1: int,
+                   b: int, d2: str) -> Iterator[Move]:
             """Second parts after a first part that hit (the general case)."""
             cols2 = self.controlled(self.to_move, o1, s1) if recompute else cols1
             for c2 in cols2:
@@ -263,13 +277,13 @@ class Position(PegState):
                             continue
                         if dedupe:
                             k2 = self._key(o2, s2)
-                            if k2 in seen:
+                            if k2 in keys:
                                 continue  # R4
-                            seen.add(k2)
+                            keys.add(k2)
                         yield new(Move, (rank, MOVE, ((c1, x, dst1), (c2, y, dst2))))
 
         # Pegs able to make a part, per direction: (colour, loc, bit, options by count).
-        pegs = {}
+        pegs: dict[str, list[tuple[int, int, int, tuple[Options, ...]]]] = {}
         for d in {d for pair in dir_pairs for d in pair}:
             lst = pegs[d] = []
             for c in cols1:
@@ -320,12 +334,12 @@ class Position(PegState):
                                 elif dedupe:
                                     k2 = k1 ^ ((low2 | (1 << dst2)) << (c2 * w))
                                 if dedupe:
-                                    if k2 in seen:
+                                    if k2 in keys:
                                         continue  # R4
-                                    seen.add(k2)
+                                    keys.add(k2)
                                 yield new(Move, (rank, MOVE, ((c1, x, dst1), (c2, y, dst2))))
 
-    def _swaps(self, rank, seen=None):
+    def _swaps(self, rank: str, seen: set[int] | None = None) -> Iterator[Move]:
         """V-NC4, R16: two pegs of different colours on the main track."""
         pegs = sorted((h, c) for c in self.colours for h in _bits(self.occ[c] & self.geo.main_mask))
         base, w = self._key(self.occ, self.start), self._width
@@ -340,7 +354,8 @@ class Position(PegState):
                         seen.add(k)
                     yield Move(rank, SWAP, ((c1, h1, h2), (c2, h2, h1)))
 
-    def _jokers(self, rank, cols, team, main_all, seen=None, key_all=False):
+    def _jokers(self, rank: str, cols: Sequence[int], team: int, main_all: int, seen: set[int] | None = None,
+                key_all: bool = False) -> Iterator[Move]:
         occ, start, mm = self.occ, self.start, self.geo.main_mask
         mode = self.rules.joker
         emitted = set()
@@ -404,7 +419,7 @@ class Position(PegState):
                 if mv.steps[0] not in emitted:
                     yield mv
 
-    def discard_allowed(self, ranks=None) -> bool:
+    def discard_allowed(self, ranks: Iterable[str] | None = None) -> bool:
         """P7 (with R12 and V-OPT forfeit) for a hand holding `ranks`."""
         ranks = RANKS if ranks is None else ranks
         if self.winner() is not None:
@@ -421,13 +436,13 @@ class Position(PegState):
         return True
 
     # ------------------------------------------------------------ validation
-    def parse_move(self, text: str, ranks=None) -> Move:
+    def parse_move(self, text: str, ranks: Iterable[str] | None = None) -> Move:
         """Parse move text and check it is legal here (optionally for a hand)."""
         move = Move.from_text(text, self.geo, self.sides)
         self.check_move(move, ranks)
         return move
 
-    def check_move(self, move: Move, ranks=None) -> None:
+    def check_move(self, move: Move, ranks: Iterable[str] | None = None) -> None:
         """Raise IllegalMoveError, citing a rule, unless `move` is legal."""
         rank, kind = move.rank, move.kind
         if self.winner() is not None:
@@ -482,8 +497,6 @@ class Position(PegState):
             self.counting = self.counting[:]
             self.counting[side] = self.counting[side] + 1 if kind == DISCARD else 0
         self.to_move = self.next_side(side) if next_to_move is None else next_to_move
-
-    _make = apply  # the name before issue 24, for old callers
 
 
 __all__ = ["Position", "PositionError", "card_powers", "IllegalMoveError", "MoveSyntaxError"]

@@ -1,5 +1,5 @@
 """A whole game of Tock, Carbles or Jackaroo (RELATED-GAMES.md): `Game` for the
-related rules, chosen by `Game(...)` itself.
+related rules, made by `companion.families.new_game` (or `game_from_record`).
 
 What differs from the Pegs and Jokers turn flow: hands are dealt in rounds with
 no drawing (TK-C2, CB-C2, JR-C2); after a deal, partners may each pass one
@@ -16,18 +16,23 @@ Random choices go through the shuffle log, so records replay exactly.
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ...errors import SetupError
+from ...errors import RulesError, SetupError
 from ...board import START
 from ...cards import Shoe, make_shoe
 from ...game import OVER, PLAY, Game, Play, _ShuffleLog, _check_family
 from ...message import Ref, msg, nmsg
 from ...moves import (DISCARD, FORCE, GIVE, HAND, AmbiguousMoveError, IllegalMoveError, Move,
-                    MoveSyntaxError, canonical_rank)
-from ...rules import rules_from_json
+                    canonical_rank)
+from ...rules import Rules, rules_from_json
 from ...state import Saved
-from .position import SEATS, SECTIONS, TockPosition, board_sizes, card_rank, family, seat_sections
+from .position import SEATS, SECTIONS, TockPosition, board_sizes, card_rank, seat_sections
+
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Iterable, Iterator
+    from ...board import Geometry
 
 GIVE_PHASE, FORCED_PHASE = "give", "forced"
 
@@ -40,7 +45,7 @@ STILL_DEALS_TO_DRAW = 10
 # 2-12 seats that the deck can deal to.
 
 
-def default_sections(rules, players: int) -> int:
+def default_sections(rules: Rules, players: int) -> int:
     """Board sides: the Tock board (4), or for Carbles the smallest of 4, 6, 8, 12
     sections that seats everyone (CB-G1)."""
     sizes = board_sizes(rules)
@@ -67,6 +72,14 @@ class _Undo(NamedTuple):
     drawn: bool
 
 
+def _team_seats(rules: Rules, players: int, teams: int | None) -> list[list[int]]:
+    """The seats of each team: partners opposite (seats i and i + n/2) when the rules pair
+    them, else each seat alone."""
+    pairs = rules.team_play == "pairs" or (rules.team_play == "any" and teams not in (None, players))
+    half = players // 2
+    return [[i, i + half] for i in range(half)] if pairs else [[i] for i in range(players)]
+
+
 class TockGame(Game):
     """The Tock family's game: the same interface as `Game` (legal_plays, push, pop,
     record, player_view) with its own deal in rounds, passing and forces."""
@@ -75,45 +88,56 @@ class TockGame(Game):
 
     FAMILY = "tock"
 
-    def __init__(self, rules="tock", players: int = 4, teams=None, seed=None, rng=None,
-                 dealer: int | None = None, shuffles=None, sides: int | None = None):
+    @classmethod
+    def check_setup(cls, rules: Rules, players: int, teams: int | None = None,
+                    dealer: int | None = None, sides: int | None = None) -> None:
+        """SetupError unless the preset seats `players` (RELATED-GAMES.md S) on a board of
+        `sides` (CB-G1) in `teams`, with `dealer` dealing and a shoe that deals them
+        (`new_game` and a record's replay call it; a table's set-up is checked by
+        `companion.setup.parse_setup`, so the constructor checks none of it)."""
+        allowed = SEATS.get(rules.preset, tuple(range(2, 13)))
+        if players not in allowed:
+            raise SetupError(f"{rules.preset} is played by {' or '.join(map(str, allowed))} players, "
+                             f"not {players}")
+        board = default_sections(rules, players) if sides is None else sides
+        if board not in SECTIONS or board < players:
+            raise SetupError(f"{players} players need a board of 4, 6, 8 or 12 sides, at least "
+                             f"one per player (CB-G1), not {board}")
+        seats = _team_seats(rules, players, teams)
+        if len(seats[0]) == 2 and players % 2:
+            raise SetupError(f"{players} players can't sit in pairs")
+        count = len(seats)
+        if teams is not None and teams != count:
+            raise SetupError(f"{rules.preset} with {players} players has {count} teams, "
+                             f"not {teams}")
+        if dealer is not None and not 0 <= dealer < players:
+            raise SetupError(f"dealer must be a seat 0-{players - 1}")
+        cards = len(make_shoe(rules.decks, rules.jokers_per_deck, rules.extra_jokers))
+        if players * max(rules.deal) > cards:
+            raise SetupError(f"{cards} cards can't deal {max(rules.deal)} to {players} players")
+
+    def __init__(self, rules: Rules | str | dict[str, Any] = "tock", players: int = 4, teams: int | None = None,
+                 seed: int | str | None = None, rng: random.Random | None = None, dealer: int | None = None,
+                 shuffles: Iterable[list[str]] | None = None, sides: int | None = None) -> None:
         import random
         import secrets
         r = self.rules = rules_from_json(rules)
         _check_family(self)
-        allowed = SEATS.get(r.preset, tuple(range(2, 13)))
-        if players not in allowed:
-            raise SetupError(f"{r.preset} is played by {' or '.join(map(str, allowed))} players, "
-                             f"not {players}")
+        # the seats, board, teams, dealer and shoe are not checked here: `check_setup`
+        # does it for new_game and a record, companion.setup.parse_setup for a table
         self.players = players
         self.sides = default_sections(r, players) if sides is None else sides
-        if self.sides not in SECTIONS or self.sides < players:
-            raise SetupError(f"{players} players need a board of 4, 6, 8 or 12 sides, at least "
-                             f"one per player (CB-G1), not {self.sides}")
         self.seat_side = seat_sections(self.sides, players)
         self.side_seat = {s: i for i, s in enumerate(self.seat_side)}
-        pairs = r.team_play == "pairs" or (r.team_play == "any" and teams not in (None, players))
-        if pairs and players % 2:
-            raise SetupError(f"{players} players can't sit in pairs")
-        half = players // 2
-        team_seats = ([[i, i + half] for i in range(half)] if pairs
-                      else [[i] for i in range(players)])
+        team_seats = _team_seats(r, players, teams)
         self.team_count = len(team_seats)
-        if teams is not None and teams != self.team_count:
-            raise SetupError(f"{r.preset} with {players} players has {self.team_count} teams, "
-                             f"not {teams}")
         self.seed = seed if (shuffles is None and rng is None) else None
         if rng is None:
             rng = random.Random(seed) if seed is not None and shuffles is None \
                 else secrets.SystemRandom()
         self.rng = _ShuffleLog(rng, shuffles or ())
         self.dealer = players - 1 if dealer is None else dealer
-        if not 0 <= self.dealer < players:
-            raise SetupError(f"dealer must be a seat 0-{players - 1}")
-        cards = make_shoe(r.decks, r.jokers_per_deck, r.extra_jokers)
-        if players * max(r.deal) > len(cards):
-            raise SetupError(f"{len(cards)} cards can't deal {max(r.deal)} to {players} players")
-        self.shoe = Shoe(cards, self.rng)
+        self.shoe = Shoe(make_shoe(r.decks, r.jokers_per_deck, r.extra_jokers), self.rng)
         self.step = -1 if r.direction == "counter" else 1
         pegs = {side: [START] * r.pegs_per_side for side in self.seat_side}
         teams_sides = [[self.seat_side[s] for s in t] for t in team_seats]
@@ -126,7 +150,7 @@ class TockGame(Game):
         self.still_deals = 0         # deals in a row that ended with no peg moved (RG-D1)
         self.drawn = False           # ended by RG-D1, with no winner
         self.gives: dict[int, str] = {}  # seat -> card chosen to pass (TK-V4.1)
-        self.forcer: Any = None      # seat whose 10 forced the actor to discard (JR-P5)
+        self.forcer: int | None = None  # seat whose 10 forced the actor to discard (JR-P5)
         self.secret_top: Any = None  # (card, seats that saw it): a red queen's card (JR-P6)
         self.pending = None
         self._grants = ()
@@ -176,27 +200,31 @@ class TockGame(Game):
 
     # ------------------------------------------------------------------ state
     @property
-    def actor(self):
+    def actor(self) -> int | None:
         if self.phase == PLAY:
             return self.seat
         if self.phase == GIVE_PHASE:
             return next(s for s in self._order(self.seat) if s not in self.gives)
         if self.phase == FORCED_PHASE:
+            assert self.forcer is not None  # set with the phase
             return self._next_seat(self.forcer)
         return None
 
-    def _order(self, first):
+    def _order(self, first: int) -> list[int]:
         return [(first + self.step * k) % self.players for k in range(self.players)]
 
-    def partner(self, seat: int):
+    def partner(self, seat: int) -> int:
+        """The seat of `seat`'s partner (partnership games: seats i and i + n/2)."""
         team = self.position.teams[self.team_of_seat(seat)]
         others = [self.side_seat[c] for c in team if self.side_seat[c] != seat]
-        return others[0] if others else None
+        if not others:
+            raise RulesError(f"seat {seat} plays alone: it has no partner")
+        return others[0]
 
     def rank_of(self, card: str) -> str:
         return card_rank(self.rules, card)
 
-    def _sync(self):
+    def _sync(self) -> None:
         """What the position's forces read (RG-N5): cards held per side."""
         pos = self.position
         pos.hand_sizes = {self.seat_side[s]: len(h) for s, h in enumerate(self.hands)}
@@ -206,22 +234,22 @@ class TockGame(Game):
     def legal_plays(self) -> list[Play]:
         return list(self.iter_plays())
 
-    def iter_plays(self):
+    def iter_plays(self) -> Iterator[Play]:
         if self.phase == OVER:
             return
         if self.phase == GIVE_PHASE:
-            seat = self.actor
+            seat = self._acting()
             partner = self.partner(seat)
             for card in dict.fromkeys(self.hands[seat]):
                 yield Play(Move(self.rank_of(card), GIVE, (self.seat_side[partner],)), card)
             return
         if self.phase == FORCED_PHASE:  # JR-P5: any card of his choice
-            for card in dict.fromkeys(self.hands[self.actor]):
+            for card in dict.fromkeys(self.hands[self._acting()]):
                 yield Play(Move(self.rank_of(card), DISCARD), card)
             return
         self._sync()
         hand = self.hands[self.seat]
-        first = {}
+        first: dict[str, str] = {}
         for card in hand:
             first.setdefault(self.rank_of(card), card)
         moves, stuck = self.position.hand_moves(list(first))
@@ -241,7 +269,7 @@ class TockGame(Game):
         if words and words != ["discard", "hand"] and canonical_rank(words[0], ranks) is None \
                 and ":" in words[0]:
             candidates = []
-            for rk in dict.fromkeys(self.rank_of(c) for c in self.hands[self.actor]):
+            for rk in dict.fromkeys(self.rank_of(c) for c in self.hands[self._acting()]):
                 try:
                     candidates.append(self.check(Move.from_text(f"{rk} {text}", pos.geo,
                                                                 self.sides, ranks), card))
@@ -260,7 +288,7 @@ class TockGame(Game):
     def check(self, move: Move, card: str | None = None) -> Play:
         if self.phase == OVER:
             raise IllegalMoveError("the game is over", "TK-P5", msg("the game is over"))
-        actor = self.actor
+        actor = self._acting()
         hand = self.hands[actor]
         kind = move.kind
         if kind == HAND:
@@ -309,7 +337,7 @@ class TockGame(Game):
                                 self.skips[:], self.deals, self.dealer, dict(self.gives),
                                 self.forcer, self.secret_top, self.winner, self.turn, self.waiting,
                                 self.moved, self.still_deals, self.drawn))
-        actor = self.actor
+        actor = self._acting()
         kind = move[1]
         entry = {"seat": actor, "move": move, "card": card, "public": True}
         self.history.append(entry)
@@ -328,6 +356,7 @@ class TockGame(Game):
                 self.phase = PLAY
             return
         if self.phase == FORCED_PHASE:  # JR-P5: his discard of choice, face up
+            assert card is not None and self.forcer is not None  # a card, forced by a seat
             self._discard(actor, [card])
             forcer, self.forcer = self.forcer, None
             self.phase = PLAY
@@ -339,6 +368,7 @@ class TockGame(Game):
             self._discard(seat, list(self.hands[seat]))
             self.waiting = self.waiting | {seat}
         else:
+            assert card is not None  # only the whole hand is given up without one
             self._discard(seat, [card])
             if kind == FORCE:
                 target = self.side_seat[move[2][0]]
@@ -359,7 +389,7 @@ class TockGame(Game):
                 self.moved = True
         self._end_turn(seat)
 
-    def _discard(self, seat, cards):
+    def _discard(self, seat: int, cards: Iterable[str]) -> None:
         hand = self.hands[seat][:]
         for c in cards:
             hand.remove(c)
@@ -399,7 +429,7 @@ class TockGame(Game):
             break
         pos.to_move = self.seat_side[nxt]
 
-    def pop(self) -> dict:
+    def pop(self) -> dict[str, Any]:
         (snap, self.hands, saved, self.phase, self.skips, self.deals, self.dealer,
          self.gives, self.forcer, self.secret_top, self.winner, self.turn,
          self.waiting, self.moved, self.still_deals, self.drawn) = self._undo.pop()
@@ -408,14 +438,14 @@ class TockGame(Game):
         return self.history.pop()
 
     # ---------------------------------------------------------------- records
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         rec = super().record()
         rec["sides"] = self.sides
         rec["dealer"] = self.first_dealer
         return rec
 
     # ------------------------------------------------------------------ views
-    def player_view(self, seat):
+    def player_view(self, seat: int | None) -> dict[str, Any]:
         """What one seat may see (None: the table). Other hands are counts unless
         Open Hand (CB-V2); a passed card shows only to its giver and receiver;
         a red queen's card only to the thief and its former holder."""
@@ -446,9 +476,10 @@ class TockGame(Game):
             view["forced"] = {"by": self.forcer, "seat": self.actor}
         return view
 
-    def _rg_entry(self, entry, seat, geo, pending=False):
+    def _rg_entry(self, entry: dict[str, Any], seat: int | None, geo: Geometry,
+                  pending: bool = False) -> dict[str, Any]:
         move = entry["move"]
-        out = {"seat": entry["seat"], "move": move.text(geo)}
+        out: dict[str, Any] = {"seat": entry["seat"], "move": move.text(geo)}
         if move.kind == GIVE:
             if seat == entry["seat"] or (seat == entry["to"] and not pending):
                 out["card"] = entry["card"]
@@ -463,7 +494,6 @@ class TockGame(Game):
         return out
 
 
-RelatedGame = TockGame  # the name before issue 24
 
-__all__ = ["TockGame", "RelatedGame", "GIVE_PHASE", "FORCED_PHASE", "SEATS", "default_sections",
+__all__ = ["TockGame", "GIVE_PHASE", "FORCED_PHASE", "SEATS", "default_sections",
            "STILL_DEALS_TO_DRAW"]

@@ -3,18 +3,27 @@ hand) and the cards that bring a peg out (TK-M4, CB-M4, JR-M6); `companion.hints
 family for them."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ...hints import _name, card_msg
-from ...message import msg
+from ...message import Msg, msg
 from ...moves import DISCARD, FORCE, GIVE, HAND
 from .position import card_rank
 from .search import worth_for
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from ...moves import Move
+    from ...rules import Rules
+    from ...strong import _Seen
 
-def come_out_ranks(rules) -> tuple:
+
+def come_out_ranks(rules: Rules) -> tuple[str, ...]:
     return tuple(worth_for(rules).out)
 
 
-def play_reason(view, seen, move, card, names):
+def play_reason(view: dict[str, Any], seen: _Seen, move: Move, card: str | None,
+                names: Mapping[int, str] | None) -> Msg | None:
     """Tock, Carbles, Jackaroo: the reasons of their own plays (None: a move on the board)."""
     kind = move[1]
     rank = card_rank(seen.rules, card) if card else move[0]

@@ -13,12 +13,23 @@ rule it breaks (TK-/CB-/JR- ids).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ...board import START
 from ...errors import PositionError, RulesError
 from ...message import Ref, msg, nmsg, said
 from ...moves import (DISCARD, FORCE, HAND, MOVE, SWAP, IllegalMoveError, Move,
                       canonical_rank)
 from ...state import PegState, Saved, bits as _bits
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from ...rules import Rules
+
+    # a forward or backward path: (destination, main-track holes passed in order, home holes mask)
+    Path = tuple[int, tuple[int, ...], int]
+    # (colours the side to move may move, its team, 0, False): the Pegs and Jokers context's shape
+    Context = tuple[list[int], int, int, bool]
 
 RED_SUITS = "HD"
 
@@ -27,7 +38,7 @@ OUT, FWD, BACK, OTHER5, SWAPK, SPLIT7, STEPS7, FORCE10, STEAL, KING = (
     "out", "fwd", "back", "other5", "swap", "split7", "steps7", "force", "steal", "king")
 
 
-def deck_ranks(rules) -> tuple:
+def deck_ranks(rules: Rules) -> tuple[str, ...]:
     """RG-N2: the ranks of this game's deck, in the order `moves` lists them."""
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
     ranks += ["Jr", "Jb"] if rules.jack == "suited" else ["J"]
@@ -38,7 +49,7 @@ def deck_ranks(rules) -> tuple:
     return tuple(ranks)
 
 
-def card_rank(rules, card: str) -> str:
+def card_rank(rules: Rules, card: str) -> str:
     """The rank a card plays as (JR-C1: suits matter for J and Q)."""
     if card == "JK":
         return card
@@ -48,12 +59,12 @@ def card_rank(rules, card: str) -> str:
     return rank
 
 
-def powers(rules) -> dict:
+def powers(rules: Rules) -> dict[str, tuple[tuple[str, int], ...]]:
     """rank -> tuple of (kind, count): the card table of RELATED-GAMES.md K."""
     court = (10, 10, 10) if rules.court == "10" else (11, 12, 13)
-    out = {}
+    out: dict[str, tuple[tuple[str, int], ...]] = {}
     for rank in deck_ranks(rules):
-        acts = []
+        acts: list[tuple[str, int]] = []
         if rank == "A":
             acts = [(OUT, 0), (FWD, 1)]
         elif rank in ("2", "3", "6", "8", "9"):
@@ -89,21 +100,21 @@ def powers(rules) -> dict:
     return out
 
 
-def family(rules) -> str:
+def family(rules: Rules) -> str:
     """Which document's ids to cite: TK, CB or JR (the prefix of the preset's board rule in
     `_BOARD`; other rule sets using these options cite Tock's)."""
     board = _BOARD.get(rules.preset)
     return board[1].split("-")[0] if board else "TK"
 
 
-def board_sizes(rules) -> tuple:
+def board_sizes(rules: Rules) -> tuple[int, ...]:
     """The board sizes a game of `rules` may have: the preset's (RELATED-GAMES.md S), or for
     other rule sets with these options any of Carbles' sections (CB-G1)."""
     board = _BOARD.get(rules.preset)
     return board[0] if board else SECTIONS
 
 
-def is_carbles_board(rules) -> bool:
+def is_carbles_board(rules: Rules) -> bool:
     """A board of sections (CB-G1: 4, 6, 8 or 12 of them), not Tock's or Jackaroo's 4-sided one
     (the camera's layout and the set-up page ask this)."""
     board = _BOARD.get(rules.preset)
@@ -144,12 +155,13 @@ _OTHER_FORM = {"tock": "tock_partnership", "tock_partnership": "tock", "carbles"
                "jackaroo_individual": "jackaroo"}
 
 
-def _words(numbers) -> str:
-    numbers = [str(n) for n in numbers]
-    return numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " or " + numbers[-1]
+def _words(numbers: Iterable[object]) -> str:
+    texts = [str(n) for n in numbers]
+    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
 
 
-def check_layout(rules, sides, teams, pegs, waiting=()) -> None:
+def check_layout(rules: Rules, sides: int, teams: Sequence[Sequence[int]], pegs: Mapping[int, object],
+                 waiting: Iterable[int] = ()) -> None:
     """RG-N5, section S: the preset's board, seats and teams, and `waiting` only
     where a whole hand is discarded; PositionError names the rule."""
     preset, n = rules.preset, len(pegs)
@@ -197,8 +209,10 @@ class TockPosition(PegState):
     next deal, TK-P3 / JR-P10).
     """
 
-    def __init__(self, rules, sides, teams, occ, start, to_move, counting=None,
-                 skips=None, hand_sizes=None, waiting=()):
+    def __init__(self, rules: Rules, sides: int, teams: Iterable[Iterable[int]], occ: Sequence[int],
+                 start: Sequence[int], to_move: int, counting: Sequence[int] | None = None,
+                 skips: Sequence[int] | None = None, hand_sizes: Mapping[int, int] | None = None,
+                 waiting: Iterable[int] = ()) -> None:
         super().__init__(rules, sides, teams, occ, start, to_move, counting)
         self.ranks = deck_ranks(rules)
         self.rg_powers = powers(rules)
@@ -214,8 +228,10 @@ class TockPosition(PegState):
 
     # ----------------------------------------------------------- construction
     @classmethod
-    def from_pegs(cls, rules, sides, teams, pegs, to_move, counting=None, skips=None,
-                  hand_sizes=None, waiting=()):
+    def from_pegs(cls, rules: Rules, sides: int, teams: Sequence[Sequence[int]],
+                  pegs: Mapping[int, Sequence[int]], to_move: int, counting: Mapping[int, int] | None = None,
+                  skips: Mapping[int, int] | None = None, hand_sizes: Mapping[int, int] | None = None,
+                  waiting: Iterable[int] = ()) -> TockPosition:
         check_layout(rules, sides, teams, pegs, waiting)
         pos = super().from_pegs(rules, sides, teams, pegs, to_move, counting)
         for name, table in (("skips", skips), ("hand_sizes", hand_sizes)):
@@ -236,7 +252,7 @@ class TockPosition(PegState):
         return pos
 
     @staticmethod
-    def _check_sides(sides, pegs):
+    def _check_sides(sides: int, pegs: Mapping[int, object]) -> None:
         if sides not in (4, 6, 8, 10, 12):
             raise PositionError(f"sides is {sides}; a board has 4, 6, 8, 10 or 12 sides (CB-G1)")
         occupied = sorted(pegs)
@@ -252,24 +268,24 @@ class TockPosition(PegState):
                                self.to_move, self.counting, self.skips, self.hand_sizes,
                                self.waiting)
 
-    def next_side(self, side=None) -> int:
+    def next_side(self, side: int | None = None) -> int:
         """TK-G6 clockwise, JR-G2 counter-clockwise."""
         side = self.to_move if side is None else side
         order = self.colours
         step = -1 if self.rules.direction == "counter" else 1
         return order[(order.index(side) + step) % len(order)]
 
-    def holds_cards(self, side) -> bool:
+    def holds_cards(self, side: int) -> bool:
         return side not in self.waiting and self.hand_sizes.get(side, 1) > 0
 
     # ------------------------------------------------------------- primitives
-    def _at(self, occ, h):
+    def _at(self, occ: Sequence[int], h: int) -> int | None:
         for v in self.colours:
             if occ[v] >> h & 1:
                 return v
         return None
 
-    def _forward(self, c, x, n, turn_in):
+    def _forward(self, c: int, x: int, n: int, turn_in: bool) -> list[Path]:
         """Forward n from x: [(dst, main holes passed in order, home holes mask)]."""
         L, hs = self.L, self.home_size
         if x >= L:  # TK-M6: within home, forward only
@@ -277,7 +293,7 @@ class TockPosition(PegState):
             if k + n >= hs:
                 return []
             return [(L + k + n, (), sum(1 << (L + j) for j in range(k + 1, k + n + 1)))]
-        out = []
+        out: list[Path] = []
         d = (self.sh[c] - x) % L
         if turn_in and d < n and n - d <= hs:  # TK-M5: turning in passes the start hole
             passed = tuple((x + j) % L for j in range(1, d + 1))
@@ -285,11 +301,11 @@ class TockPosition(PegState):
         out.append(((x + n) % L, tuple((x + j) % L for j in range(1, n)), 0))
         return out
 
-    def _backward(self, x, n):
+    def _backward(self, x: int, n: int) -> tuple[int, tuple[int, ...]]:
         L = self.L
         return ((x - n) % L, tuple((x - j) % L for j in range(1, n)))
 
-    def _blocked(self, occ, c, passed):
+    def _blocked(self, occ: Sequence[int], c: int, passed: Iterable[int]) -> str | None:
         """The rule a path breaks (TK-M3, JR-M2, JR-M3), or None."""
         allm = 0
         for v in self.colours:
@@ -300,17 +316,18 @@ class TockPosition(PegState):
             if not allm >> h & 1:
                 prev = False
                 continue
-            v = self._at(occ, h)
-            if self.start_block and h == sh[v]:
+            at = self._at(occ, h)
+            assert at is not None  # a peg stands on h
+            if self.start_block and h == sh[at]:
                 return "block"
-            if v == c and not self.own_hits:
+            if at == c and not self.own_hits:
                 return "own"
             if prev and self.pair_block:
                 return "pair"
             prev = True
         return None
 
-    def _land(self, occ, start, c, dst):
+    def _land(self, occ: list[int], start: list[int], c: int, dst: int) -> str | None:
         """Put c's lifted peg on dst with its hit (TK-M2, JR-M5); the broken rule or None."""
         bit = 1 << dst
         if dst >= self.L:
@@ -334,7 +351,7 @@ class TockPosition(PegState):
         occ[c] |= bit
         return None
 
-    def _clear(self, occ, start, c, passed):
+    def _clear(self, occ: list[int], start: list[int], c: int, passed: Iterable[int]) -> None:
         """JR-P8: the king sends every other colour's marble it passes to start."""
         for h in passed:
             v = self._at(occ, h)
@@ -342,7 +359,8 @@ class TockPosition(PegState):
                 occ[v] &= ~(1 << h)
                 start[v] += 1
 
-    def _step(self, occ, start, c, x, dst, passed, home_mask, clears=False):
+    def _step(self, occ: list[int], start: list[int], c: int, x: int, dst: int, passed: Iterable[int],
+              home_mask: int, clears: bool = False) -> tuple[list[int], list[int]] | str:
         """Make one path move on copies; (occ, start) or the broken rule's key."""
         if home_mask & occ[c]:
             return "home"
@@ -362,11 +380,11 @@ class TockPosition(PegState):
         return o2, s2
 
     # ------------------------------------------------------------- generation
-    def _context(self):
+    def _context(self) -> Context:
         side = self.to_move
         return (self.controlled(side), self.team_of[side], 0, False)
 
-    def legal_moves(self, ranks=None, dedupe: bool = True):
+    def legal_moves(self, ranks: Iterable[str] | None = None, dedupe: bool = True) -> Iterator[Move]:
         if self.winner() is not None:
             return
         ctx = self._context()
@@ -376,7 +394,7 @@ class TockPosition(PegState):
                 done.add(rank)
                 yield from self._rank_moves(rank, dedupe, ctx)
 
-    def hand_moves(self, ranks) -> tuple[list, bool]:
+    def hand_moves(self, ranks: Iterable[str]) -> tuple[list[Move], bool]:
         if self.winner() is not None:
             return [], False
         ctx = self._context()
@@ -389,7 +407,7 @@ class TockPosition(PegState):
                 forced = True
         return moves, not forced
 
-    def discard_allowed(self, ranks=None) -> bool:
+    def discard_allowed(self, ranks: Iterable[str] | None = None) -> bool:
         """TK-P3 / CB-P4 / JR-P9: no card of the hand has a legal move (a usable force is one)."""
         if self.winner() is not None:
             return False
@@ -401,10 +419,10 @@ class TockPosition(PegState):
                 return False
         return True
 
-    def _rank_moves(self, rank, dedupe=True, ctx=None):
+    def _rank_moves(self, rank: str, dedupe: bool = True, ctx: Context | None = None) -> Iterator[Move]:
         cols, team = (self._context() if ctx is None else ctx)[:2]
         occ, start, L = self.occ, self.start, self.L
-        seen = set() if dedupe else None
+        seen: set[int] | None = set() if dedupe else None
         key = self._key
         sh = self.sh
         for kind, n in self.rg_powers.get(rank, ()):
@@ -420,6 +438,7 @@ class TockPosition(PegState):
                             movers.append((v, x, self.team_of[v] == team and x != sh[v]))
                 else:
                     movers = [(c, x, x != sh[c]) for c in cols for x in _bits(occ[c])]
+                options: Sequence[Path]
                 for c, x, turn_in in movers:
                     if kind == BACK:
                         if x >= L:
@@ -430,7 +449,7 @@ class TockPosition(PegState):
                         options = self._forward(c, x, n, turn_in)
                     for dst, passed, hm in options:
                         res = self._step(occ, start, c, x, dst, passed, hm, kind == KING)
-                        if type(res) is str:
+                        if isinstance(res, str):
                             continue
                         if seen is not None:
                             k = key(*res)
@@ -445,7 +464,7 @@ class TockPosition(PegState):
                 for c in outs:
                     if start[c]:
                         res = self._step(occ, start, c, START, sh[c], (), 0)
-                        if type(res) is not str:
+                        if not isinstance(res, str):
                             if seen is not None:
                                 k = key(*res)
                                 if k in seen:
@@ -463,7 +482,7 @@ class TockPosition(PegState):
             elif kind == STEPS7:
                 yield from self._steps(rank, n, cols, seen)
 
-    def _swaps_rg(self, rank, cols):
+    def _swaps_rg(self, rank: str, cols: Sequence[int]) -> Iterator[Move]:
         """TK-V2, CB-P3, JR-P7: a controlled peg and another colour's, both on the
         main track, neither on its own start hole."""
         mm, sh, occ = self.geo.main_mask, self.sh, self.occ
@@ -480,13 +499,14 @@ class TockPosition(PegState):
                 else:
                     yield Move(rank, SWAP, ((v, b, a), (c, a, b)))
 
-    def _split_any(self, rank, total, cols, seen):
+    def _split_any(self, rank: str, total: int, cols: Sequence[int], seen: set[int]) -> list[Move]:
         """JR-P4: forward `total` over one or more different controlled marbles,
         each part a full move with its hit at its end, in the order chosen."""
         sh, key = self.sh, self._key
-        found = []
+        found: list[Move] = []
 
-        def rec(occ, start, left, used, restricted, steps):
+        def rec(occ: list[int], start: list[int], left: int, used: frozenset[tuple[int, int]],
+                restricted: frozenset[tuple[int, int]], steps: list[tuple[int, int, int]]) -> None:
             if left == 0:
                 k = key(occ, start)
                 if k not in seen:
@@ -502,7 +522,7 @@ class TockPosition(PegState):
                     for k in range(1, left + 1):
                         for dst, passed, hm in self._forward(c, x, k, (c, x) not in restricted):
                             res = self._step(occ, start, c, x, dst, passed, hm)
-                            if type(res) is str:
+                            if isinstance(res, str):
                                 continue
                             rec(res[0], res[1], left - k, used | {(c, dst)}, r2,
                                 steps + [(c, x, dst)])
@@ -511,14 +531,15 @@ class TockPosition(PegState):
             frozenset((c, sh[c]) for c in cols if self.occ[c] >> sh[c] & 1), [])
         return found
 
-    def _steps(self, rank, total, cols, seen):
+    def _steps(self, rank: str, total: int, cols: Sequence[int], seen: set[int] | None) -> list[Move]:
         """CB-P2: `total` single steps over the controlled marbles, a hit on each."""
         sh, key = self.sh, self._key
         restricted0 = frozenset((c, sh[c]) for c in cols if self.occ[c] >> sh[c] & 1)
-        visited = set()
-        found = []
+        visited: set[tuple[int, int, frozenset[tuple[int, int]]]] = set()
+        found: list[Move] = []
 
-        def rec(occ, start, left, restricted, steps):
+        def rec(occ: list[int], start: list[int], left: int, restricted: frozenset[tuple[int, int]],
+                steps: list[tuple[int, int, int]]) -> None:
             state = (key(occ, start), left, restricted)
             if state in visited:
                 return
@@ -534,7 +555,7 @@ class TockPosition(PegState):
                 for x in _bits(occ[c]):
                     for dst, passed, hm in self._forward(c, x, 1, (c, x) not in restricted):
                         res = self._step(occ, start, c, x, dst, passed, hm)
-                        if type(res) is str:
+                        if isinstance(res, str):
                             continue
                         # The restriction follows its marble off the hole, where it no
                         # longer matters (a lap is longer than 7).
@@ -545,12 +566,12 @@ class TockPosition(PegState):
         return found
 
     # ------------------------------------------------------------- checking
-    def parse_move(self, text: str, ranks=None) -> Move:
+    def parse_move(self, text: str, ranks: Iterable[str] | None = None) -> Move:
         move = Move.from_text(text, self.geo, self.sides, self.ranks)
         self.check_move(move, ranks)
         return move
 
-    def check_move(self, move: Move, ranks=None) -> None:
+    def check_move(self, move: Move, ranks: Iterable[str] | None = None) -> None:
         """Raise IllegalMoveError, citing a TK-/CB-/JR- id, unless `move` is legal."""
         rank, kind = move.rank, move.kind
         ids = self.ids
@@ -606,7 +627,7 @@ class TockPosition(PegState):
                 return
         raise IllegalMoveError(*self.explain_illegal(move))
 
-    def _replay_seven(self, move, kinds):
+    def _replay_seven(self, move: Move, kinds: set[str]) -> None:
         """Play a 7's parts in order with the primitives (CB-P2, JR-P4)."""
         ids, L, sh = self.ids, self.L, self.sh
         cols = self.controlled()
@@ -641,7 +662,7 @@ class TockPosition(PegState):
                                                _TURN_IN)
                     nd, passed, hm = want[0]
                     res = self._step(occ, start, c, cur, nd, passed, hm)
-                    if type(res) is str:
+                    if isinstance(res, str):
                         raise IllegalMoveError(_why(text, res), ids[res])
                     occ, start = res
                     restricted.discard((c, cur))
@@ -653,7 +674,7 @@ class TockPosition(PegState):
                     raise IllegalMoveError(f"{text}: a marble that stood on its base hole when "
                                            f"the turn began can't enter its goal", ids["turn"], _TURN_IN)
                 res = self._step(occ, start, c, x, *opts[0])
-                if type(res) is str:
+                if isinstance(res, str):
                     raise IllegalMoveError(_why(text, res), ids[res])
                 occ, start = res
                 used.add((c, dst))
@@ -730,14 +751,14 @@ class TockPosition(PegState):
         for d, passed, hm in self._forward(c, x, n, True):
             if d == dst:
                 why = self._step(self.occ, self.start, c, x, d, passed, hm, KING in acts)
-                if type(why) is str:
+                if isinstance(why, str):
                     return _why(text, why), ids[why]
         return said(f"{text}: a {rank} moves {n}, and the count must be used in full",
                     nmsg("%(card)s moves %(n)s, and the count must be used in full",
                          "%(card)s moves %(n)s, and the count must be used in full", n,
                          card=Ref("a rank", rank))), ids["count"]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = super().to_json()
         skips = {str(c): self.skips[c] for c in self.colours if self.skips[c]}  # RG-N4, RG-N5:
         if skips:                                                             # only what is set
@@ -761,7 +782,7 @@ class TockPosition(PegState):
             self.hand_sizes, self.waiting = extra
 
     # ------------------------------------------------------------------ apply
-    def apply(self, move: Move, next_to_move=None) -> None:
+    def apply(self, move: Move, next_to_move: int | None = None) -> None:
         self.occ = self.occ[:]
         self.start = self.start[:]
         kind = move[1]
@@ -780,7 +801,7 @@ class TockPosition(PegState):
                         nd = (self.L if (cur == self.sh[c] and dst >= self.L) else
                               cur + 1 if cur >= self.L else (cur + 1) % self.L)
                         res = self._step(occ, start, c, cur, nd, (), 0)
-                        if type(res) is str:  # only legal moves are made (check_move first)
+                        if isinstance(res, str):  # only legal moves are made (check_move first)
                             raise IllegalMoveError(_why(move.text(self.geo), res), self.ids[res])
                         occ, start = res
                         cur = nd
@@ -789,16 +810,12 @@ class TockPosition(PegState):
                 for c, x, dst in move[2]:
                     passed = _passed(self, c, x, dst, kinds)
                     res = self._step(occ, start, c, x, dst, passed if clears else (), 0, clears)
-                    if type(res) is str:  # only legal moves are made (check_move first)
+                    if isinstance(res, str):  # only legal moves are made (check_move first)
                         raise IllegalMoveError(_why(move.text(self.geo), res), self.ids[res])
                     occ, start = res
             self.occ, self.start = occ, start
         self.to_move = self.next_side() if next_to_move is None else next_to_move
 
-    _make = apply  # the name before issue 24, for old callers
-
-
-RelatedPosition = TockPosition  # the name before issue 24
 
 _WHY = {
     "block": "a peg standing on its own start hole can't be passed or landed on",
@@ -830,9 +847,9 @@ def _no_peg(text, c, token):
                 msg("%(who)s has no peg on %(hole)s", who=Ref("side", c), hole=Ref("hole", token)))
 
 
-def _merge(steps):
+def _merge(steps: Iterable[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
     """CB-P2 / RG-N3: a part is one marble's consecutive single steps."""
-    parts = []
+    parts: list[tuple[int, int, int]] = []
     for c, x, d in steps:
         if parts and parts[-1][0] == c and parts[-1][2] == x:
             parts[-1] = (c, parts[-1][1], d)
@@ -841,7 +858,7 @@ def _merge(steps):
     return tuple(parts)
 
 
-def _distance(pos, c, x, dst):
+def _distance(pos: TockPosition, c: int, x: int, dst: int) -> int | None:
     """Forward steps from x to dst for colour c's peg, or None."""
     L = pos.L
     if x >= L:
@@ -851,7 +868,7 @@ def _distance(pos, c, x, dst):
     return (dst - x) % L or None
 
 
-def _passed(pos, c, x, dst, kinds):
+def _passed(pos: TockPosition, c: int, x: int, dst: int, kinds: set[str]) -> tuple[int, ...]:
     """The main-track holes a forward or backward move passes (for the king)."""
     L = pos.L
     if x == START or x >= L:
@@ -866,7 +883,7 @@ def _passed(pos, c, x, dst, kinds):
     return tuple((x + j) % L for j in range(1, n))
 
 
-def parse_rank(rules, word: str) -> str:
+def parse_rank(rules: Rules, word: str) -> str:
     """A rank of this game's deck (RG-N2); ValueError names the deck."""
     ranks = deck_ranks(rules)
     rank = canonical_rank(word.strip(), ranks) if isinstance(word, str) else None
@@ -875,5 +892,5 @@ def parse_rank(rules, word: str) -> str:
     return rank
 
 
-__all__ = ["TockPosition", "RelatedPosition", "is_carbles_board", "board_sizes", "deck_ranks", "card_rank", "powers", "seat_sections", "parse_rank",
+__all__ = ["TockPosition", "is_carbles_board", "board_sizes", "deck_ranks", "card_rank", "powers", "seat_sections", "parse_rank",
            "check_layout", "SEATS", "SECTIONS"]

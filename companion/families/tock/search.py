@@ -29,13 +29,29 @@ sizes, the public log).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, cast
 
 from ...errors import MoveError
 from ...cards import make_shoe
 from ...evaluation import _CARD_KEEP, Evaluator, Weights
 from ...moves import DISCARD, FORCE, GIVE, HAND, MOVE, SWAP, Move
+from ...rollouts import paired_rollouts
 from .position import BACK, FORCE10, KING, OUT, STEAL, SWAPK, card_rank, powers
+
+if TYPE_CHECKING:
+    import random
+    from ...board import Geometry
+    from ...evaluation import _Tables
+    from ...moves import Steps
+    from ...rules import Rules
+    from ...state import PegState
+    from ...strong import Decision, Over, StrongBot, _Seen
+    from .position import TockPosition
+
+Evaluate = Callable[["PegState", int], float]   # (position, team) -> its score
+Screened = tuple[float, Move, "str | None"]    # (one-ply score, move, the card it spends)
 
 CANDIDATES_FORCE = 2      # force/steal plays searched besides the screen's best
 COME_OUT_KEEP = 4.0       # extra worth of a come-out card while pegs wait in start
@@ -45,20 +61,20 @@ BACK4_KEEP = 3.0          # the backward 4: from the start hole it reaches near 
 
 
 # ------------------------------------------------------------------ evaluation
-class RelatedEvaluator(Evaluator):
+class TockEvaluator(Evaluator):
     """`Evaluator` (its one loop) with the related games' board: a peg on its own start hole
     (= in-spot) has the whole lap to go and is safe there when the rules make
     it a block (TK-M3); threats from behind (any forward card up to 13) and,
     with a backward 4, from up to 4 holes ahead."""
 
-    def __init__(self, rules):
+    def __init__(self, rules: Rules) -> None:
         back = 4 if rules.four == "backward" else 0
         super().__init__(Weights(reach_back=back))
         self.safe_start = rules.start_block
 
-    def tables(self, geo):
+    def tables(self, geo: Geometry) -> _Tables:
         tb = super().tables(geo)
-        if not getattr(tb, "related", False):
+        if not tb.tock_board:
             w = self.w
             mv = []
             for c in range(geo.sides):
@@ -70,21 +86,21 @@ class RelatedEvaluator(Evaluator):
             tb.main_value = mv
             if self.safe_start:  # TK-M3: a peg on its own start hole can't be hit
                 tb.set_safe([geo.come_out[c] for c in range(geo.sides)])
-            tb.related = True
+            tb.tock_board = True
         return tb
 
 
 @lru_cache(maxsize=None)
-def evaluator_for(rules) -> RelatedEvaluator:
-    return RelatedEvaluator(rules)
+def evaluator_for(rules: Rules) -> TockEvaluator:
+    return TockEvaluator(rules)
 
 
 class CardWorth:
     """How useful each rank of this game is to keep (before the come-out bonus)."""
 
-    def __init__(self, rules):
-        self.table = {}
-        self.out = set()
+    def __init__(self, rules: Rules) -> None:
+        self.table: dict[str, float] = {}
+        self.out: set[str] = set()
         for rank, acts in powers(rules).items():
             kinds = {k for k, _ in acts}
             if rank == "JK":
@@ -103,7 +119,7 @@ class CardWorth:
             if OUT in kinds:
                 self.out.add(rank)
 
-    def __call__(self, rank, pegs_in_start):
+    def __call__(self, rank: str, pegs_in_start: bool) -> float:
         v = self.table.get(rank, 1.0)
         if pegs_in_start and rank in self.out:
             v += COME_OUT_KEEP
@@ -111,12 +127,12 @@ class CardWorth:
 
 
 @lru_cache(maxsize=None)
-def worth_for(rules) -> CardWorth:
+def worth_for(rules: Rules) -> CardWorth:
     return CardWorth(rules)
 
 
 # ------------------------------------------------------------------ the view
-def unseen_pool(seen) -> list:
+def unseen_pool(seen: _Seen) -> list[str]:
     """The ranks this seat has not seen: the shoe less its hand and, within a
     deal cycle that is shuffled only at its end (TK-C2), less the cards played
     face up since the cycle began (from the log, as far as it reaches)."""
@@ -148,14 +164,14 @@ def unseen_pool(seen) -> list:
     return pool
 
 
-def _first_cards(rules, hand):
-    first = {}
+def _first_cards(rules: Rules, hand: Iterable[str]) -> dict[str, str]:
+    first: dict[str, str] = {}
     for card in hand:
         first.setdefault(card_rank(rules, card), card)
     return first
 
 
-def _in_start(pos, side):
+def _in_start(pos: PegState, side: int) -> bool:
     return any(pos.start[c] for c in pos.controlled(side))
 
 
@@ -163,21 +179,21 @@ def _in_start(pos, side):
 class RelatedSim:
     """A light game of a related preset on a Position with sampled hands."""
 
-    def __init__(self, seen, evaluate, worth, rng):
+    def __init__(self, seen: _Seen, evaluate: Evaluate, worth: CardWorth, rng: random.Random) -> None:
         self.seen, self.evaluate, self.worth, self.rng = seen, evaluate, worth, rng
-        self.pos = seen.pos
-        self.players = seen.players
+        self.pos = cast("TockPosition", seen.pos)  # the Tock family's view
+        self.players: int = seen.players
         self.seat_side = seen.seat_side
         self.side_seat = seen.side_seat
         self.step = -1 if seen.rules.direction == "counter" else 1
         self.stuck_hand = seen.rules.stuck == "hand"
 
-    def sync(self, hands, waiting):
+    def sync(self, hands: Sequence[Sequence[str]], waiting: Iterable[int]) -> None:
         pos = self.pos
         pos.hand_sizes = {self.seat_side[s]: len(h) for s, h in enumerate(hands)}
         pos.waiting = frozenset(self.seat_side[s] for s in waiting)
 
-    def next_seat(self, seat, hands, skips):
+    def next_seat(self, seat: int, hands: Sequence[Sequence[str]], skips: list[int]) -> int | None:
         """The seat to play after `seat` (TK-C3, JR-P11), or None when the deal is over."""
         if not any(hands):
             return None
@@ -191,7 +207,7 @@ class RelatedSim:
                 continue
             return nxt
 
-    def policy(self, hand):
+    def policy(self, hand: Sequence[str]) -> tuple[Move, str | None] | None:
         """Greedy play for the side to move: (move, rank) with rank None for the whole hand."""
         pos = self.pos
         side = pos.to_move
@@ -200,10 +216,11 @@ class RelatedSim:
         moves, stuck = pos.hand_moves(ranks)
         in_start = _in_start(pos, side)
         worth, evaluate = self.worth, self.evaluate
-        best, best_score = None, None
+        best: tuple[Move, str | None] | None = None
+        best_score: float | None = None
         saved = pos.save()
-        base = None
-        scored = {}
+        base: float | None = None
+        scored: dict[tuple[str, Steps], float] = {}
         for m in moves:
             if m[1] in (MOVE, SWAP):
                 key = (m[1], m[2])
@@ -226,7 +243,8 @@ class RelatedSim:
             return Move(rk, DISCARD), rk
         return best
 
-    def apply(self, seat, move, rank, hands, skips, waiting):
+    def apply(self, seat: int, move: Move, rank: str | None, hands: list[list[str]], skips: list[int],
+              waiting: set[int]) -> int | None:
         """Make `seat`'s play on the position and hands (in place); returns the next seat."""
         pos = self.pos
         kind = move[1]
@@ -235,7 +253,7 @@ class RelatedSim:
             waiting.add(seat)
         else:
             hand = hands[seat][:]
-            hand.remove(rank)
+            hand.remove(rank)  # type: ignore[arg-type]  # every play but the whole hand spends a card
             hands[seat] = hand
             if kind == FORCE:
                 target = self.side_seat[move[2][0]]
@@ -255,7 +273,8 @@ class RelatedSim:
             pos.to_move = self.seat_side[nxt]
         return nxt
 
-    def rollout(self, seat, hands, skips, waiting, plies):
+    def rollout(self, seat: int | None, hands: list[list[str]], skips: list[int], waiting: set[int],
+                plies: int) -> None:
         """Play up to `plies` greedy turns from `seat` (or until the deal is played out)."""
         pos = self.pos
         for _ in range(plies):
@@ -269,7 +288,7 @@ class RelatedSim:
 
 
 # ------------------------------------------------------------------ decisions
-def _one_ply_gain(pos, side, team, rank, evaluate, base):
+def _one_ply_gain(pos: PegState, side: int, team: int, rank: str, evaluate: Evaluate, base: float) -> float:
     """The best board gain `side` could make with a card of `rank` now (0 if none)."""
     saved = pos.save()
     pos.to_move = side
@@ -286,7 +305,8 @@ def _one_ply_gain(pos, side, team, rank, evaluate, base):
     return best
 
 
-def _card_uses(seen, side, evaluate, worth):
+def _card_uses(seen: _Seen, side: int, evaluate: Evaluate,
+               worth: CardWorth) -> tuple[dict[str, float], dict[str, str]]:
     """rank -> how useful a card of that rank is to `side` now: its best one-ply
     gain plus its worth of keeping."""
     pos, team = seen.pos, seen.team
@@ -297,7 +317,7 @@ def _card_uses(seen, side, evaluate, worth):
             for rk in first}, first
 
 
-def decide_give(seen, decision_cls):
+def decide_give(seen: _Seen, decision_cls: type[Decision]) -> Decision:
     """TK-V4.1: pass the card worth most to the partner against its worth to this seat."""
     evaluate, worth = evaluator_for(seen.rules), worth_for(seen.rules)
     team_seats = next(t for t in seen.view["teams"] if seen.seat in t)
@@ -309,7 +329,7 @@ def decide_give(seen, decision_cls):
                         theirs[best] - mine[best], 0, len(first))
 
 
-def decide_forced(seen, decision_cls):
+def decide_forced(seen: _Seen, decision_cls: type[Decision]) -> Decision:
     """JR-P5: discard the card least useful to this seat's pegs."""
     evaluate, worth = evaluator_for(seen.rules), worth_for(seen.rules)
     mine, first = _card_uses(seen, seen.side, evaluate, worth)
@@ -317,7 +337,7 @@ def decide_forced(seen, decision_cls):
     return decision_cls(Move(worst, DISCARD), first[worst], -mine[worst], 0, len(first))
 
 
-def screen(seen):
+def screen(seen: _Seen) -> list[Screened]:
     """One-ply scores of the distinct plays: [(score, move, card)], best first."""
     rules, pos, side, team = seen.rules, seen.pos, seen.side, seen.team
     evaluate, worth = evaluator_for(rules), worth_for(rules)
@@ -325,7 +345,8 @@ def screen(seen):
     in_start = _in_start(pos, side)
     moves, stuck = pos.hand_moves(list(first))
     base = evaluate(pos, team)
-    out, score_of = [], {}
+    out: list[Screened] = []
+    score_of: dict[tuple[str, Steps], float] = {}
     for m in moves:
         if m[1] in (MOVE, SWAP):
             key = (m[1], m[2])
@@ -347,11 +368,13 @@ def screen(seen):
     return out
 
 
-def decide_play(bot, seen, decision_cls, over):
+def decide_play(bot: StrongBot, seen: _Seen, decision_cls: type[Decision], over: Over) -> Decision:
     screened = screen(seen)
     if not screened:
         raise MoveError("no legal plays in this view")
-    cands, keys, forces = [], set(), []
+    cands: list[Screened] = []
+    forces: list[Screened] = []
+    keys: set[tuple[str, Any]] = set()
     for t in screened:
         m = t[1]
         key = (m[1], m[2]) if m[1] in (MOVE, SWAP) else (m[1], m[0])
@@ -374,7 +397,8 @@ def decide_play(bot, seen, decision_cls, over):
     return decision_cls(best[1], best[2], best_v, n, len(cands))
 
 
-def search(bot, seen, moves, cards, over, switch_z=1.0):
+def search(bot: StrongBot, seen: _Seen, moves: Sequence[Move], cards: Sequence[str | None], over: Over,
+           switch_z: float = 1.0) -> tuple[list[float], int]:
     """Each candidate's edge over the first, from rollouts on sampled deals
     (common random numbers), less `switch_z` standard errors."""
     rng = bot.rng
@@ -393,50 +417,24 @@ def search(bot, seen, moves, cards, over, switch_z=1.0):
     hand_ranks = [card_rank(rules, c) for c in seen.hand]
     skips0 = list(seen.view.get("skips") or [0] * players)
     waiting0 = set(seen.view.get("waiting") or ())
-    n_out = len(moves)
-    diff = [0.0] * n_out
-    diff2 = [0.0] * n_out
-    vals = [0.0] * n_out
     root = pos.save()  # with the hand sizes and waiting sides the rollouts change
-    it = 0
-    while it < bot.iterations:
-        if over is not None and it and over():
-            break
-        deal = rng.sample(pool, need)
-        hands0 = [None] * players
-        k = 0
-        for s, size in zip(others, sizes):
-            hands0[s] = deal[k:k + size]
-            k += size
-        hands0[me] = hand_ranks
-        late = False
-        for i in range(n_out):
-            if over is not None and it and over():
-                late = True  # out of time mid-deal: drop it (the candidates share it)
-                break
-            hands, skips, waiting = hands0[:], skips0[:], set(waiting0)
-            m = moves[i]
-            seat = sim.apply(me, m, None if m[1] == HAND else m[0], hands, skips, waiting)
-            sim.rollout(seat, hands, skips, waiting, plies - 1)
-            vals[i] = evaluate(pos, seen.team) - keeps[i]
-            pos.restore(root)
-        if late:
-            break
-        for i in range(n_out):
-            d = vals[i] - vals[0]
-            diff[i] += d
-            diff2[i] += d * d
-        it += 1
-    n = max(it, 1)
-    edges = []
-    for i in range(n_out):
-        m = diff[i] / n
-        var = max(diff2[i] / n - m * m, 0.0)
-        edges.append(m - switch_z * (var / n) ** 0.5 if it > 1 else (0.0 if i == 0 else -1e9))
+
+    def play_out(i: int, hands0: list[list[str]], rest: list[str]) -> float:
+        hands, skips, waiting = hands0[:], skips0[:], set(waiting0)
+        hands[me] = hand_ranks
+        m = moves[i]
+        seat = sim.apply(me, m, None if m[1] == HAND else m[0], hands, skips, waiting)
+        sim.rollout(seat, hands, skips, waiting, plies - 1)
+        value = evaluate(pos, seen.team) - keeps[i]
+        pos.restore(root)
+        return value
+
+    _, edges, it = paired_rollouts(rng, pool, need, players, others, sizes, len(moves), bot.iterations,
+                                   over, play_out, switch_z)
     return edges, it
 
 
-def decide(bot, seen, phase, decision_cls, over):
+def decide(bot: StrongBot, seen: _Seen, phase: str, decision_cls: type[Decision], over: Over) -> Decision:
     """The strong bot's decision in a related-games view."""
     if phase == "give":
         return decide_give(seen, decision_cls)
@@ -447,4 +445,4 @@ def decide(bot, seen, phase, decision_cls, over):
     raise MoveError(f"nothing to decide in phase {phase!r}")
 
 
-__all__ = ["decide", "RelatedEvaluator", "CardWorth", "unseen_pool"]
+__all__ = ["decide", "TockEvaluator", "CardWorth", "unseen_pool"]
