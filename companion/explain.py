@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .board import START
-from .message import Join, Ref, msg, nmsg, said
+from .message import Join, Msg, Ref, Said, msg, nmsg, said
 from .moves import FREE, SWAP, Move
 from .powers import BACK, FWD, OUT, SPLIT, SWAP2
 
@@ -105,9 +105,9 @@ def explain(pos: Position, move: Move) -> tuple[str, str]:
                             msg("the peg already stands on its in-spot: that is no move")), "R14"
             if d != START and occ[c] >> d & 1:
                 return _own_colour(text), "M2"
-            reason = _joker_reason(pos, occ, start, c, s, d, text, team)
-            if reason:
-                return reason
+            refused = _joker_reason(pos, occ, start, c, s, d, text, team)
+            if refused:
+                return refused
         elif s == START:
             if OUT not in kinds:
                 return said(f"{text}: only an A, J, Q, K or joker brings a peg out of start",
@@ -117,9 +117,9 @@ def explain(pos: Position, move: Move) -> tuple[str, str]:
                 return said(f"{text}: a peg comes out on its come-out hole {hole}",
                             msg("a peg comes out on its come-out hole, %(hole)s", hole=Ref("hole", hole))), "M6"
         else:
-            reason = _count_reason(pos, occ, c, s, d, text, rank, acts, len(steps), opponent and any_pegs)
-            if reason:
-                return reason
+            refused = _count_reason(pos, occ, c, s, d, text, rank, acts, len(steps), opponent and any_pegs)
+            if refused:
+                return refused
         # landing, hits and chains
         if d != START and occ[c] >> d & 1:
             return _own_colour(text), "M2"
@@ -227,20 +227,20 @@ def _joker_reason(pos: Position, occ: Sequence[int], start: Sequence[int], c: in
     return None
 
 
-def _no_peg(text, c, token):
+def _no_peg(text: str, c: int, token: str) -> Said:
     return said(f"{text}: side {c} has no peg on {token}",
                 msg("%(who)s has no peg on %(hole)s", who=Ref("side", c), hole=Ref("hole", token)))
 
 
-def _no_peg_in_start(text, c):
+def _no_peg_in_start(text: str, c: int) -> Said:
     return said(f"{text}: side {c} has no peg in start", msg("%(who)s has no peg in start", who=Ref("side", c)))
 
 
-def _own_colour(text):
+def _own_colour(text: str) -> Said:
     return said(f"{text}: a peg can't land on a peg of its own colour", msg("a peg can't land on a peg of its own colour"))
 
 
-def _count_rule(rank, acts):
+def _count_rule(rank: str, acts: Sequence[tuple[Any, ...]]) -> Msg:
     """"a 7 moves a peg 7 forward, and the whole count must be used" (the card's counts)."""
     dirs = [nmsg("%(n)s forward", "%(n)s forward", n) if k == FWD else nmsg("%(n)s backward", "%(n)s backward", n)
             for k, n, _ in acts if k in (FWD, BACK)]

@@ -139,7 +139,7 @@ class Ref:
     def __hash__(self) -> int:
         return hash((self.kind, str(self.value)))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Ref], tuple[str, Any]]:
         return (Ref, (self.kind, self.value))
 
 

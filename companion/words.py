@@ -430,7 +430,7 @@ def told(history: Sequence[dict[str, Any]]) -> Msg | None:
 def named(message: Msg, names: Names) -> Msg:
     """`message` with its `Ref` parameters named for this table: side 2 -> "Ann (Red)",
     M13 -> "hole 13", J -> "a jack" (the engine knows sides, hole tokens and ranks only)."""
-    def one(value):
+    def one(value: Any) -> Any:
         if isinstance(value, Msg):
             return named(value, names)
         if not isinstance(value, Ref):
@@ -455,7 +455,7 @@ def named(message: Msg, names: Names) -> Msg:
                message.ctx)
 
 
-def refusal_msg(pos, names: Names, error) -> Msg:
+def refusal_msg(pos: object, names: Names, error: object) -> Msg:
     """The engine's refusal as players read it (without its rule id): the message the
     error carries (`MoveError.reason`, or a `said` sentence's), named for the table. A
     refusal without one reads "that move is not allowed here" (its rule id says more)."""
@@ -467,7 +467,7 @@ def refusal_msg(pos, names: Names, error) -> Msg:
     return named(reason, names)
 
 
-def refusal(pos, names: Names, error, rule: str | None = None) -> Msg:
+def refusal(pos: object, names: Names, error: object, rule: str | None = None) -> Msg:
     """A refusal from the rules engine in words, keeping its rule id: "that's Ben's peg:
     you may move only your own (P8)". ``error``: the `MoveError` (its rule id is used when
     ``rule`` is not given) or the engine's sentence (`companion.message.said`)."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...board import START
 from ...errors import PositionError, RulesError
-from ...message import Ref, msg, nmsg, said
+from ...message import Ref, Said, msg, nmsg, said
 from ...moves import (DISCARD, FORCE, HAND, MOVE, SWAP, IllegalMoveError, Move,
                       canonical_rank)
 from ...state import PegState, Saved, bits as _bits
@@ -737,9 +737,10 @@ class TockPosition(PegState):
                             nmsg("%(card)s moves %(n)s backward", "%(card)s moves %(n)s backward", n,
                                  card=Ref("a rank", rank))), ids["count"]
             why = self._step(self.occ, self.start, c, x, d, passed, 0)
-            return _why(text, why), ids.get(why, ids["count"])
-        n = acts.get(FWD) or acts.get(KING) or acts.get(OTHER5)
-        if not n:
+            broken = why if isinstance(why, str) else ""   # "": the path is clear
+            return _why(text, broken), ids.get(broken, ids["count"])
+        count = acts.get(FWD) or acts.get(KING) or acts.get(OTHER5)
+        if not count:
             return said(f"{text}: a {rank} doesn't move a peg that way",
                         msg("%(card)s doesn't move a peg that way", card=Ref("a rank", rank))), ids["count"]
         if dst >= L and x < L and c not in self.teams[self.team_of[self.to_move]]:
@@ -748,14 +749,14 @@ class TockPosition(PegState):
         if dst >= L and x == sh[c]:
             return said(f"{text}: a peg that stood on its own start hole when the turn began can't "
                         f"turn in this turn", _TURN_IN), ids["turn"]
-        for d, passed, hm in self._forward(c, x, n, True):
+        for d, passed, hm in self._forward(c, x, count, True):
             if d == dst:
                 why = self._step(self.occ, self.start, c, x, d, passed, hm, KING in acts)
                 if isinstance(why, str):
                     return _why(text, why), ids[why]
-        return said(f"{text}: a {rank} moves {n}, and the count must be used in full",
+        return said(f"{text}: a {rank} moves {count}, and the count must be used in full",
                     nmsg("%(card)s moves %(n)s, and the count must be used in full",
-                         "%(card)s moves %(n)s, and the count must be used in full", n,
+                         "%(card)s moves %(n)s, and the count must be used in full", count,
                          card=Ref("a rank", rank))), ids["count"]
 
     def to_json(self) -> dict[str, Any]:
@@ -833,16 +834,17 @@ _WHY_MSG = {
 _TURN_IN = msg("a peg that stood on its start hole when the turn began can't go into home this turn")
 
 
-def _why(text, res):
-    return said(f"{text}: {_WHY.get(res, 'not legal')}", _WHY_MSG.get(res) or msg("that move is not allowed here"))
+def _why(text: str, res: object) -> Said:
+    key = res if isinstance(res, str) else ""   # "": the path is clear, the count is wrong
+    return said(f"{text}: {_WHY.get(key, 'not legal')}", _WHY_MSG.get(key) or msg("that move is not allowed here"))
 
 
-def _not_yours(text, c):
+def _not_yours(text: str, c: int) -> Said:
     return said(f"{text}: side {c}'s pegs are not yours to move now",
                 msg("%(who)s's pegs are not yours to move now", who=Ref("side", c)))
 
 
-def _no_peg(text, c, token):
+def _no_peg(text: str, c: int, token: str) -> Said:
     return said(f"{text}: side {c} has no peg on {token}",
                 msg("%(who)s has no peg on %(hole)s", who=Ref("side", c), hole=Ref("hole", token)))
 
