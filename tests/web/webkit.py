@@ -143,7 +143,8 @@ class SSEListener(threading.Thread):
         conn.close()
 
 
-def wait_until(pred, timeout=10.0, step=0.01):
+def wait_until(pred, timeout=30.0, step=0.01):
+    """Whether `pred()` came true; `timeout` is a ceiling against a hang, not a budget."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if pred():
