@@ -307,8 +307,8 @@ def test_a_hint_lights_its_move_on_the_simulated_board(live):
             phone.goto(f"{live.url}/seat/{gid}")
             phone.wait_for_selector("#banner.go")
             phone.locator("#hint").tap()
-            expect(phone.locator("#hint-text")).to_contain_text("Hint: ", timeout=15000)
-            tv.wait_for_selector('#leds [data-role="hint"]', timeout=10000)
+            expect(phone.locator("#hint-text")).to_contain_text("Hint: ", timeout=30000)
+            tv.wait_for_selector('#leds [data-role="hint"]', timeout=30000)
             hinted = {c.get_attribute("data-led") for c in tv.locator('#leds [data-role="hint"]').all()}
             live_ref = svc.board.referee
             assert hinted == set(live_ref.core.hint_holes()) and hinted

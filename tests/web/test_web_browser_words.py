@@ -53,16 +53,16 @@ def test_a_doubt_is_told_on_every_page(live):
         svc.act_as(table, bluffer, {"version": table.version, "move": move, "card": play.card})
         prompt = pages[doubter].locator("#prompt")
         who = f"{table.seats[bluffer].name} ({table.seats[bluffer].colour.title()})"
-        expect(prompt).to_contain_text(f"{who} played a card face down as", timeout=10000)
+        expect(prompt).to_contain_text(f"{who} played a card face down as", timeout=30000)
         assert not re.search(r"\d+:[SMH]", prompt.inner_text())   # no "K 0:S-M8"
         expect(pages[doubter].locator("#doubt")).to_be_visible()
         pages[doubter].locator("#doubt").tap()
 
         name = table.seats[bluffer].name
         for page in pages.values():
-            expect(page.locator("#msg")).to_contain_text(f"doubted {name}'s", timeout=10000)
+            expect(page.locator("#msg")).to_contain_text(f"doubted {name}'s", timeout=30000)
             expect(page.locator("#msg")).to_contain_text(f"a bluff. {name}'s move is cancelled")
-        expect(tv.locator("#declared")).to_contain_text(f"a bluff. {name}'s move is cancelled", timeout=10000)
+        expect(tv.locator("#declared")).to_contain_text(f"a bluff. {name}'s move is cancelled", timeout=30000)
         cancelled = tv.locator("#log li.cancelled")
         expect(cancelled).to_have_count(1)
         expect(cancelled).to_contain_text("cancelled: the bluff was caught")
