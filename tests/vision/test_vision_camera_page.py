@@ -167,7 +167,7 @@ browser_only = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMI
 @pytest.fixture
 def live_page(tmp_path):
     from tests.helpers.livekit import LiveServer
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     servers = []
 
     def open_page(source):
@@ -175,8 +175,7 @@ def live_page(tmp_path):
         srv = LiveServer(app)
         servers.append(srv)
         return srv, target
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+    with borrowed_browser() as b:   # the worker's one browser (tests/helpers/browserkit.py)
         ctx = b.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                             has_touch=True)
         page = ctx.new_page()

@@ -21,11 +21,8 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--no-first-run", "--disable-sync"])
+    from tests.helpers.browserkit import borrowed_browser
+    with borrowed_browser() as b:   # the worker's one browser (tests/helpers/browserkit.py)
         yield b
         b.close()
 

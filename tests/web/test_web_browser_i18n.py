@@ -87,7 +87,7 @@ def play_turn(page):
 
 
 def test_a_mixed_table_plays_each_phone_in_its_own_language(live):
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     svc = live.app.extensions["pegs"]
     names = ["Ann", "Béa", "Cyr", "Dalia"]
     table, host_token = svc.create({"preset": "basic", "players": 4, "teams": 2, "names": names})
@@ -95,10 +95,7 @@ def test_a_mixed_table_plays_each_phone_in_its_own_language(live):
     langs = {(first + 1) % 4: "fr_CA", (first + 2) % 4: "ar", (first + 3) % 4: "en"}
     phrases = english_phrases()
     assert len(phrases) > 100
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--no-first-run",
-                                          "--autoplay-policy=no-user-gesture-required"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         errors, pages = [], {}
         host = live.url.split("//")[1].split(":")[0]
         for seat, lang in langs.items():
@@ -188,15 +185,12 @@ def test_the_host_hears_a_seat_request_and_the_table_speaks_each_move(live):
     """25.2: the host page's title, vibration and chime when a phone asks for a seat; the
     table display says each move aloud in its own language when its switch is on, and puts
     the newest log line (only that) in its polite live region."""
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     svc = live.app.extensions["pegs"]
     table, host_token = svc.create({"preset": "basic", "players": 4, "teams": 2,
                                     "names": ["Ann", "Ben", "Cat", "Dan"]})
     svc.join(svc.join_code(table, 0), None)   # seat 0 is taken: another phone will ask for it
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--no-first-run",
-                                          "--autoplay-policy=no-user-gesture-required"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         errors = []
         host = live.url.split("//")[1].split(":")[0]
         hctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
@@ -245,7 +239,7 @@ def test_a_seat_that_may_doubt_is_alerted_and_the_badge_is_not_announced(live):
     """25.2: when a seat may doubt (Bluffing Joker), its phone's title says so, it vibrates
     and chimes; the seat page has one polite live region (the newest log line), not the
     banner, the prompt or the connection badge."""
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     from companion.cards import rank_of
     svc = live.app.extensions["pegs"]
     table, _ = svc.create({"preset": "bluffing_joker", "players": 4, "teams": 2,
@@ -254,10 +248,7 @@ def test_a_seat_that_may_doubt_is_alerted_and_the_badge_is_not_announced(live):
     bluffer = g.actor
     doubter = (bluffer + 1) % 4
     play = next(p for p in g.legal_plays() if p.move.kind == "move" and rank_of(p.card) != p.move.rank)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--no-first-run",
-                                          "--autoplay-policy=no-user-gesture-required"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         errors = []
         ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
         ctx.add_init_script(SPY)
