@@ -73,7 +73,7 @@ class Phone:
 
     conn = None
 
-    def request(self, method, path, body=None, timeout=10, headers=None):
+    def request(self, method, path, body=None, timeout=60, headers=None):
         if self.conn is None:  # one kept-alive connection per phone
             self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
                                                    source_address=(self.source, 0) if self.source else None)
