@@ -8,3 +8,11 @@ try:   # browser tests: a wait for the page is a ceiling against a hang, not a b
     _expect.set_options(timeout=30_000)
 except ImportError:
     pass
+
+
+def pytest_sessionfinish(session):
+    """The worker's shared browser (tests.helpers.browserkit), if a test borrowed it."""
+    import sys
+    kit = sys.modules.get("tests.helpers.browserkit")
+    if kit is not None:
+        kit.close_shared()

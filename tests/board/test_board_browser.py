@@ -68,11 +68,9 @@ def test_drag_a_peg_on_the_virtual_board_and_the_move_is_taken(live):
     assert seat == 0
     token = svc.join(svc.join_code(table, seat))[2]
     gid, side = table.gid, table.game.seat_side[seat]
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     errors = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         try:
             phone_ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
                                             is_mobile=True, has_touch=True)
@@ -199,11 +197,9 @@ def test_bluffing_on_the_board_the_table_learns_only_the_declared_rank(live):
         with urllib.request.urlopen(f"{live.url}/api/games/{gid}/board") as r:
             return json.load(r)
 
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     errors = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         try:
             ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
             ctx.add_cookies([{"name": f"pj_s_{gid}", "value": token, "url": live.url}])
@@ -243,11 +239,9 @@ def test_the_table_page_says_the_board_in_words(live):
     owner = table.seats[table.game.side_seat[other]].name
     from companion.words import a_rank as aRank
     notation = re.compile(r"\b\d+:[SMH]|\b[MH]\d+\b|\bside \d")
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     errors = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         try:
             tv = watch(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), errors)
             tv.goto(f"{live.url}/table/{gid}")
@@ -291,11 +285,9 @@ def test_a_hint_lights_its_move_on_the_simulated_board(live):
         table.seats[seat].hints = True          # as the host's "hints on" for this seat
     token = svc.join(svc.join_code(table, seat))[2]
     gid = table.gid
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     errors = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         try:
             phone_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                             has_touch=True)
@@ -307,8 +299,8 @@ def test_a_hint_lights_its_move_on_the_simulated_board(live):
             phone.goto(f"{live.url}/seat/{gid}")
             phone.wait_for_selector("#banner.go")
             phone.locator("#hint").tap()
-            expect(phone.locator("#hint-text")).to_contain_text("Hint: ", timeout=15000)
-            tv.wait_for_selector('#leds [data-role="hint"]', timeout=10000)
+            expect(phone.locator("#hint-text")).to_contain_text("Hint: ", timeout=30000)
+            tv.wait_for_selector('#leds [data-role="hint"]', timeout=30000)
             hinted = {c.get_attribute("data-led") for c in tv.locator('#leds [data-role="hint"]').all()}
             live_ref = svc.board.referee
             assert hinted == set(live_ref.core.hint_holes()) and hinted
@@ -343,11 +335,9 @@ def test_jackaroo_a_card_chosen_on_the_phone_is_followed_on_the_simulated_board(
     token = svc.join(svc.join_code(table, seat))[2]
     gid = table.gid
     base = f"M{18 * side + 17}"                          # JR-G1: the base hole
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     errors = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         try:
             phone_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                             has_touch=True)

@@ -33,7 +33,9 @@ ALL_CONFIGS = sorted({*sampling.CONFIGS,
                       *((p, n, t) for p in sampling.PRESETS for n, t in sampling.LAYOUTS)})
 configs = st.sampled_from(ALL_CONFIGS)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
-PROFILE = settings(max_examples=40, deadline=None,
+# the fast suite's examples a property; test_slow_replay_and_push_pop (-m slow) draws 300 games
+# longer than these and checks replay, push/pop and the notation round trip on each
+PROFILE = settings(max_examples=20, deadline=None,
                    suppress_health_check=[HealthCheck.too_slow])
 PARSE_ALL_UP_TO = 300   # parse (with its legality check) every move up to this many ...
 PARSE_SAMPLE = 120      # ... else this many chosen at random: parse_move re-generates moves

@@ -167,7 +167,7 @@ browser_only = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMI
 @pytest.fixture
 def live_page(tmp_path):
     from tests.helpers.livekit import LiveServer
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     servers = []
 
     def open_page(source):
@@ -175,8 +175,7 @@ def live_page(tmp_path):
         srv = LiveServer(app)
         servers.append(srv)
         return srv, target
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+    with borrowed_browser() as b:   # the worker's one browser (tests/helpers/browserkit.py)
         ctx = b.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                             has_touch=True)
         page = ctx.new_page()
@@ -197,7 +196,7 @@ def test_phone_calibrates_with_the_markers(live_page, recordings, tmp_path):
     srv, target = open_page(recordings["seen"])
     page.goto(srv.url + "/settings/camera")
     page.click("#take")
-    expect(page.locator("#overlay circle.hole")).to_have_count(112, timeout=20000)
+    expect(page.locator("#overlay circle.hole")).to_have_count(112, timeout=30000)
     expect(page.locator("#overlay circle.filled")).to_have_count(20)
     expect(page.locator("#overlay polygon.marker")).to_have_count(4)
     expect(page.locator("#cam-msg")).to_contain_text("reads 20 pegs")
@@ -205,12 +204,12 @@ def test_phone_calibrates_with_the_markers(live_page, recordings, tmp_path):
     # the optional second picture: the host takes every peg off, then taps
     expect(page.locator("#take-empty")).to_have_text("Take a picture of the empty board")
     page.click("#take-empty")                                     # the pegs were left on: refused in words
-    expect(page.locator("#empty-state")).to_contain_text("can't use it", timeout=20000)
+    expect(page.locator("#empty-state")).to_contain_text("can't use it", timeout=30000)
     expect(page.locator("#cam-error")).to_contain_text("take every peg off")
     expect(page.locator("#save")).to_be_disabled()
     use_camera(srv.app, recordings["empty"])
     page.click("#take-empty")                                     # retaken with the board empty
-    expect(page.locator("#empty-state")).to_contain_text("Done: the camera uses it", timeout=20000)
+    expect(page.locator("#empty-state")).to_contain_text("Done: the camera uses it", timeout=30000)
     expect(page.locator("#take-empty")).to_have_text("Retake the empty board")
     expect(page.locator("#empty-snap")).to_be_visible()
     expect(page.locator("#overlay circle.filled")).to_have_count(20)      # the picture with the pegs, read again
@@ -231,13 +230,13 @@ def test_phone_taps_four_holes_when_the_markers_are_hidden(live_page, recordings
     srv, target = open_page(recordings["hidden"])
     page.goto(srv.url + "/settings/camera")
     page.click("#take")
-    expect(page.locator("#tap-help")).to_contain_text("Tap hole 0", timeout=20000)
+    expect(page.locator("#tap-help")).to_contain_text("Tap hole 0", timeout=30000)
     expect(page.locator("#cam-msg")).to_contain_text("found 0 of the board's markers")
     page.locator("#snap").scroll_into_view_if_needed()
     box = page.locator("#snap").bounding_box()
     for x, y in recordings["taps"]:
         page.mouse.click(box["x"] + x * box["width"] / 1280, box["y"] + y * box["height"] / 720)
-    expect(page.locator("#overlay circle.filled")).to_have_count(20, timeout=20000)
+    expect(page.locator("#overlay circle.filled")).to_have_count(20, timeout=30000)
     page.screenshot(path=str(tmp_path / "camera-taps.png"), full_page=True)
     page.click("#save")
     expect(page.locator("#cam-msg")).to_contain_text("Saved to")
@@ -272,13 +271,13 @@ def test_phone_shows_the_camera_and_takes_the_sheen_set_up_with_an_empty_board_p
     page.goto(srv.url + "/settings/camera")
     page.click("#take")
     info = page.locator("#warnings li.camera-info")
-    expect(info.first).to_contain_text("cm above the board, tilted", timeout=20000)
+    expect(info.first).to_contain_text("cm above the board, tilted", timeout=30000)
     expect(info.last).to_contain_text("working envelope for these pegs")
     expect(page.locator("#cam-msg")).to_contain_text("It can tell every colour apart")
     page.screenshot(path=str(tmp_path / "camera-sheen-camera.png"), full_page=True)
     use_camera(srv.app, sheen["empty"])
     page.click("#take-empty")
-    expect(page.locator("#empty-state")).to_contain_text("Done: the camera uses it", timeout=20000)
+    expect(page.locator("#empty-state")).to_contain_text("Done: the camera uses it", timeout=30000)
     page.click("#save")
     expect(page.locator("#cam-msg")).to_contain_text("Saved to")
     cal = Calibration.load(target)

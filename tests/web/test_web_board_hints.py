@@ -18,7 +18,7 @@ from web.tables import TableService
 H = {"X-Pegs-Request": "1"}
 
 
-def wait_until(pred, timeout=10.0, step=0.01):
+def wait_until(pred, timeout=30.0, step=0.01):   # a ceiling against a hang
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if pred():

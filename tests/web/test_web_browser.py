@@ -21,11 +21,8 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--no-first-run", "--disable-sync"])
+    from tests.helpers.browserkit import borrowed_browser
+    with borrowed_browser() as b:   # the worker's one browser (tests/helpers/browserkit.py)
         yield b
         b.close()
 
@@ -41,7 +38,7 @@ def phone(browser):
 
 def play_turn(page):
     """Tap through one turn on the acting phone: a card, a peg, a destination (twice for a split), confirm."""
-    page.wait_for_selector("#banner.go", timeout=10000)
+    page.wait_for_selector("#banner.go", timeout=30000)
     expect(page.locator("#hand button.pcard:not([disabled])").first).to_be_visible()
     cards = page.locator("#hand button.pcard:not(.dim)")
     if cards.count() == 0:
@@ -56,7 +53,7 @@ def play_turn(page):
         target = page.locator("#targets .target.movable, #targets .target.dest").first
         target.dispatch_event("click")
     page.locator("#confirm").tap()
-    expect(page.locator("#banner.go")).to_have_count(0, timeout=10000)
+    expect(page.locator("#banner.go")).to_have_count(0, timeout=30000)
 
 
 def test_phones_create_join_and_play(live, browser):
@@ -106,7 +103,7 @@ def test_phones_create_join_and_play(live, browser):
     assert t.game.turn == 6
     # every phone and the table caught up
     for page in [p for _, p, _ in seats] + [table]:
-        expect(page.locator("#log li")).to_have_count(6 if page is table else 6, timeout=10000)
+        expect(page.locator("#log li")).to_have_count(6 if page is table else 6, timeout=30000)
     seats[t.game.actor][1].locator("#hand button.pcard").first.tap()
     seats[t.game.actor][1].screenshot(path=str(ARTIFACTS / "seat-card-chosen.png"), full_page=True)
     seats[(t.game.actor + 1) % 4][1].screenshot(path=str(ARTIFACTS / "seat-waiting.png"), full_page=True)

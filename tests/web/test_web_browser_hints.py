@@ -45,7 +45,7 @@ def test_host_turns_hints_on_and_the_seat_sees_one(live, browser):
     page.wait_for_url(f"**/seat/{gid}")
     page.wait_for_selector("#banner.go")
     page.locator("#hint").tap()
-    expect(page.locator("#hint-text")).to_contain_text("Hint: ", timeout=15000)
+    expect(page.locator("#hint-text")).to_contain_text("Hint: ", timeout=30000)
     expect(page.locator("#hand button.pcard.hinted")).to_have_count(1)
     hint = table.current_hint(first)
     if not hint["move"].endswith("discard"):  # a discard (a random deal) rings no pegs

@@ -59,7 +59,7 @@ def assert_lang(page, lang):
     assert page.evaluate("document.documentElement.dir") == direction
 
 
-def wait_js(page, expr, timeout=10.0):
+def wait_js(page, expr, timeout=30.0):   # a ceiling against a hang, not a budget
     """Poll `expr` with page.evaluate (wait_for_function evals, which the pages' CSP forbids)."""
     import time
     end = time.monotonic() + timeout
@@ -87,7 +87,7 @@ def play_turn(page):
 
 
 def test_a_mixed_table_plays_each_phone_in_its_own_language(live):
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     svc = live.app.extensions["pegs"]
     names = ["Ann", "Béa", "Cyr", "Dalia"]
     table, host_token = svc.create({"preset": "basic", "players": 4, "teams": 2, "names": names})
@@ -95,10 +95,7 @@ def test_a_mixed_table_plays_each_phone_in_its_own_language(live):
     langs = {(first + 1) % 4: "fr_CA", (first + 2) % 4: "ar", (first + 3) % 4: "en"}
     phrases = english_phrases()
     assert len(phrases) > 100
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--no-first-run",
-                                          "--autoplay-policy=no-user-gesture-required"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         errors, pages = [], {}
         host = live.url.split("//")[1].split(":")[0]
         for seat, lang in langs.items():
@@ -125,7 +122,7 @@ def test_a_mixed_table_plays_each_phone_in_its_own_language(live):
         # the turns go French, Arabic, English
         for seat in ((first + 1) % 4, (first + 2) % 4, (first + 3) % 4):
             page, lang = pages[seat], langs[seat]
-            expect(page).to_have_title(f"● {TURN[lang]}", timeout=10000)
+            expect(page).to_have_title(f"● {TURN[lang]}", timeout=30000)
             assert_lang(page, lang)
             expect(page.locator("#banner")).to_have_text(TURN[lang])
             if lang != "en":
@@ -140,8 +137,8 @@ def test_a_mixed_table_plays_each_phone_in_its_own_language(live):
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / f"i18n-seat-{lang}.png"), full_page=True)
             play_turn(page)
-            expect(page).not_to_have_title(re.compile("●"), timeout=10000)   # the title is back
-            expect(page.locator("#banner")).not_to_have_text(TURN[lang], timeout=10000)
+            expect(page).not_to_have_title(re.compile("●"), timeout=30000)   # the title is back
+            expect(page.locator("#banner")).not_to_have_text(TURN[lang], timeout=30000)
 
         # each phone's log tells the French player's move in its own words
         fr_page = pages[(first + 1) % 4]
@@ -188,15 +185,12 @@ def test_the_host_hears_a_seat_request_and_the_table_speaks_each_move(live):
     """25.2: the host page's title, vibration and chime when a phone asks for a seat; the
     table display says each move aloud in its own language when its switch is on, and puts
     the newest log line (only that) in its polite live region."""
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     svc = live.app.extensions["pegs"]
     table, host_token = svc.create({"preset": "basic", "players": 4, "teams": 2,
                                     "names": ["Ann", "Ben", "Cat", "Dan"]})
     svc.join(svc.join_code(table, 0), None)   # seat 0 is taken: another phone will ask for it
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--no-first-run",
-                                          "--autoplay-policy=no-user-gesture-required"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         errors = []
         host = live.url.split("//")[1].split(":")[0]
         hctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
@@ -210,7 +204,7 @@ def test_the_host_hears_a_seat_request_and_the_table_speaks_each_move(live):
         assert hp.evaluate("window.__vibrations.length") == 0 and "●" not in hp.title()
         hp.locator("h1").tap()   # a phone in use has been touched (browsers allow vibrate after that)
         svc.request_seat(table, None, svc.join_code(table, 0), "192.168.1.77")
-        expect(hp).to_have_title("● Un cellulaire demande une place", timeout=10000)
+        expect(hp).to_have_title("● Un cellulaire demande une place", timeout=30000)
         assert hp.evaluate("window.__vibrations.length") == 1
         assert hp.evaluate("window.__tones") >= 2
 
@@ -235,7 +229,7 @@ def test_the_host_hears_a_seat_request_and_the_table_speaks_each_move(live):
         tv.locator("#speak").uncheck()
         play = g.legal_plays()[0]
         svc.act_as(table, g.actor, {"version": table.version, "move": play.move.text(table.geo), "card": play.card})
-        expect(tv.locator("#said")).not_to_have_text(text, timeout=10000)   # the new line, silently
+        expect(tv.locator("#said")).not_to_have_text(text, timeout=30000)   # the new line, silently
         assert tv.evaluate("window.__spoken.length") == 1
         browser.close()
     assert not errors, errors
@@ -245,7 +239,7 @@ def test_a_seat_that_may_doubt_is_alerted_and_the_badge_is_not_announced(live):
     """25.2: when a seat may doubt (Bluffing Joker), its phone's title says so, it vibrates
     and chimes; the seat page has one polite live region (the newest log line), not the
     banner, the prompt or the connection badge."""
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     from companion.cards import rank_of
     svc = live.app.extensions["pegs"]
     table, _ = svc.create({"preset": "bluffing_joker", "players": 4, "teams": 2,
@@ -254,10 +248,7 @@ def test_a_seat_that_may_doubt_is_alerted_and_the_badge_is_not_announced(live):
     bluffer = g.actor
     doubter = (bluffer + 1) % 4
     play = next(p for p in g.legal_plays() if p.move.kind == "move" and rank_of(p.card) != p.move.rank)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--no-first-run",
-                                          "--autoplay-policy=no-user-gesture-required"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         errors = []
         ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
         ctx.add_init_script(SPY)
@@ -270,7 +261,7 @@ def test_a_seat_that_may_doubt_is_alerted_and_the_badge_is_not_announced(live):
         assert page.locator("[aria-live]").count() == 1 and page.locator("#said[aria-live=polite]").count() == 1
         page.locator("#piles").tap()   # a phone in use has been touched (browsers allow vibrate after that)
         svc.act_as(table, bluffer, {"version": table.version, "move": play.move.text(table.geo), "card": play.card})
-        expect(page).to_have_title("● Your call: doubt or pass?", timeout=10000)
+        expect(page).to_have_title("● Your call: doubt or pass?", timeout=30000)
         wait_js(page, "window.__vibrations.length === 1 && window.__tones >= 2")
         expect(page.locator("#said")).to_contain_text("played a card face down as")
         browser.close()

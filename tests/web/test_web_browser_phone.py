@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from tests.helpers.livekit import LiveServer
 from .test_web_browser import ARTIFACTS, CHROMIUM, PHONE, browser, phone  # noqa: F401  (browser: the module's fixture)
 
-STUCK = 2.0   # seconds a phone whose turn it is may take to offer its choices
+STUCK = 30.0   # a ceiling: a frozen phone never offers its choices; a loaded machine may take seconds
 
 pytestmark = [
     pytest.mark.browser,
@@ -207,7 +207,7 @@ def test_seat_to_the_computer_asked_back_a_fresh_phone_asks_and_undo_asks_first(
     new.screenshot(path=str(ARTIFACTS / "join-taken.png"))
     new.locator("#ask-seat").tap()
     try:
-        new.wait_for_url(f"**/seat/{gid}", timeout=15000)
+        new.wait_for_url(f"**/seat/{gid}", timeout=30000)
     except Exception:
         raise AssertionError((new.url, new.locator("#join-error").inner_text(), table.status)) from None
     expect(new.locator("#noseat .lost-title")).to_have_text("Waiting for the host")
@@ -221,7 +221,7 @@ def test_seat_to_the_computer_asked_back_a_fresh_phone_asks_and_undo_asks_first(
 
     # 14.8: Undo asks first; "Cancel" changes nothing
     with table.cond:
-        assert table.cond.wait_for(lambda: table.game.actor == 0 and table.game.history, 5)
+        assert table.cond.wait_for(lambda: table.game.actor == 0 and table.game.history, 30)
     expect(host.locator("#undo")).to_be_enabled()
     asked = []
     host.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))

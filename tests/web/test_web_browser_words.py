@@ -23,7 +23,7 @@ pytestmark = [
 
 
 def test_a_doubt_is_told_on_every_page(live):
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     svc = live.app.extensions["pegs"]
     table, _ = svc.create({"preset": "bluffing_joker", "players": 4, "teams": 2,
                            "names": ["Ann", "Ben", "Cat", "Dan"]})
@@ -33,9 +33,7 @@ def test_a_doubt_is_told_on_every_page(live):
     # a bluff: a real card declared as another rank that can come out
     play = next(p for p in g.legal_plays() if p.move.kind == "move" and rank_of(p.card) != p.move.rank)
     move = play.move.text(table.geo)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         pages, errors = {}, []
         for seat in (bluffer, doubter):
             ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
@@ -53,16 +51,16 @@ def test_a_doubt_is_told_on_every_page(live):
         svc.act_as(table, bluffer, {"version": table.version, "move": move, "card": play.card})
         prompt = pages[doubter].locator("#prompt")
         who = f"{table.seats[bluffer].name} ({table.seats[bluffer].colour.title()})"
-        expect(prompt).to_contain_text(f"{who} played a card face down as", timeout=10000)
+        expect(prompt).to_contain_text(f"{who} played a card face down as", timeout=30000)
         assert not re.search(r"\d+:[SMH]", prompt.inner_text())   # no "K 0:S-M8"
         expect(pages[doubter].locator("#doubt")).to_be_visible()
         pages[doubter].locator("#doubt").tap()
 
         name = table.seats[bluffer].name
         for page in pages.values():
-            expect(page.locator("#msg")).to_contain_text(f"doubted {name}'s", timeout=10000)
+            expect(page.locator("#msg")).to_contain_text(f"doubted {name}'s", timeout=30000)
             expect(page.locator("#msg")).to_contain_text(f"a bluff. {name}'s move is cancelled")
-        expect(tv.locator("#declared")).to_contain_text(f"a bluff. {name}'s move is cancelled", timeout=10000)
+        expect(tv.locator("#declared")).to_contain_text(f"a bluff. {name}'s move is cancelled", timeout=30000)
         cancelled = tv.locator("#log li.cancelled")
         expect(cancelled).to_have_count(1)
         expect(cancelled).to_contain_text("cancelled: the bluff was caught")

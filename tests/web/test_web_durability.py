@@ -37,7 +37,7 @@ class Server:
             [sys.executable, "-m", "web", "--host", "127.0.0.1", "--port", str(self.port),
              "--data-dir", str(self.data_dir), "--bot-delay", "0", "--threads", "16"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        ok = wait_until(lambda: self._up() or self.proc.poll() is not None, 20, 0.05)
+        ok = wait_until(lambda: self._up() or self.proc.poll() is not None, 60, 0.05)
         assert ok and self.proc.poll() is None, self.proc.stdout.read()
 
     def _up(self):

@@ -71,14 +71,14 @@ def test_undo_preview_names_the_move_and_the_computer_moves_after_it(app, client
     phones = join_all(app, gid, seats=[0])
     assert client.get(f"/api/games/{gid}/host").get_json()["undo"] is None
     with table.cond:
-        table.cond.wait_for(lambda: table.game.actor == 0, 5)
+        table.cond.wait_for(lambda: table.game.actor == 0, 60)   # a ceiling against a hang
     plays = phones[0].get(f"/api/games/{gid}/plays").get_json()
     move = next(({"move": m["move"], "card": c["card"]} for c in plays["cards"] for m in c["moves"]),
                 {"move": f"{plays['cards'][0]['rank']} discard", "card": plays["cards"][0]["card"]})
     r = phones[0].post(f"/api/games/{gid}/act", json={"version": plays["version"], **move}, headers=H)
     assert r.status_code == 200, r.get_json()
     with table.cond:
-        table.cond.wait_for(lambda: table.game.actor == 0 and len(table.game.history) == 4, 5)
+        table.cond.wait_for(lambda: table.game.actor == 0 and len(table.game.history) == 4, 60)
     info = client.get(f"/api/games/{gid}/host").get_json()
     assert info["undo"] == {"moves": 4, "who": "Ann (Red)"}
     r = client.post(f"/api/games/{gid}/host/undo", json={"version": info["version"]}, headers=H)

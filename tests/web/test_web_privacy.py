@@ -69,7 +69,7 @@ def play_game(live, preset, players, names, seed, undo_every=60, max_actions=300
     listeners.append(SSEListener(live.port, gid, "table-listener"))
     for lis in listeners:
         lis.start()
-    assert all(lis.ready.wait(5) for lis in listeners)
+    assert all(lis.ready.wait(30) for lis in listeners)
     teams = {}
     checked = 0
 

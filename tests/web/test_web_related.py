@@ -188,15 +188,25 @@ def test_a_forced_discard_waits_for_the_forced_phone(app, client):
     pytest.fail("no 10 forced a discard in six games")
 
 
+def table_until(client, gid, done, stall=60.0):
+    """The table's view once `done(view)`, polled while the computer seats play. No budget
+    for the whole (a loaded machine takes minutes): only a hang fails, `stall` seconds
+    without a move."""
+    moved_at, last = time.monotonic(), None
+    while True:
+        v = client.get(f"/api/games/{gid}/table").get_json()
+        if done(v):
+            return v
+        if (v["turn"], len(v["log"])) != last:
+            moved_at, last = time.monotonic(), (v["turn"], len(v["log"]))
+        assert time.monotonic() - moved_at < stall, f"no move for {stall} s: " + json.dumps(v)[:300]
+        time.sleep(0.05)
+
+
 @pytest.mark.parametrize("preset, players", [(p, max(n for n in c if n <= 6)) for p, c in SEATS.items()])
 def test_greedy_plays_every_preset_to_the_end(client, app, preset, players):
     gid = create(client, preset, players, bots=["greedy"] * players).get_json()["gid"]
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        v = client.get(f"/api/games/{gid}/table").get_json()
-        if v["status"] == "over":
-            break
-        time.sleep(0.05)
+    v = table_until(client, gid, lambda v: v["status"] == "over")
     assert v["status"] == "over" and v["winner"], json.dumps(v)[:300]
 
 
@@ -214,12 +224,7 @@ def test_a_computer_phase_the_strong_bot_does_not_decide_is_played_greedily(monk
     try:
         client = app.test_client()
         gid = create(client, "tock_partnership", 4, bots=["hard"] * 4).get_json()["gid"]
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            v = client.get(f"/api/games/{gid}/table").get_json()
-            if v["turn"] >= 6:
-                break
-            time.sleep(0.05)
+        v = table_until(client, gid, lambda v: v["turn"] >= 6)
         assert v["turn"] >= 6, json.dumps(v)[:300]
         assert [e for e in v["log"] if e["move"] == "pass"], "the cards were passed"
     finally:

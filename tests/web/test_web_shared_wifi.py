@@ -1,7 +1,9 @@
 """Safe on a shared Wi-Fi, second pass (issue 22): what an attacker on the game night's
 Wi-Fi still found. Each test runs the real waitress server (`create_guarded_server`, or
 `pegs serve` itself) with its clients on 127.0.0.N, N >= 10, which the app takes for
-phones on the LAN (tests/web/lankit.py); the companion itself stays 127.0.0.1."""
+phones on the LAN (tests/web/lankit.py); the companion itself stays 127.0.0.1. What is
+asserted is what the server decides (answered, refused, closed, in which order); a wall-clock
+wait is only a ceiling against a hang, so a loaded machine makes a test slower, never failed."""
 from __future__ import annotations
 
 import http.client
@@ -20,7 +22,7 @@ ROOT_ARGS = ("--host", "127.0.0.1", "--threads", "16", "--bot-delay", "0")
 NEW_TABLE = {"preset": "basic", "players": 4, "names": ["Ann", "Bob", "Cy", "Di"]}
 
 
-def started(proc, port, timeout=20.0):
+def started(proc, port, timeout=60.0):
     def up():
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
@@ -78,15 +80,15 @@ def test_a_running_companion_holds_its_folder_and_restore_refuses_a_non_database
         assert Phone(port, source="127.0.0.21").get(f"/api/games/{made['gid']}/table")[0] == 200
     finally:
         stop(proc)
-    # a device or anything else that is not a database is refused at once (it used to be copied for ever)
+    # a device or anything else that is not a database is refused (it used to be copied for
+    # ever: the timeout, a ceiling, fails that)
     for bad in ("/dev/zero", str(tmp_path)):
-        t0 = time.monotonic()
-        r = pegs("--restore", bad, "--data-dir", str(data), timeout=15)
+        r = pegs("--restore", bad, "--data-dir", str(data), timeout=60)
         assert r.returncode == 2 and "is not a games database" in r.stderr, r
-        assert r.stderr.strip().count("\n") == 0 and time.monotonic() - t0 < 10
+        assert r.stderr.strip().count("\n") == 0
     junk = tmp_path / "junk.sqlite3"
     junk.write_bytes(b"not SQLite at all" * 10)
-    r = pegs("--restore", str(junk), "--data-dir", str(data), timeout=15)
+    r = pegs("--restore", str(junk), "--data-dir", str(data), timeout=60)
     assert r.returncode == 2 and "is not a games database" in r.stderr, r
 
 
@@ -126,18 +128,18 @@ class HalfOpen(threading.Thread):
             s.close()
 
 
-def fresh_requests(port, source, n=10, timeout=3.0) -> list:
-    """n requests from `source`, each on a new connection: the time each took, or its failure."""
+def fresh_requests(port, source, n=10, timeout=20.0) -> list:
+    """n requests from `source`, each on a new connection: each one's status, or its failure
+    (`timeout`: a ceiling against a hang, not a budget)."""
     out = []
     for _ in range(n):
-        t0 = time.monotonic()
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
             conn.request("GET", "/api/presets")
             r = conn.getresponse()
             r.read()
             conn.close()
-            out.append(time.monotonic() - t0 if r.status == 200 else f"status {r.status}")
+            out.append(r.status)
         except OSError as exc:
             out.append(repr(exc))
         time.sleep(0.1)
@@ -154,8 +156,9 @@ def test_1100_half_open_connections_from_20_addresses_leave_room_for_a_new_phone
         flood.start()
         time.sleep(1.5)
         done = fresh_requests(port, "127.0.0.200")
-        answered = [t for t in done if isinstance(t, float) and t < 3.0]
+        answered = [t for t in done if t == 200]
         assert len(answered) >= 9, done
+        assert flood.is_alive()   # while the flood still trickles
     finally:
         if flood is not None:
             flood.close()
@@ -170,7 +173,7 @@ def test_near_the_limit_the_oldest_half_open_connections_make_room():
         flood = HalfOpen(live.port, ["127.0.0.11", "127.0.0.12", "127.0.0.13"], 50)   # 150 > 120
         flood.start()
         done = fresh_requests(live.port, "127.0.0.14")
-        assert all(isinstance(t, float) and t < 3.0 for t in done), done
+        assert done == [200] * 10, done
         # the oldest went first: the flood's first connections are closed, its last ones kept
         first, last = flood.socks[:20], flood.socks[-20:]
 
@@ -181,7 +184,7 @@ def test_near_the_limit_the_oldest_half_open_connections_make_room():
                 return False
             except OSError:
                 return True
-        assert wait_until(lambda: all(closed(s) for s in first), 5)
+        assert wait_until(lambda: all(closed(s) for s in first), 30)
         assert not any(closed(s) for s in last)
         assert len(live.server._map) < 120
     finally:
@@ -213,7 +216,7 @@ def test_one_lan_address_holds_what_a_phone_needs_and_no_more():
                 return False
             except OSError:
                 return True
-        assert wait_until(lambda: sum(closed(s) for s in socks) >= 40 - 16, 5)
+        assert wait_until(lambda: sum(closed(s) for s in socks) >= 40 - 16, 30)
         assert sum(not closed(s) for s in socks) >= 6    # a browser's six stay open
         for s in socks:
             s.close()
@@ -362,7 +365,7 @@ def test_after_a_restart_the_board_goes_back_to_the_table_that_held_it(tmp_path)
     try:
         host = Phone(port, source="127.0.0.40")
         a = host.post("/api/games", NEW_TABLE)[1]["gid"]
-        assert wait_until(lambda: board(port, a)["attached"], 5)
+        assert wait_until(lambda: board(port, a)["attached"], 30)
         guest = Phone(port, source="127.0.0.41")     # no cookie of table A's: a guest makes table B
         b = guest.post("/api/games", {**NEW_TABLE, "names": ["Eve", "Fay", "Gus", "Hal"]})[1]["gid"]
         assert board(port, b)["state"] == "elsewhere"
@@ -371,7 +374,7 @@ def test_after_a_restart_the_board_goes_back_to_the_table_that_held_it(tmp_path)
         proc.wait(5)
     proc, port = serve()
     try:
-        assert wait_until(lambda: board(port, a)["attached"], 5), board(port, a)
+        assert wait_until(lambda: board(port, a)["attached"], 30), board(port, a)
         assert board(port, b)["state"] == "elsewhere"
         host.port, host.conn = port, None
         guest.port, guest.conn = port, None
@@ -494,7 +497,7 @@ def test_a_guests_table_streamed_from_44_addresses_never_ends_another_tables_pla
         players.append(Stream(live.port, gid, "host-page-0", host.cookies, source="127.0.0.10"))
         for st in players:
             st.start()
-            assert st.open.wait(5)
+            assert st.open.wait(30)
         # the attacker: a 10-seat table of its own, every seat joined, 44 seat pages from 44 addresses
         boss = Phone(live.port, source="127.0.0.20")
         status, made, _ = boss.post("/api/games", {"preset": "basic", "players": 10, "teams": 2,
@@ -511,14 +514,14 @@ def test_a_guests_table_streamed_from_44_addresses_never_ends_another_tables_pla
                           reconnect=True) for i in range(44)]
         for st in streams:
             st.start()
-        time.sleep(3)
-        assert sum(st.ended + st.refused for st in streams) > 10     # the flood kept trying
+        # the flood keeps trying (counted, however long a loaded machine takes to get there)
+        assert wait_until(lambda: sum(st.ended + st.refused for st in streams) > 10, 60)
         assert [st.ended + st.refused for st in players] == [0] * 5, [(st.ended, st.refused) for st in players]
         held = sum(1 for e in svc._streams.values() if e[0].gid == own)
         assert held <= 2 * 10 + 4
         before = svc.get(gid).version
         assert host.post(f"/api/games/{gid}/host/pause", {"version": before})[0] == 200
-        assert wait_until(lambda: all(st.versions and st.versions[-1] > before for st in players), 5)
+        assert wait_until(lambda: all(st.versions and st.versions[-1] > before for st in players), 30)
         for st in players:
             st.halt = True
     finally:

@@ -73,7 +73,7 @@ class Phone:
 
     conn = None
 
-    def request(self, method, path, body=None, timeout=10, headers=None):
+    def request(self, method, path, body=None, timeout=60, headers=None):
         if self.conn is None:  # one kept-alive connection per phone
             self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
                                                    source_address=(self.source, 0) if self.source else None)
@@ -143,7 +143,8 @@ class SSEListener(threading.Thread):
         conn.close()
 
 
-def wait_until(pred, timeout=10.0, step=0.01):
+def wait_until(pred, timeout=30.0, step=0.01):
+    """Whether `pred()` came true; `timeout` is a ceiling against a hang, not a budget."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if pred():

@@ -143,7 +143,8 @@ def test_reference_matches_engine_in_games(cfg):
 
 @pytest.mark.parametrize("preset", sampling.PRESETS)
 def test_reference_matches_engine_on_synthetic_positions(preset):
-    n = 12 if preset in ("north_carolina", "arizona", "kilpatrick") else 30
+    # the fast suite's sample; test_slow_reference_matches_engine_on_synthetic_positions takes 150-400
+    n = 6 if preset in ("north_carolina", "arizona", "kilpatrick") else 15
     problems = check_samples(synthetic_samples(1000 + sampling.PRESETS.index(preset), n,
                                                preset, SMALL_BOARDS))
     assert not problems, describe(problems)

@@ -217,6 +217,10 @@ def _marks(layout):
     marks = [pytest.mark.xfail(reason=XFAIL[layout[0]], strict=False)] if layout[0] in XFAIL else []
     if layout[1] > 6:   # the boards of 8 and 12 sections: .ci/run's slow part (4 and 6 stay in the fast suite)
         marks.append(pytest.mark.slow)
+    elif layout[1] == 6 and len(layout[2]) not in (4, 6):
+        # 6 sections: the fast suite keeps 4 and 6 players (Carbles alone and with partners); 2, 3 and 5
+        # players on 6 sections (empty sections between them) are as on 4 sections, and slow
+        marks.append(pytest.mark.slow)
     return marks
 
 
