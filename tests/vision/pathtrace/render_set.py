@@ -103,7 +103,7 @@ def plan(spec: SetUpSpec, layout, positions: int, hands: int, game: dict | None 
     for i in range(positions):
         out.append(Item(len(out), "position", f"pos-{i + 1:02d}", random_position(layout, rng),
                         phase=2 if i == 0 else 6 + (i - 1) // 2))
-    for i in range(hands if not game else 0):
+    for i in range(hands if not (game and game["hands_after"]) else 0):
         out.append(Item(len(out), "hand", f"hand-{i + 1:02d}", random_position(layout, rng), True,
                         phase=3 if i == 0 else 6 + (i - 1) // 2))
     if game:
