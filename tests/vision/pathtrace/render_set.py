@@ -58,10 +58,10 @@ SETS = {
                # over the board after some; ``phase``: when its moves are rendered (see plan())
                "games": {"s4-wood": {"seed": 1, "moves": 16, "hands_after": (4, 11), "phase": 1},
                          "s4-paper-bw": {"seed": 2, "moves": 16, "hands_after": (4, 11), "phase": 1},
-                         "s4-wood-bw": {"seed": 3, "moves": 12, "hands_after": (6,), "phase": 4},
-                         "s6-paper": {"seed": 5, "moves": 12, "hands_after": (6,), "phase": 4},
-                         "s8-wood": {"seed": 6, "moves": 12, "hands_after": (6,), "phase": 4.1},
-                         "s6-wood": {"seed": 7, "moves": 12, "hands_after": (6,), "phase": 4.1}},
+                         "s4-wood-bw": {"seed": 3, "moves": 12, "hands_after": (6,), "phase": 1},
+                         "s6-paper": {"seed": 5, "moves": 12, "hands_after": (6,), "phase": 1},
+                         "s8-wood": {"seed": 6, "moves": 12, "hands_after": (6,), "phase": 1},
+                         "s6-wood": {"seed": 7, "moves": 12, "hands_after": (6,), "phase": 1}},
                # the seeds drew s4-wood, s4-paper-bw, s6-paper and s8-wood at 63-74 cm and 3-19 degrees;
                # two set-ups drawn from narrower ranges make the set span the issue's envelope
                # (chosen before anything was read from them)
@@ -94,9 +94,10 @@ class Item:
 def plan(spec: SetUpSpec, layout, positions: int, hands: int, game: dict | None = None) -> list[Item]:
     """The pictures of one set-up, in the order the old sets had them (their render seeds)."""
     rng = np.random.default_rng(spec.seed)
-    # the phases: 0 the calibration of a set-up whose game comes first, 1 those games' moves,
-    # 2 every other calibration and every first position, 3 hands, 4 the other games, 5 the
-    # empty boards, 6... the other positions, two at a time round the set-ups
+    # the phases: 0 the calibration of a set-up whose game comes first, 1 those games' moves
+    # (a move's picture costs 3-8 % of a whole one), 2 every other calibration and every first
+    # position, 3 hands (the slowest pictures), 4 later games, 5 the empty boards, 6... the
+    # other positions, two at a time round the set-ups
     out = [Item(0, "calibration", "calibration", {h: s for s in range(layout.sides) for h in layout.start_ids(s)},
                 phase=0 if game and game["phase"] <= 1 else 2),
            Item(1, "empty", "empty", {}, phase=5)]
