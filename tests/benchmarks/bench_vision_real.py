@@ -6,16 +6,22 @@ window light, a tilted camera with a barrel lens, depth of field, noise, JPEG). 
 not committed; make it first (it takes hours on one thread, see
 tests/vision/data/pathtraced/README.md):
 
-    nice -n 10 .venv-render/bin/python tests/vision/pathtrace/render_set.py bench
+    nice -n 15 .venv-render/bin/python tests/vision/pathtrace/render_set.py bench2
 
 then ``python tests/benchmarks/bench_vision_real.py`` (``--data`` another set, e.g. the small
-committed one: ``--data tests/vision/data/pathtraced``). Per set-up: calibrated from its
+committed one: ``--data tests/vision/data/pathtraced``; ``--games``: the set's games, replayed). Per set-up: calibrated from its
 calibration picture with the truth's colour names (``--empty``: with its empty-board picture
 too); a refused calibration is used anyway and counted, and why it was refused is printed;
 then every position picture (per-hole error: an unreadable hole counts as wrong; positions
 read: every hole read with confidence >= 0.8; false positions) and every hand picture (read
 as a position: must be 0), peg holes of black, white and other colours read right, and the
 detector's time per frame (median, the decoded frame to the reading).
+
+With ``--games``, each game set-up's moves (game.json: the game's seed and move list) are
+replayed from their pictures as the referee matches them (tests/vision/gamekit.py: the
+readings scored against the board before the move and each legal move's result): moves
+taken without asking, asked, wrong; hand pictures read as a position or taken as a wrong
+move.
 
 Prints Markdown: one line per set-up and a total.
 """
@@ -31,7 +37,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
 
-from tests.vision.pathtracekit import BENCH, PathTracedSetUp, evaluate, rates, set_ups  # noqa: E402
+from tests.vision.gamekit import summary  # noqa: E402
+from tests.vision.pathtracekit import BENCH2, PathTracedSetUp, evaluate, games, rates, replay_game, set_ups  # noqa: E402
 
 
 def pct(v, digits=1) -> str:
@@ -40,14 +47,19 @@ def pct(v, digits=1) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=str(BENCH), help="a folder of set-up folders (default: the bench set)")
+    ap.add_argument("--data", default=str(BENCH2),
+                    help="a folder of set-up folders (default: the fresh-seed bench2 set; the older one: "
+                         "tests/vision/data/pathtraced-bench)")
     ap.add_argument("--empty", action="store_true", help="calibrate with the empty-board picture too")
+    ap.add_argument("--games", action="store_true", help="replay the set's games (set-ups with a game.json)")
     args = ap.parse_args(argv)
     root = Path(args.data)
-    if not root.is_dir() or not set_ups(root):
-        print(f"{root}: no rendered set-ups; render them first: "
-              f"nice -n 10 .venv-render/bin/python tests/vision/pathtrace/render_set.py bench", file=sys.stderr)
+    if not root.is_dir() or not set_ups(root) or (args.games and not games(root)):
+        print(f"{root}: no rendered set-ups{' with a game' if args.games else ''}; render them first: "
+              f"nice -n 15 .venv-render/bin/python tests/vision/pathtrace/render_set.py bench2", file=sys.stderr)
         return 2
+    if args.games:
+        return main_games(root, args.empty)
     import vision
     print(f"# path-traced set {root.name}{' with empty-board pictures' if args.empty else ''}; detector "
           f"{Path(vision.__file__).resolve().parent}; load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
@@ -88,6 +100,37 @@ def main(argv=None) -> int:
           f"frame median {statistics.median(times):.1f} ms" if times else "")
     if confusions:
         print("Mistakes: " + ", ".join(f"{k} x{v}" for k, v in confusions.most_common()))
+    return 0
+
+
+def main_games(root: Path, empty: bool) -> int:
+    """Games: each game set-up's moves replayed from its pictures as the referee matches them."""
+    import vision
+    print(f"# games of the path-traced set {root.name}{' with empty-board pictures' if empty else ''}; detector "
+          f"{Path(vision.__file__).resolve().parent}; load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
+    print("| set-up | game | camera | calibration | moves | per-hole error | positions read | false | "
+          "taken without asking | asked | wrong | hands: read / wrong move |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    total = Counter()
+    for folder in games(root):
+        su = PathTracedSetUp(folder, empty_picture=empty)
+        c = Counter()
+        record = replay_game(su, c)
+        s = summary(c)
+        cam, t, why = su.camera, su.truth, su.refused
+        print(f"| {su.name} | seed {record['seed']}, {c['pictures']} of {record['moves_with_pegs']} moves rendered | "
+              f"{cam['height_mm'] / 10:.0f} cm, tilt {cam['tilt_deg']:.0f}°, k1 {cam['k1']:.2f}; "
+              f"{', '.join(su.colours.values())}, {t['peg']['finish']} | {'refused: ' + why if why else 'accepted'} | "
+              f"{c['pictures']} | {pct(s['hole_error'], 2)} | {c['positions_read']} of {c['pictures']} | "
+              f"{c['false_positions']} | {c['taken']} ({pct(s['taken'])}) | {c['asked']} | {c['wrong']} | "
+              f"{c['hand_positions_read']} / {c['hand_wrong']} of {c['hand_pictures']} |", flush=True)
+        total.update(c)
+    s = summary(total)
+    print(f"\nAll {len(games(root))} games: {total['pictures']} moves, taken without asking {total['taken']} "
+          f"({pct(s['taken'])}), asked {total['asked']}, wrong {total['wrong']}; per-hole error {pct(s['hole_error'], 2)}, "
+          f"positions read {total['positions_read']}, false positions {total['false_positions']}; hand pictures "
+          f"read as a position {total['hand_positions_read']}, a wrong move taken from them {total['hand_wrong']} "
+          f"of {total['hand_pictures']}; {total['moves_missing']} moves not rendered")
     return 0
 
 

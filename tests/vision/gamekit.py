@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -98,15 +99,23 @@ class CameraSetUp:
         return read_holes(img, self.sampler, self.classifier)
 
 
-def replay(setup: CameraSetUp, game_seed: int, moves: int, preset: str = "basic", hands_every: int = 0,
-           margin: float | None = None, stats: Counter | None = None) -> Counter:
-    """Play ``moves`` moves with pegs; count per-hole errors, positions and decisions."""
-    c = stats if stats is not None else Counter()
-    game = new_game(preset, 4, seed=game_seed)
-    bots = [make_bot("greedy", random.Random(game_seed * 10 + i)) for i in range(4)]
-    rng = np.random.default_rng(game_seed)
-    holes = list(setup.layout.holes)
-    kw = {} if margin is None else {"margin": margin}
+@dataclass
+class GameStep:
+    """One move made with pegs, and what the referee matches its picture against."""
+    index: int               # among the moves made with pegs, from 0
+    seat: int
+    card: str | None
+    text: str                # the move in the companion's notation
+    before: dict             # {hole id: side} before the move
+    truth: dict              # ... after it
+    boards: list             # the candidates: ``before`` and each distinct result of the card's legal moves
+
+
+def game_steps(game_seed: int, moves: int, preset: str = "basic", players: int = 4):
+    """The first ``moves`` moves made with pegs of a game of greedy bots (seed ``game_seed``),
+    as GameSteps; the renderers of pictures (2D and path-traced) and the replays share it."""
+    game = new_game(preset, players, seed=game_seed)
+    bots = [make_bot("greedy", random.Random(game_seed * 10 + i)) for i in range(players)]
     done = 0
     while done < moves and not game.is_over():
         plays = game.legal_plays()
@@ -124,33 +133,56 @@ def replay(setup: CameraSetUp, game_seed: int, moves: int, preset: str = "basic"
                 if _key(b) not in seen:
                     seen.add(_key(b))
                     boards.append(b)
-        reading = setup.read(truth)
-        c["pictures"] += 1
-        c["candidates"] += len(boards)
-        for h in holes:
-            c["holes"] += 1
-            c["hole_errors"] += reading.labels[h] != truth.get(h, EMPTY)
-        got = position_read(reading)
-        if got is not None:
-            c["positions_read"] += 1
-            c["false_positions"] += got != truth
-        idx, _ = decide(reading.readings, boards, **kw)
-        if idx is None:
-            c["asked"] += 1
-        elif _key(boards[idx]) == _key(truth):
-            c["taken"] += 1
-        else:
-            c["wrong"] += 1
-        if hands_every and done % hands_every == 0:
-            hand = setup.read(truth, setup.hand(rng))
-            c["hand_pictures"] += 1
-            got = position_read(hand)
-            c["hand_positions_read"] += got is not None
-            c["hand_false_positions"] += got is not None and got != truth
-            idx, _ = decide(hand.readings, boards, **kw)
-            c["hand_wrong"] += idx is not None and _key(boards[idx]) != _key(truth)
+        step = GameStep(done, game.actor, play.card, play.move.text(pos.geo), before, truth, boards)
         game.push(play.move, play.card)
         done += 1
+        yield step
+
+
+def score_move(reading, step: GameStep, holes, c: Counter, margin: float | None = None) -> None:
+    """Count one move's picture: per-hole errors, the position alone, and the referee's
+    decision among the step's candidates (taken, asked or wrong)."""
+    truth, boards = step.truth, step.boards
+    c["pictures"] += 1
+    c["candidates"] += len(boards)
+    for h in holes:
+        c["holes"] += 1
+        c["hole_errors"] += reading.labels[h] != truth.get(h, EMPTY)
+    got = position_read(reading)
+    if got is not None:
+        c["positions_read"] += 1
+        c["false_positions"] += got != truth
+    idx, _ = decide(reading.readings, boards, **({} if margin is None else {"margin": margin}))
+    if idx is None:
+        c["asked"] += 1
+    elif _key(boards[idx]) == _key(truth):
+        c["taken"] += 1
+    else:
+        c["wrong"] += 1
+
+
+def score_hand(reading, step: GameStep, c: Counter, margin: float | None = None) -> None:
+    """Count a picture with a hand over the board after ``step``: no position may be read
+    from it, and the referee must not take a wrong move from it."""
+    truth, boards = step.truth, step.boards
+    c["hand_pictures"] += 1
+    got = position_read(reading)
+    c["hand_positions_read"] += got is not None
+    c["hand_false_positions"] += got is not None and got != truth
+    idx, _ = decide(reading.readings, boards, **({} if margin is None else {"margin": margin}))
+    c["hand_wrong"] += idx is not None and _key(boards[idx]) != _key(truth)
+
+
+def replay(setup: CameraSetUp, game_seed: int, moves: int, preset: str = "basic", hands_every: int = 0,
+           margin: float | None = None, stats: Counter | None = None) -> Counter:
+    """Play ``moves`` moves with pegs; count per-hole errors, positions and decisions."""
+    c = stats if stats is not None else Counter()
+    rng = np.random.default_rng(game_seed)
+    holes = list(setup.layout.holes)
+    for step in game_steps(game_seed, moves, preset):
+        score_move(setup.read(step.truth), step, holes, c, margin)
+        if hands_every and step.index % hands_every == 0:
+            score_hand(setup.read(step.truth, setup.hand(rng)), step, c, margin)
     return c
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .gamekit import position_read
+from .gamekit import game_steps, position_read, score_hand, score_move
 from vision.calibration import CalibrationError, calibrate
 from vision.detect import EMPTY, UNKNOWN, Classifier, HoleSampler, read_holes
 from vision.layout import load_layout
@@ -28,6 +28,7 @@ from vision.layout import load_layout
 DATA = Path(__file__).resolve().parent / "data"
 COMMITTED = DATA / "pathtraced"
 BENCH = DATA / "pathtraced-bench"
+BENCH2 = DATA / "pathtraced-bench2"      # fresh seeds, with games (render_set.py bench2)
 
 
 @dataclass
@@ -56,7 +57,7 @@ def set_ups(root: Path = COMMITTED) -> list[Path]:
 def pictures(folder: Path) -> list[Picture]:
     out = []
     for js in sorted(Path(folder).glob("*.json")):
-        if js.name in ("layout.json", "setup.json"):
+        if js.name in ("layout.json", "setup.json", "game.json"):
             continue
         truth = json.loads(js.read_text(encoding="utf-8"))
         if (js.with_suffix(".jpg")).exists():
@@ -164,6 +165,45 @@ def evaluate(su: PathTracedSetUp, stats: Counter | None = None, confusions: Coun
             c["positions_read"] += 1
             c["false_positions"] += got != truth
     return c
+
+
+def games(root: Path) -> list[Path]:
+    """The set-up folders of a set that hold a game (game.json), in name order."""
+    return [p for p in set_ups(root) if (p / "game.json").exists()]
+
+
+def replay_game(su: PathTracedSetUp, c: Counter, margin: float | None = None) -> dict:
+    """Replay a set-up's game (game.json: seed + move list) from its move pictures the way the
+    referee does (gamekit.score_move: the readings scored by companion.readings.decide against
+    the board before the move and each legal move's result; taken, asked or wrong) and its hand
+    pictures (gamekit.score_hand). Moves whose picture is not rendered are skipped and counted
+    in ``moves_missing``. Returns the game record."""
+    record = json.loads((su.folder / "game.json").read_text(encoding="utf-8"))
+    steps = list(game_steps(record["seed"], record["moves_with_pegs"], record["preset"], record["players"]))
+    if [s.text for s in steps] != [m["text"] for m in record["moves"]]:
+        raise ValueError(f"{su.name}: the engine plays another game than game.json records; render it again")
+    by_name = {p.name: p for p in su.pictures}
+    holes = list(su.layout.holes)
+    for step, move in zip(steps, record["moves"]):
+        pic = by_name.get(Path(move["picture"]).stem)
+        if pic is None:
+            c["moves_missing"] += 1
+            continue
+        if pic.pegs != step.truth:
+            raise ValueError(f"{su.name}/{pic.name}: its truth is not the game's board after move {move['move']}")
+        if su.calibration is None:          # nothing can be read: the phone asks every time
+            c["pictures"] += 1
+            c["holes"] += len(holes)
+            c["hole_errors"] += len(holes)
+            c["asked"] += 1
+            continue
+        reading, seconds = su.read(pic)
+        score_move(reading, step, holes, c, margin)
+        hand = by_name.get(Path(move["hand_picture"]).stem) if move["hand_picture"] else None
+        if hand is not None:
+            reading, seconds = su.read(hand)
+            score_hand(reading, step, c, margin)
+    return record
 
 
 def rates(c: Counter) -> dict:

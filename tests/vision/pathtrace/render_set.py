@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,9 +28,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[2]))
 
-from scene import SetUpRenderer, SetUpSpec, spec_to_json  # noqa: E402
+from scene import SetUpRenderer, SetUpSpec, draw_setup, spec_to_json  # noqa: E402
 
-from vision.render import random_position, setup_pegs  # noqa: E402
+from vision.render import random_position  # noqa: E402
 
 DATA = HERE.parent / "data"
 SAMPLES = 12
@@ -45,28 +48,118 @@ KINDS = [
      16.0, (62, 75)),
 ]
 SETS = {
-    "committed": {"dir": DATA / "pathtraced", "first_seed": 2300, "positions": 1, "hands": 1},
+    "committed": {"dir": DATA / "pathtraced", "first_seed": 2300, "positions": 1, "hands": 1,
+                  # a short game, for the test that replays one (its first picture is traced whole)
+                  "games": {"s4-wood": {"seed": 4, "moves": 4, "hands_after": (), "phase": 1}}},
     "bench": {"dir": DATA / "pathtraced-bench", "first_seed": 5300, "positions": 3, "hands": 1},
+    # fresh seeds, bigger: the set the issue's targets are measured on (not committed)
+    "bench2": {"dir": DATA / "pathtraced-bench2", "first_seed": 6300, "positions": 8, "hands": 1, "steady": True,
+               # a game of greedy bots (seed, moves with pegs), a picture after every move and a hand
+               # over the board after some; ``phase``: when its moves are rendered (see plan())
+               "games": {"s4-wood": {"seed": 1, "moves": 16, "hands_after": (4, 11), "phase": 1},
+                         "s4-paper-bw": {"seed": 2, "moves": 16, "hands_after": (4, 11), "phase": 1},
+                         "s4-wood-bw": {"seed": 3, "moves": 12, "hands_after": (6,), "phase": 1},
+                         "s6-paper": {"seed": 5, "moves": 12, "hands_after": (6,), "phase": 1},
+                         "s8-wood": {"seed": 6, "moves": 12, "hands_after": (6,), "phase": 1},
+                         "s6-wood": {"seed": 7, "moves": 12, "hands_after": (6,), "phase": 1}},
+               # the seeds drew s4-wood, s4-paper-bw, s6-paper and s8-wood at 63-74 cm and 3-19 degrees;
+               # two set-ups drawn from narrower ranges make the set span the issue's envelope
+               # (chosen before anything was read from them)
+               "envelope": {"s4-wood-bw": {"height": (40, 46), "tilt": (18, 25)},
+                            "s6-wood": {"height": (55, 62), "tilt": (10, 22)}}},
 }
 
 
 def specs(which: str) -> list[SetUpSpec]:
     first = SETS[which]["first_seed"]
+    envelope = SETS[which].get("envelope", {})
     return [SetUpSpec(name=name, sides=sides, surface=surface, colours=colours, seed=first + i, pitch=pitch,
-                      finish=finish, height=height)
+                      finish=finish, **{"height": height, **envelope.get(name, {})})
             for i, (name, sides, surface, colours, finish, pitch, height) in enumerate(KINDS)]
 
 
-def plan(spec: SetUpSpec, layout, positions: int, hands: int) -> list:
-    """[(kind, picture name, pegs hole -> side, hand?)] of one set-up."""
+@dataclass
+class Item:
+    """One picture to render."""
+    k: int                     # its render seed's index in the set-up (stable whatever is redone)
+    kind: str                  # calibration | empty | position | hand | move
+    name: str
+    pegs: dict
+    hand: bool = False
+    phase: float = 0.0         # render order: lower first (a run cut short keeps the most useful)
+    base: str | None = None    # a game's picture: the picture before the move (only the change is traced)
+    extra: dict | None = None  # more truth (a game's move)
+
+
+def plan(spec: SetUpSpec, layout, positions: int, hands: int, game: dict | None = None) -> list[Item]:
+    """The pictures of one set-up, in the order the old sets had them (their render seeds)."""
     rng = np.random.default_rng(spec.seed)
-    out = [("calibration", "calibration", {h: s for s in range(layout.sides) for h in layout.start_ids(s)}, False),
-           ("empty", "empty", {}, False)]
+    # the phases: 0 the calibration of a set-up whose game comes first, 1 those games' moves
+    # (a move's picture costs 3-8 % of a whole one), 2 every other calibration and every first
+    # position, 3 hands (the slowest pictures), 4 later games, 5 the empty boards, 6... the
+    # other positions, two at a time round the set-ups
+    out = [Item(0, "calibration", "calibration", {h: s for s in range(layout.sides) for h in layout.start_ids(s)},
+                phase=0 if game and game["phase"] <= 1 else 2),
+           Item(1, "empty", "empty", {}, phase=5)]
     for i in range(positions):
-        out.append(("position", f"pos-{i + 1:02d}", random_position(layout, rng), False))
-    for i in range(hands):
-        out.append(("hand", f"hand-{i + 1:02d}", random_position(layout, rng), True))
+        out.append(Item(len(out), "position", f"pos-{i + 1:02d}", random_position(layout, rng),
+                        phase=2 if i == 0 else 6 + (i - 1) // 2))
+    for i in range(hands if not (game and game["hands_after"]) else 0):
+        out.append(Item(len(out), "hand", f"hand-{i + 1:02d}", random_position(layout, rng), True,
+                        phase=3 if i == 0 else 6 + (i - 1) // 2))
+    if game:
+        from tests.vision.gamekit import game_steps
+        base = "calibration"
+        for step in game_steps(game["seed"], game["moves"], players=layout.sides):
+            if step.index == 0:
+                assert step.before == out[0].pegs, "the game starts from the calibration picture's pegs"
+            n = step.index + 1
+            extra = {"game": {"seed": game["seed"], "move": n, "seat": step.seat, "card": step.card,
+                              "text": step.text}}
+            out.append(Item(100 + n, "move", f"move-{n:02d}", step.truth, phase=game["phase"], base=base,
+                            extra=extra))
+            base = f"move-{n:02d}"
+            if n in game["hands_after"]:
+                out.append(Item(200 + n, "hand", f"move-{n:02d}-hand", step.truth, True,
+                                phase=3 if game["phase"] < 3 else game["phase"], extra=extra))
     return out
+
+
+def game_record(spec: SetUpSpec, game: dict, items: list[Item]) -> dict:
+    """game.json: the game as seed + move list, and which picture shows each move."""
+    moves = []
+    for it in items:
+        if it.kind == "move":
+            g = it.extra["game"]
+            hand = next((h.name + ".jpg" for h in items if h.kind == "hand" and h.extra and h.extra["game"]["move"] == g["move"]),
+                        None)
+            moves.append({"move": g["move"], "seat": g["seat"], "card": g["card"], "text": g["text"],
+                          "picture": f"{it.name}.jpg", "hand_picture": hand})
+    return {"format": "pegs-and-jokers/pathtraced-game/1", "setup": spec.name, "preset": "basic",
+            "players": spec.sides, "seed": game["seed"], "bots": "greedy (tests/vision/gamekit.py game_steps)",
+            "moves_with_pegs": game["moves"], "moves": moves}
+
+
+class Bases:
+    """The linear renders a game's next picture starts from: in memory, and on disk (float16,
+    git-ignored with the set) so that an interrupted run resumes without tracing them again."""
+
+    def __init__(self, folder: Path):
+        self.dir = folder / ".linear"
+        self.mem: dict = {}
+
+    def get(self, name: str):
+        if name in self.mem:
+            return self.mem[name]
+        f = self.dir / f"{name}.npy"
+        return np.load(f).astype(np.float32) if f.exists() else None
+
+    def put(self, name: str, linear, drop: str | None = None) -> None:
+        self.mem = {name: linear}
+        self.dir.mkdir(parents=True, exist_ok=True)
+        np.save(self.dir / f"{name}.npy", linear.astype(np.float16))
+        if drop and drop != "calibration":
+            (self.dir / f"{drop}.npy").unlink(missing_ok=True)
 
 
 def main(argv=None) -> int:
@@ -75,8 +168,10 @@ def main(argv=None) -> int:
     ap.add_argument("--only", help="comma-separated set-up names")
     ap.add_argument("--positions", type=int, help="position pictures per set-up (default: the set's)")
     ap.add_argument("--hands", type=int, help="hand pictures per set-up (default: the set's)")
+    ap.add_argument("--no-games", action="store_true", help="not the set's games")
     ap.add_argument("--samples", type=int, default=SAMPLES)
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2,
+                    help="Cycles threads (2: uses both cores when they are idle; run it under nice)")
     ap.add_argument("--out", help="folder (default: the set's)")
     ap.add_argument("--force", action="store_true", help="render pictures that exist again")
     ap.add_argument("--skip", default="", help="comma-separated pictures not to render (e.g. empty,hand-01)")
@@ -85,6 +180,7 @@ def main(argv=None) -> int:
     out = Path(args.out) if args.out else conf["dir"]
     positions = conf["positions"] if args.positions is None else args.positions
     hands = conf["hands"] if args.hands is None else args.hands
+    games = {} if args.no_games else conf.get("games", {})
     chosen = specs(args.set)
     if args.only:
         names = set(args.only.split(","))
@@ -94,33 +190,51 @@ def main(argv=None) -> int:
         chosen = [s for s in chosen if s.name in names]
     out.mkdir(parents=True, exist_ok=True)
     t_all = time.perf_counter()
-    from scene import draw_setup
-    # two passes: first every set-up's calibration, empty board, first position and first hand,
-    # then the other positions, so that a run cut short still covers every set-up
-    for first_pass in (True, False):
-        for spec in chosen:
-            pictures = plan(spec, draw_setup(spec).layout, positions, hands)
-            early = {"calibration", "empty", "pos-01", "hand-01"}
-            skip = set(filter(None, args.skip.split(",")))
-            todo = [p for p in pictures if (p[1] in early) == first_pass and p[1] not in skip
-                    and (args.force or not (out / spec.name / f"{p[1]}.json").exists())]
-            if not todo:
-                continue
-            r = SetUpRenderer(spec, out, args.samples, args.threads)
-            (out / spec.name / "setup.json").write_text(json.dumps(
-                {"spec": spec_to_json(spec), "pictures": [f"{p[1]}.jpg" for p in pictures]}, indent=1) + "\n")
-            cam = r.setup
+    skip = set(filter(None, args.skip.split(",")))
+    planned = {spec.name: plan(spec, draw_setup(spec).layout, positions, hands, games.get(spec.name))
+               for spec in chosen}
+    for spec in chosen:
+        (out / spec.name).mkdir(parents=True, exist_ok=True)
+        (out / spec.name / "setup.json").write_text(json.dumps(
+            {"spec": spec_to_json(spec), "pictures": [f"{it.name}.jpg" for it in planned[spec.name]]}, indent=1) + "\n")
+        if spec.name in games:
+            (out / spec.name / "game.json").write_text(json.dumps(
+                game_record(spec, games[spec.name], planned[spec.name]), indent=1) + "\n")
+    # in phases (see plan()), so that a run cut short still covers every set-up about evenly
+    order = {spec.name: i for i, spec in enumerate(chosen)}
+    queue = sorted(((spec, it) for spec in chosen for it in planned[spec.name]
+                    if it.name not in skip and (args.force or not (out / spec.name / f"{it.name}.json").exists())),
+                   key=lambda si: (si[1].phase, order[si[0].name], si[1].kind == "hand", si[1].k))
+    renderer, bases = None, None
+    for n, (spec, it) in enumerate(queue):
+        if renderer is None or renderer.spec.name != spec.name:
+            if renderer is not None:             # one Blender scene at a time
+                shutil.rmtree(renderer.tmp, ignore_errors=True)
+            renderer = SetUpRenderer(spec, out, args.samples, args.threads)
+            # a game's pegs keep their pose while not moved (only the change is traced again)
+            renderer.steady_pegs = bool(conf.get("steady")) or spec.name in games
+            bases = Bases(out / spec.name)
+            cam = renderer.setup
             print(f"{spec.name}: {spec.sides} sides, {spec.surface}, camera {-cam.camera_mm[2] / 10:.0f} cm up, "
                   f"tilt {cam.tilt:.1f} deg, k1 {cam.k1:.3f}, head {cam.head_height:.1f} mm, "
                   f"wide render {cam.wide_size[0]}x{cam.wide_size[1]}", flush=True)
-            for k, (kind, name, pegs, hand) in enumerate(pictures):
-                if (kind, name, pegs, hand) not in todo:
-                    continue
-                r.count = k            # the same render seed whichever pictures are redone
-                t0 = time.perf_counter()
-                truth = r.render(kind, pegs, name, hand)
-                print(f"  [{k + 1}/{len(pictures)}] {name}: {len(pegs)} pegs{' + hand' if hand else ''}, "
-                      f"render {truth['render']['seconds']:.0f} s, total {time.perf_counter() - t0:.0f} s", flush=True)
+        renderer.count = it.k                    # the same render seed whichever pictures are redone
+        base = bases.get(it.base) if it.base else None
+        changed = set()
+        if base is not None:
+            before = next(p.pegs for p in planned[spec.name] if p.name == it.base)
+            changed = {h for h in set(before) | set(it.pegs) if before.get(h) != it.pegs.get(h)}
+        t0 = time.perf_counter()
+        truth = renderer.render(it.kind, it.pegs, it.name, it.hand, base=(it.base, base) if base is not None else None,
+                                changed=changed, extra=it.extra)
+        if it.kind in ("calibration", "move") and spec.name in games:
+            bases.put(it.name, renderer.last_linear, drop=it.base)
+        region = truth["render"]["region"]
+        again = (f", {len(region['changed_holes'])} holes traced again ({100 * region['fraction']:.0f} % of the picture)"
+                 if region else "")
+        print(f"  [{n + 1}/{len(queue)}] {spec.name}/{it.name}: {len(it.pegs)} pegs{' + hand' if it.hand else ''}"
+              f"{again}, render {truth['render']['seconds']:.0f} s, total {time.perf_counter() - t0:.0f} s, "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
     print(f"done in {time.perf_counter() - t_all:.0f} s", flush=True)
     return 0
 

@@ -32,6 +32,7 @@ import math
 import sys
 import tempfile
 import time
+import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -427,9 +428,13 @@ def peg_materials(setup: SetUp, rng) -> dict:
     return out
 
 
-def place_pegs(setup: SetUp, pegs: dict, mesh, materials, rng) -> list:
+def place_pegs(setup: SetUp, pegs: dict, mesh, materials, rng, steady: bool = False) -> list:
+    """Peg objects in their holes, each a little off upright and turned at random; ``steady``:
+    the same per hole in every picture of the set-up (a game's pegs that were not moved)."""
     objs = []
     for hole, side in pegs.items():
+        if steady:
+            rng = np.random.default_rng([setup.spec.seed, zlib.crc32(hole.encode())])
         x, y = setup.layout.holes[hole]
         obj = bpy.data.objects.new(f"peg-{hole}", mesh)
         obj.location = to_world((x, y, 0.0)) + Vector((0, 0, rng.uniform(-0.0003, 0.0003)))
@@ -576,6 +581,7 @@ def configure_render(samples: int, threads: int, seed: int, wide_size: tuple):
     sc.render.threads = threads
     sc.render.resolution_x, sc.render.resolution_y = wide_size
     sc.render.resolution_percentage = 100
+    sc.render.use_border = False
     sc.render.film_transparent = False
     sc.view_settings.view_transform = "Standard"
     sc.view_settings.look = "None"
@@ -677,17 +683,59 @@ class SetUpRenderer:
         self.layout_file = self.dir / "layout.json"
         self.setup.layout.save(self.layout_file)
         self.count = 0
+        self.steady_pegs = False
+        self.last_linear = None
 
-    def render(self, kind: str, pegs: dict, name: str, hand: bool = False) -> dict:
-        """Render one picture (kind: calibration | empty | position | hand); returns its truth."""
-        seed = int(self.spec.seed * 1000 + self.count)
-        self.count += 1
-        rng = np.random.default_rng(seed)        # the same picture whatever was rendered before
-        objs = place_pegs(self.setup, pegs, self.peg_mesh, self.materials, rng)
-        hand_obj, hand_info = (build_hand(self.setup, rng, self.setup.layout) if hand else (None, None))
-        configure_render(self.samples, self.threads, seed, self.setup.wide_size)
+    margin_mm = 70.0      # round a changed hole: a head's shadow under the window (15 deg up) is 60 mm long
+
+    def regions(self, holes) -> list:
+        """Boxes (x0, y0, x1, y1) of the wide render that cover ``holes`` with ``margin_mm``
+        round each, from the board up to above the heads; overlapping boxes merged."""
+        s = self.setup
+        ww, wh = s.wide_size
+        f = s.K[0, 0]
+        ang = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+        boxes = []
+        for h in holes:
+            x, y = s.layout.holes[h]
+            ring = np.stack([x + self.margin_mm * np.cos(ang), y + self.margin_mm * np.sin(ang)], -1)
+            pts = np.concatenate([np.column_stack([ring, np.full(len(ring), z)]) for z in (0.0, -s.head_height - 3)])
+            p = pts @ s.R.T + s.t
+            u = f * p[:, 0] / p[:, 2] + (ww - 1) / 2
+            v = f * p[:, 1] / p[:, 2] + (wh - 1) / 2
+            boxes.append([max(0, int(u.min()) - 2), max(0, int(v.min()) - 2),
+                          min(ww, int(math.ceil(u.max())) + 3), min(wh, int(math.ceil(v.max())) + 3)])
+        merged = True
+        while merged:
+            merged = False
+            for i in range(len(boxes)):
+                for j in range(i + 1, len(boxes)):
+                    a, b = boxes[i], boxes[j]
+                    if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                        boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                        del boxes[j]
+                        merged = True
+                        break
+                if merged:
+                    break
+        return [tuple(b) for b in boxes]
+
+    def _render_exr(self, name: str, box=None) -> tuple:
+        """Trace the wide picture (or only ``box`` of it, x0, y0, x1, y1 from the top left):
+        (linear RGB float32 (H, W, 3), top row first; seconds)."""
+        sc = bpy.context.scene
+        ww, wh = self.setup.wide_size
+        if box is not None:
+            # a few pixels more than the box: the pixel filter of the border's edge
+            x0, y0, x1, y1 = max(0, box[0] - 4), max(0, box[1] - 4), min(ww, box[2] + 4), min(wh, box[3] + 4)
+            sc.render.use_border = True
+            sc.render.use_crop_to_border = False
+            sc.render.border_min_x, sc.render.border_max_x = x0 / ww, x1 / ww
+            sc.render.border_min_y, sc.render.border_max_y = (wh - y1) / wh, (wh - y0) / wh
+        else:
+            sc.render.use_border = False
         exr = self.tmp / f"{name}.exr"
-        bpy.context.scene.render.filepath = str(exr)
+        sc.render.filepath = str(exr)
         t0 = time.perf_counter()
         bpy.ops.render.render(write_still=True)
         seconds = time.perf_counter() - t0
@@ -697,7 +745,42 @@ class SetUpRenderer:
         img.pixels.foreach_get(px)
         bpy.data.images.remove(img)
         exr.unlink()
-        linear = px.reshape(h, w, 4)[::-1, :, :3]
+        sc.render.use_border = False
+        return px.reshape(h, w, 4)[::-1, :, :3].copy(), seconds
+
+    def render(self, kind: str, pegs: dict, name: str, hand: bool = False, base=None, changed=(),
+               extra: dict | None = None) -> dict:
+        """Render one picture (kind: calibration | empty | position | hand | move); returns its
+        truth. ``base``: (name, linear wide render) of the same set-up with the pegs before a
+        move, and ``changed`` the holes the move changed: only those are traced again.
+        ``extra``: more fields for the truth (a game's move)."""
+        seed = int(self.spec.seed * 1000 + self.count)
+        self.count += 1
+        rng = np.random.default_rng(seed)        # the same picture whatever was rendered before
+        objs = place_pegs(self.setup, pegs, self.peg_mesh, self.materials, rng, self.steady_pegs)
+        hand_obj, hand_info = (build_hand(self.setup, rng, self.setup.layout) if hand else (None, None))
+        configure_render(self.samples, self.threads, seed, self.setup.wide_size)
+        if base is None:
+            linear, seconds = self._render_exr(name)
+            region = None
+        else:
+            # a game's next picture: only what the move changed is traced again (each changed
+            # hole with its shadows and reflections, ``margin_mm`` round it); the rest is the
+            # previous picture's render of the same scene. The camera's noise, exposure and
+            # white balance are applied afresh below, as a camera does every frame.
+            base_name, base_linear = base
+            linear = base_linear.copy()
+            boxes = self.regions(changed)
+            seconds = 0.0
+            for x0, y0, x1, y1 in boxes:
+                part, sec = self._render_exr(name, (x0, y0, x1, y1))
+                linear[y0:y1, x0:x1] = part[y0:y1, x0:x1]
+                seconds += sec
+            ww, wh = self.setup.wide_size
+            region = {"base": base_name, "changed_holes": sorted(changed), "margin_mm": self.margin_mm,
+                      "boxes": [list(b) for b in boxes],
+                      "fraction": round(sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) / (ww * wh), 4)}
+        self.last_linear = linear
         jpeg, applied = develop(linear, self.setup, self.maps, rng)
         (self.dir / f"{name}.jpg").write_bytes(jpeg)
         for o in objs:
@@ -721,7 +804,8 @@ class SetUpRenderer:
             "camera": camera_truth(s),
             "lighting": {"lamp": s.lamp, "window": s.window, "room": s.room},
             "hand": hand_info,
-            "render": {"engine": "cycles-cpu", "blender": bpy.app.version_string, "samples": self.samples,
+            **(extra or {}),
+            "render": {"region": region, "engine": "cycles-cpu", "blender": bpy.app.version_string, "samples": self.samples,
                        "adaptive_threshold": 0.02, "denoiser": None, "threads": self.threads, "seed": seed,
                        "seconds": round(seconds, 1), "pipeline": {**s.camera_pipeline, **applied}},
         }
