@@ -25,12 +25,10 @@ def shown(page) -> str:
 
 @pytest.mark.parametrize("lang", ["fr_CA", "ar"])
 def test_the_settings_and_camera_pages_and_their_answers_speak_the_pages_language(live, lang):
-    from playwright.sync_api import sync_playwright
+    from tests.helpers.browserkit import borrowed_browser
     host = live.url.split("//")[1].split(":")[0]
     errors = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+    with borrowed_browser() as browser:   # the worker's one browser (tests/helpers/browserkit.py)
         ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
         ctx.add_cookies([{"name": "pj_lang", "value": lang, "domain": host, "path": "/"}])
         page = ctx.new_page()
@@ -59,5 +57,4 @@ def test_the_settings_and_camera_pages_and_their_answers_speak_the_pages_languag
         text = shown(page)
         assert "no camera is configured" not in text and not english_left(text, lang), english_left(text, lang)
         ctx.close()
-        browser.close()
     assert not errors, errors

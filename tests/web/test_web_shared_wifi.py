@@ -312,7 +312,11 @@ def test_seat_request_spam_is_bounded_and_never_pushes_out_the_former_phones_req
         logged = [e for e in svc.store.events(gid)[events_before:] if e[1] == "request"]
         assert len(logged) <= 1, logged                     # at most seat 2's first, never seat 0's
         assert all(e[2]["seat"] == 2 for e in logged)
-        assert table.version - version_before <= 1
+        # the computer at seat 0 may play meanwhile (its turn comes when it comes): its own
+        # commits aside, the spam bumped the version at most once
+        new = svc.store.events(gid)[events_before:]
+        computer = {e[0] for e in new if e[1] == "action" and e[2].get("seat") == 0}
+        assert table.version - version_before - len(computer) <= 1, new
         # the host's page still shows the former phone's request, and the host's tap on it works
         assert host.get(f"/api/games/{gid}/host")[1]["seats"][0]["request"] == own
         status, body, _ = host.post(f"/api/games/{gid}/host/approve",
