@@ -368,6 +368,7 @@ def fit_camera_to_picture(image: np.ndarray, layout: Layout, H: np.ndarray, foun
 
 HEAD_UNIFORMITY = 0.0
 HEAD_RANK = 0
+HEAD_EDGE = 0.0     # 0.8: the top of the head (see measure_head_height); measured no better, so off
 
 
 def measure_head_height(image: np.ndarray, layout: Layout, cam: CameraModel, sides=None,
@@ -420,6 +421,17 @@ def measure_head_height(image: np.ndarray, layout: Layout, cam: CameraModel, sid
     if not total.any() or total.max() - np.median(total) < 0.2 * len(starts) / max(len(starts), 1):
         return None
     i = int(np.argmax(total))
+    if HEAD_EDGE > 0:
+        # the score peaks where the sample sits on the middle of the visible head (the dome and the
+        # head's side seen below it); the top is where it falls back, on the far side of the peak
+        level = total.min() + HEAD_EDGE * (total[i] - total.min())
+        j = i
+        while j + 1 < len(heights) and total[j + 1] >= level:
+            j += 1
+        if j + 1 < len(heights):
+            a, b = total[j], total[j + 1]
+            return float(heights[j] + (heights[j + 1] - heights[j]) * (a - level) / max(a - b, 1e-9))
+        return float(heights[j])
     if 0 < i < len(heights) - 1:                            # a parabola through the best and its neighbours
         a, b, c = total[i - 1], total[i], total[i + 1]
         den = a - 2 * b + c
