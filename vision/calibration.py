@@ -617,6 +617,9 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                         spreads={s: round(v, 2) for s, v in side_spread.items()})
     # (the empty-board picture's own patterns only once it is seen to show an empty board: the second pass)
     model.hole_ring = {hh: [round(float(v), 1) for v in ring_est[index[hh]]] for hh in sampler.holes}
+    from .foreground import background_points, encode, sample_points
+    cells, points = background_points(sampler)
+    model.background = encode(cells, sample_points(image, points))
     model.hole_patch = _empty_patterns(layout, sampler, samples, measured,
                                        empty_image if _seen_empty is not None and empty_image is not None
                                        and empty_image.shape == image.shape else None)

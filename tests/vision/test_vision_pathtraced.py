@@ -150,3 +150,23 @@ def test_the_detector_on_the_committed_set_reads_what_it_read_when_the_set_was_m
     assert len(accepted) >= ACCEPTED_AT_LEAST, {n: su.refused for n, (su, _) in measured.items()}
     assert r["hole_error"] <= HOLE_ERROR_AT_MOST, r
     assert total["positions_read"] >= POSITIONS_READ_AT_LEAST, r
+
+
+def test_a_hand_over_the_bare_board_is_seen_and_no_position_picture_looks_like_one(measured):
+    """vision.foreground on the committed set: the bare board between the holes changes in a patch
+    larger than PATCH_POINTS under a hand (4 of the 6 hand pictures when this was written: s4-paper-bw's
+    fingers beside M47 cover no hole), and in no position picture."""
+    from vision.foreground import PATCH_POINTS
+    seen = 0
+    for su, _ in measured.values():
+        if su.calibration is None:
+            continue
+        for p in su.pictures:
+            if p.kind not in ("position", "hand"):
+                continue
+            reading, _ = su.read(p)
+            if p.kind == "position":
+                assert reading.foreground < PATCH_POINTS, (su.name, p.name, reading.foreground)
+            else:
+                seen += reading.foreground >= PATCH_POINTS
+    assert seen >= 3, seen
