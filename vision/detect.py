@@ -46,6 +46,7 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
 
 
 STRUCTURE_EMPTY = 0.85   # a patch this like its empty pattern (correlation) is an empty hole
+UNSURE_EMPTY_STRUCTURE = 0.6   # an unsure hole read "empty" closely is sure from this pattern score up
 STRUCTURE_PEG = 0.5      # ... this unlike it holds something (the middle is left to the colours)
 RING_CLEAR = 10.0        # Lab: a ring this near its calibration look (light change divided out) is bare
 SHADOW_SPREADS = 8.0     # a shadow moves an empty look by at most this many spreads (tau)
@@ -533,6 +534,24 @@ class Classifier:
             f.ring_clear = dev < RING_CLEAR
         return f
 
+    def still_unsure(self, f: Features, labels, d_empty) -> np.ndarray:
+        """(N,) bool: the calibration's unsure holes (a side's peg there may look like the hole
+        empty) that this frame doesn't settle: the pattern neither intact nor broken, unless the
+        hole reads "empty" with its colours within 2 spreads of its empty look and the pattern
+        nearer intact than broken (a peg there, even a black one, moves the colours 18 spreads
+        or more and the pattern to 0.53 or less on bench2's s4-wood-bw; empty ones 0.61 or more)."""
+        intact, broken = self.structure_says(f)
+        out = self.unsure & ~intact & ~broken
+        if f.structure is not None:
+            empty_now = (np.asarray(labels) == EMPTY) & (np.asarray(d_empty) <= 2 * self.tau) \
+                & (f.structure >= UNSURE_EMPTY_STRUCTURE)
+            # ... or a peg, its colours further from the hole's empty look than a shadow moves them
+            # and the pattern nearer broken than intact
+            peg_now = (np.asarray(labels) >= 0) & (np.asarray(d_empty) > SHADOW_SPREADS * self.tau) \
+                & (f.structure < UNSURE_EMPTY_STRUCTURE)
+            out &= ~empty_now & ~peg_now
+        return out
+
     def structure_says(self, f: Features) -> tuple[np.ndarray, np.ndarray]:
         """((N,) bool the hole's empty pattern is intact: nothing covers it, (N,) bool it is broken:
         something stands in it), both False where the pattern can't tell (no model, in between, or a
@@ -700,8 +719,7 @@ class Classifier:
         n, n_sides = len(d), len(self.sides)
         unread = labels == UNKNOWN
         if self.unsure is not None and len(self.unsure) == n:
-            intact, broken = self.structure_says(f)
-            unread = unread | (self.unsure & ~intact & ~broken)
+            unread = unread | self.still_unsure(f, labels, d[:, 0])
         if visible is not None:
             unread = unread | ~np.asarray(visible, bool)
         if f.conflict is not None and len(f.conflict) == n:
@@ -746,8 +764,7 @@ class Classifier:
         labels[outlier] = UNKNOWN
         conf = np.where(labels == UNKNOWN, 0.0, conf)
         if self.unsure is not None and len(self.unsure) == n:
-            intact, broken = self.structure_says(f)
-            conf = np.where(self.unsure & ~intact & ~broken, np.minimum(conf, 0.5), conf)
+            conf = np.where(self.still_unsure(f, labels, d[:, 0]), np.minimum(conf, 0.5), conf)
         side_col = np.clip(best - 1, 0, max(len(self.sides) - 1, 0))
         head = where[np.arange(n), side_col] if len(self.sides) else np.zeros(n, int)
         return labels, conf, d1, head
