@@ -390,6 +390,7 @@ def fit_camera_to_picture(image: np.ndarray, layout: Layout, H: np.ndarray, foun
 
 HEAD_UNIFORMITY = 0.0
 HEAD_RANK = 0
+HEAD_EDGE = 0.0     # 0.8: the top of the head (see measure_head_height); measured no better, so off
 
 
 def measure_head_height(image: np.ndarray, layout: Layout, cam: CameraModel, sides=None,
@@ -442,6 +443,17 @@ def measure_head_height(image: np.ndarray, layout: Layout, cam: CameraModel, sid
     if not total.any() or total.max() - np.median(total) < 0.2 * len(starts) / max(len(starts), 1):
         return None
     i = int(np.argmax(total))
+    if HEAD_EDGE > 0:
+        # the score peaks where the sample sits on the middle of the visible head (the dome and the
+        # head's side seen below it); the top is where it falls back, on the far side of the peak
+        level = total.min() + HEAD_EDGE * (total[i] - total.min())
+        j = i
+        while j + 1 < len(heights) and total[j + 1] >= level:
+            j += 1
+        if j + 1 < len(heights):
+            a, b = total[j], total[j + 1]
+            return float(heights[j] + (heights[j + 1] - heights[j]) * (a - level) / max(a - b, 1e-9))
+        return float(heights[j])
     if 0 < i < len(heights) - 1:                            # a parabola through the best and its neighbours
         a, b, c = total[i - 1], total[i], total[i + 1]
         den = a - 2 * b + c
@@ -637,6 +649,9 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                         spreads={s: round(v, 2) for s, v in side_spread.items()})
     # (the empty-board picture's own patterns only once it is seen to show an empty board: the second pass)
     model.hole_ring = {hh: [round(float(v), 1) for v in ring_est[index[hh]]] for hh in sampler.holes}
+    from .foreground import background_points, encode, sample_points
+    cells, points = background_points(sampler)
+    model.background = encode(cells, sample_points(image, points))
     model.hole_patch = _empty_patterns(layout, sampler, samples, measured,
                                        empty_image if _seen_empty is not None and empty_image is not None
                                        and empty_image.shape == image.shape else None)

@@ -20,6 +20,8 @@ import cv2
 import numpy as np
 
 from .colours import bgr_to_lab, delta_e
+from .foreground import PATCH_POINTS, largest_patch
+from .foreground import decode as decode_background
 from .layout import Layout
 
 EMPTY = -1        # label of an empty hole
@@ -44,6 +46,7 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
 
 
 STRUCTURE_EMPTY = 0.85   # a patch this like its empty pattern (correlation) is an empty hole
+UNSURE_EMPTY_STRUCTURE = 0.6   # an unsure hole read "empty" closely is sure from this pattern score up
 STRUCTURE_PEG = 0.5      # ... this unlike it holds something (the middle is left to the colours)
 RING_CLEAR = 10.0        # Lab: a ring this near its calibration look (light change divided out) is bare
 SHADOW_SPREADS = 8.0     # a shadow moves an empty look by at most this many spreads (tau)
@@ -200,6 +203,13 @@ class HoleSampler:
         self.map_x = np.ascontiguousarray(img_pts[..., 0], dtype=np.float32)
         self.map_y = np.ascontiguousarray(img_pts[..., 1], dtype=np.float32)
         self.visible = inside(img_pts).all(axis=1)
+
+    def background(self, cells: np.ndarray) -> np.ndarray:
+        """The image points of the calibration's bare-board cells (vision.foreground), kept."""
+        if getattr(self, "_background", None) is None or self._background[0] is not cells:
+            from .foreground import image_points
+            self._background = (cells, image_points(self, cells))
+        return self._background[1]
 
     def board_to_image(self, pts) -> np.ndarray:
         """Board points (N, 2) mm -> image px, through the lens when there is a camera."""
@@ -394,6 +404,7 @@ class ColourModel:
     hole_patch: dict = field(default_factory=dict)   # hole -> its empty look's pattern (structure_points)
     structure: dict = field(default_factory=dict)    # what the structure told at calibration (for the record)
     hole_ring: dict = field(default_factory=dict)    # hole -> BGR of its ring (bare board) at calibration
+    background: str = ""     # the bare board between the holes at calibration (vision.foreground), base64 BGR
 
     def local_norm(self, holes) -> LocalNorm | None:
         """The local normalisation for ``holes`` (in the sampler's order), None for a model without it."""
@@ -428,7 +439,8 @@ class ColourModel:
                 "spots": {str(k): v for k, v in sorted(self.spots.items())},
                 "hole_patch": {h: [round(float(v), 3) for v in q] for h, q in self.hole_patch.items()},
                 "structure": {k: round(float(v), 3) for k, v in self.structure.items()},
-                "hole_ring": {h: [round(float(v), 1) for v in q] for h, q in self.hole_ring.items()}}
+                "hole_ring": {h: [round(float(v), 1) for v in q] for h, q in self.hole_ring.items()},
+                "background": self.background}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
@@ -447,7 +459,8 @@ class ColourModel:
                    spots={int(k): [list(map(float, p)) for p in v] for k, v in (data.get("spots") or {}).items()},
                    hole_patch={str(h): [float(x) for x in v] for h, v in (data.get("hole_patch") or {}).items()},
                    structure={str(k): float(v) for k, v in (data.get("structure") or {}).items()},
-                   hole_ring={str(h): [float(x) for x in v] for h, v in (data.get("hole_ring") or {}).items()})
+                   hole_ring={str(h): [float(x) for x in v] for h, v in (data.get("hole_ring") or {}).items()},
+                   background=str(data.get("background") or ""))
 
 
 class Classifier:
@@ -478,6 +491,10 @@ class Classifier:
         self.patch_ref = None
         if holes is not None and model.hole_patch and all(h in model.hole_patch for h in holes):
             self.patch_ref = np.array([model.hole_patch[h] for h in holes], np.float32)
+        self.background_ref = None
+        if model.background:
+            cells, bgr = decode_background(model.background)
+            self.background_ref = (cells, bgr, bgr_to_lab(bgr))
         self.ring_ref = None
         if holes is not None and model.hole_ring and all(h in model.hole_ring for h in holes):
             self.ring_ref = np.array([model.hole_ring[h] for h in holes], np.float32)
@@ -516,6 +533,24 @@ class Classifier:
             dev = np.linalg.norm(bgr_to_lab(ring) - bgr_to_lab(self.ring_ref * gain), axis=1)
             f.ring_clear = dev < RING_CLEAR
         return f
+
+    def still_unsure(self, f: Features, labels, d_empty) -> np.ndarray:
+        """(N,) bool: the calibration's unsure holes (a side's peg there may look like the hole
+        empty) that this frame doesn't settle: the pattern neither intact nor broken, unless the
+        hole reads "empty" with its colours within 2 spreads of its empty look and the pattern
+        nearer intact than broken (a peg there, even a black one, moves the colours 18 spreads
+        or more and the pattern to 0.53 or less on bench2's s4-wood-bw; empty ones 0.61 or more)."""
+        intact, broken = self.structure_says(f)
+        out = self.unsure & ~intact & ~broken
+        if f.structure is not None:
+            empty_now = (np.asarray(labels) == EMPTY) & (np.asarray(d_empty) <= 2 * self.tau) \
+                & (f.structure >= UNSURE_EMPTY_STRUCTURE)
+            # ... or a peg, its colours further from the hole's empty look than a shadow moves them
+            # and the pattern nearer broken than intact
+            peg_now = (np.asarray(labels) >= 0) & (np.asarray(d_empty) > SHADOW_SPREADS * self.tau) \
+                & (f.structure < UNSURE_EMPTY_STRUCTURE)
+            out &= ~empty_now & ~peg_now
+        return out
 
     def structure_says(self, f: Features) -> tuple[np.ndarray, np.ndarray]:
         """((N,) bool the hole's empty pattern is intact: nothing covers it, (N,) bool it is broken:
@@ -582,10 +617,12 @@ class Classifier:
                 shadow_like &= f.d_empty <= SHADOW_SPREADS * self.tau
             between = ~intact & ~broken & ~np.asarray(f.covered if f.covered is not None else np.zeros(n), bool)
             out = np.where(between & (labels >= 0) & shadow_like, np.minimum(out, 0.5), out)
-            # and "empty" there only where the colours say so closely (fingers over part of the hole's
-            # disc break its pattern half-way and leave the colours nearest "empty")
+            # and "empty" there only where the colours say so (fingers over part of the hole's disc
+            # break its pattern half-way and leave the colours nearest "empty"; the fingers themselves
+            # are vision.foreground's to see, on the bare board round the holes)
             if f.d_empty is not None and len(f.d_empty) == n:
-                out = np.where(between & (labels == EMPTY) & (f.d_empty > 2 * self.tau), np.minimum(out, 0.5), out)
+                out = np.where(between & (labels == EMPTY) & (f.d_empty > EMPTY_SEEN * self.tau),
+                               np.minimum(out, 0.5), out)
             if getattr(f, "conflict", None) is not None:
                 out = np.where(f.conflict, np.minimum(out, 0.5), out)
         for i in range(n):
@@ -682,8 +719,7 @@ class Classifier:
         n, n_sides = len(d), len(self.sides)
         unread = labels == UNKNOWN
         if self.unsure is not None and len(self.unsure) == n:
-            intact, broken = self.structure_says(f)
-            unread = unread | (self.unsure & ~intact & ~broken)
+            unread = unread | self.still_unsure(f, labels, d[:, 0])
         if visible is not None:
             unread = unread | ~np.asarray(visible, bool)
         if f.conflict is not None and len(f.conflict) == n:
@@ -728,8 +764,7 @@ class Classifier:
         labels[outlier] = UNKNOWN
         conf = np.where(labels == UNKNOWN, 0.0, conf)
         if self.unsure is not None and len(self.unsure) == n:
-            intact, broken = self.structure_says(f)
-            conf = np.where(self.unsure & ~intact & ~broken, np.minimum(conf, 0.5), conf)
+            conf = np.where(self.still_unsure(f, labels, d[:, 0]), np.minimum(conf, 0.5), conf)
         side_col = np.clip(best - 1, 0, max(len(self.sides) - 1, 0))
         head = where[np.arange(n), side_col] if len(self.sides) else np.zeros(n, int)
         return labels, conf, d1, head
@@ -744,6 +779,7 @@ class BoardReading:
     markers_ok: bool = True      # the homography was confirmed on this frame
     moving: bool = False         # something moved over the board (see motion.py)
     readings: dict = field(default_factory=dict)   # hole -> (p_peg, side, p_side); unread holes left out
+    foreground: int = 0          # points of the largest patch of changed bare board (vision.foreground)
 
     @property
     def pegs(self) -> dict:
@@ -768,6 +804,13 @@ def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, 
     d, where = classifier.distances(f)
     labels, conf, _, _ = classifier.classify(f, d=d)
     conf = classifier.check_picture(f, labels, conf, sampler.covered)
+    patch = 0
+    if classifier.background_ref is not None:
+        cells, reference, reference_lab = classifier.background_ref
+        patch = largest_patch(frame, cells, sampler.background(cells), reference, reference_lab)
+        if patch >= PATCH_POINTS:
+            # something as large as a hand lies over the board: no hole is sure while it is there
+            conf = np.minimum(conf, 0.5)
     head = where[np.arange(len(d)), np.clip(np.argmin(d, axis=1) - 1, 0, max(len(classifier.sides) - 1, 0))] \
         if len(classifier.sides) else np.zeros(len(d), int)
     per_hole = dict(zip(sampler.holes, classifier.readings(f, sampler.visible, d, labels)))
@@ -778,7 +821,7 @@ def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, 
     if keep_lab:
         lab = {h: (f.head_lab[i, head[i]] if labels[i] >= 0 else f.hole_lab[i]).tolist() for i, h in enumerate(holes)}
     return BoardReading(labels=dict(zip(holes, labels.tolist())), confidence=dict(zip(holes, conf.tolist())), lab=lab,
-                        readings={h: r for h, r in per_hole.items() if r is not None})
+                        readings={h: r for h, r in per_hole.items() if r is not None}, foreground=patch)
 
 
 def spot_distance(a, b) -> np.ndarray:

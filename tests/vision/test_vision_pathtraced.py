@@ -181,3 +181,23 @@ def test_a_game_record_the_engine_does_not_play_is_refused(tmp_path):
     (folder / "game.json").write_text(json.dumps(record))
     with pytest.raises(ValueError, match="another game"):
         replay_game(PathTracedSetUp(folder), Counter())
+
+
+def test_a_hand_over_the_bare_board_is_seen_and_no_position_picture_looks_like_one(measured):
+    """vision.foreground on the committed set: the bare board between the holes changes in a patch
+    larger than PATCH_POINTS under a hand (4 of the 6 hand pictures when this was written: s4-paper-bw's
+    fingers beside M47 cover no hole), and in no position picture."""
+    from vision.foreground import PATCH_POINTS
+    seen = 0
+    for su, _ in measured.values():
+        if su.calibration is None:
+            continue
+        for p in su.pictures:
+            if p.kind not in ("position", "hand"):
+                continue
+            reading, _ = su.read(p)
+            if p.kind == "position":
+                assert reading.foreground < PATCH_POINTS, (su.name, p.name, reading.foreground)
+            else:
+                seen += reading.foreground >= PATCH_POINTS
+    assert seen >= 3, seen

@@ -1,0 +1,114 @@
+"""Something over the board besides pegs (a hand, a sleeve, a card), seen on the bare board between
+the holes rather than in them: fingers beside a hole cover no hole, yet the position under them
+can't be trusted while they are there.
+
+The calibration keeps the bare board's colour on a grid of points that no peg's head, shaft or
+hole reaches (the head's line of sight from its hole, with the camera's pose and the heads'
+height); a frame compares them with it, the frame's change of light divided out. A peg's head or
+shadow changes a few scattered points; a hand changes a patch of board larger than any peg makes.
+"""
+from __future__ import annotations
+
+import base64
+
+import cv2
+import numpy as np
+
+from .colours import bgr_to_lab
+
+GRID_MM = 4.0          # the points' spacing on the board
+CLEAR_MM = 3.0         # kept this far from a hole, a peg's head and the line between them
+EDGE_MM = 6.0          # and from the board's edge
+CHANGED = 15.0         # Lab: a point this far from its calibration look (light divided out) changed
+# the largest patch of changed points a frame may show: on the path-traced sets a position's pegs,
+# shadows and sheen make patches of 35 points (560 mm2) at most, a hand 84 points or more
+PATCH_POINTS = 60
+
+
+def background_points(sampler) -> tuple[np.ndarray, np.ndarray]:
+    """((P, 2) int grid cells, (P, 2) float32 image points) of the bare board a sampler's
+    calibration leaves between the holes, the heads and the markers."""
+    layout = sampler.layout
+    holes = np.array([layout.holes[h] for h in sampler.holes], np.float64)
+    xs = np.arange(0.0, layout.width, GRID_MM)
+    ys = np.arange(0.0, layout.height, GRID_MM)
+    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    poly = np.array(layout.outline, np.float32)
+    keep = np.array([cv2.pointPolygonTest(poly, (float(x), float(y)), True) > EDGE_MM for x, y in grid], bool)
+    for m in layout.markers:
+        half = m.size / 2 + m.quiet + CLEAR_MM
+        keep &= ~((np.abs(grid[:, 0] - m.x) < half) & (np.abs(grid[:, 1] - m.y) < half))
+    grid = grid[keep]
+    # where each head is seen, taken back to the board: the line from the hole to it is the peg
+    heads = holes
+    if sampler.camera is not None and sampler.head_height > 0:
+        seen = sampler.head_centres.reshape(-1, 1, 2).astype(np.float64)
+        heads = cv2.perspectiveTransform(seen, np.linalg.inv(sampler.homography)).reshape(-1, 2)
+    reach = layout.peg_diameter / 2 + CLEAR_MM
+    keep = np.ones(len(grid), bool)
+    for t in np.linspace(0.0, 1.0, 6):
+        along = holes + t * (heads - holes)
+        for start in range(0, len(grid), 4096):
+            chunk = grid[start:start + 4096]
+            d = np.linalg.norm(chunk[:, None, :] - along[None], axis=2).min(axis=1)
+            keep[start:start + 4096] &= d > reach
+    grid = grid[keep]
+    if sampler.camera is not None:
+        img = sampler.camera.project(np.column_stack([grid, np.zeros(len(grid))]))
+    else:
+        img = cv2.perspectiveTransform(grid.reshape(1, -1, 2), sampler.homography)[0]
+    w, h = sampler.image_size
+    inside = (img[:, 0] >= 2) & (img[:, 0] <= w - 3) & (img[:, 1] >= 2) & (img[:, 1] <= h - 3)
+    cells = np.round(grid[inside] / GRID_MM).astype(int)
+    return cells, np.ascontiguousarray(img[inside], np.float32)
+
+
+def sample_points(frame: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """(P, 3) BGR at the points, each the mean of five pixels round it (noise, JPEG)."""
+    total = np.zeros((len(points), 3), np.float32)
+    for dx, dy in ((0, 0), (-2, -2), (2, -2), (-2, 2), (2, 2)):
+        total += cv2.remap(frame, (points[:, 0] + dx).reshape(-1, 1), (points[:, 1] + dy).reshape(-1, 1),
+                           cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3)
+    return total / 5
+
+
+def encode(cells: np.ndarray, bgr: np.ndarray) -> str:
+    """The points' grid cells and calibration colours, for the calibration file."""
+    rows = np.zeros(len(cells), [("cell", "<i2", 2), ("bgr", "u1", 3)])
+    rows["cell"] = cells
+    rows["bgr"] = np.clip(np.round(bgr), 0, 255)
+    return base64.b64encode(rows.tobytes()).decode("ascii")
+
+
+def decode(text: str) -> tuple[np.ndarray, np.ndarray]:
+    rows = np.frombuffer(base64.b64decode(text), [("cell", "<i2", 2), ("bgr", "u1", 3)])
+    return rows["cell"].astype(int), rows["bgr"].astype(np.float32)
+
+
+def image_points(sampler, cells: np.ndarray) -> np.ndarray:
+    """The cells' points in the sampler's picture (through its lens)."""
+    return np.ascontiguousarray(sampler.board_to_image(cells * GRID_MM), np.float32)
+
+
+def largest_patch(frame: np.ndarray, cells: np.ndarray, points: np.ndarray, reference: np.ndarray,
+                  reference_lab: np.ndarray | None = None) -> int:
+    """How many points the largest patch of changed bare board holds (neighbours one cell apart
+    across a hole's gap count as one patch). ``reference_lab``: ``bgr_to_lab(reference)``, if kept."""
+    if not len(points) or len(reference) != len(points):
+        return 0
+    now = sample_points(frame, points)
+    # the frame's change of light, divided out (a few thousand points tell it as well as all)
+    step = max(1, len(points) // 2000)
+    gain = np.median(now[::step] / np.maximum(reference[::step], 1.0), axis=0)
+    if reference_lab is None:
+        reference_lab = bgr_to_lab(reference)
+    changed = np.linalg.norm(bgr_to_lab(now / np.maximum(gain, 1e-3)) - reference_lab, axis=1) > CHANGED
+    if changed.sum() < PATCH_POINTS:
+        return int(changed.sum())
+    c = cells - cells.min(axis=0) + 1
+    grid = np.zeros((c[:, 1].max() + 2, c[:, 0].max() + 2), np.uint8)
+    grid[c[changed, 1], c[changed, 0]] = 1
+    grid = cv2.dilate(grid, np.ones((3, 3), np.uint8))
+    n, labels = cv2.connectedComponents(grid, connectivity=8)
+    counts = np.bincount(labels[c[changed, 1], c[changed, 0]], minlength=n)[1:]
+    return int(counts.max()) if len(counts) else 0
