@@ -1,4 +1,4 @@
-"""The rule options' names and their yes/no values as messages, for the presets' differences
+"""The rule options' names and values as messages, for the presets' differences
 on the new-table page and the card sheet (issue 25.1): English keeps each option's name as
 a rules file writes it (``draw``); other languages say what it is. Standard library only.
 """
@@ -35,6 +35,42 @@ OPTION_NAME_MSGS = {
     "team_play": pmsg("rule option", "team_play"),
 }
 # True and False, the values of the yes/no options
-VALUE_MSGS = {"True": pmsg("rule option value", "True"), "False": pmsg("rule option value", "False")}
+VALUE_MSGS = {"True": pmsg("rule option value", "True"), "False": pmsg("rule option value", "False"),
+              # the word values, as a rules file writes them (quoted): English keeps them so
+              "'JQK'": pmsg("rule option value", "'JQK'"),
+              "'K'": pmsg("rule option value", "'K'"),
+              "'after'": pmsg("rule option value", "'after'"),
+              "'any'": pmsg("rule option value", "'any'"),
+              "'arizona'": pmsg("rule option value", "'arizona'"),
+              "'backward'": pmsg("rule option value", "'backward'"),
+              "'basic'": pmsg("rule option value", "'basic'"),
+              "'block'": pmsg("rule option value", "'block'"),
+              "'card'": pmsg("rule option value", "'card'"),
+              "'clears'": pmsg("rule option value", "'clears'"),
+              "'clockwise'": pmsg("rule option value", "'clockwise'"),
+              "'counter'": pmsg("rule option value", "'counter'"),
+              "'cycle'": pmsg("rule option value", "'cycle'"),
+              "'empty'": pmsg("rule option value", "'empty'"),
+              "'first'": pmsg("rule option value", "'first'"),
+              "'forward'": pmsg("rule option value", "'forward'"),
+              "'forward_or_back1'": pmsg("rule option value", "'forward_or_back1'"),
+              "'hand'": pmsg("rule option value", "'hand'"),
+              "'hit'": pmsg("rule option value", "'hit'"),
+              "'in_spot'": pmsg("rule option value", "'in_spot'"),
+              "'north_carolina'": pmsg("rule option value", "'north_carolina'"),
+              "'one'": pmsg("rule option value", "'one'"),
+              "'others'": pmsg("rule option value", "'others'"),
+              "'pairs'": pmsg("rule option value", "'pairs'"),
+              "'pegoo'": pmsg("rule option value", "'pegoo'"),
+              "'plain'": pmsg("rule option value", "'plain'"),
+              "'solo'": pmsg("rule option value", "'solo'"),
+              "'split'": pmsg("rule option value", "'split'"),
+              "'split_any'": pmsg("rule option value", "'split_any'"),
+              "'start'": pmsg("rule option value", "'start'"),
+              "'steps'": pmsg("rule option value", "'steps'"),
+              "'suited'": pmsg("rule option value", "'suited'"),
+              "'suited_steal'": pmsg("rule option value", "'suited_steal'"),
+              "'swap'": pmsg("rule option value", "'swap'"),
+              }
 
 __all__ = ["OPTION_NAME_MSGS", "VALUE_MSGS"]

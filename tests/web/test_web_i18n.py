@@ -177,13 +177,17 @@ def test_the_presets_differences_and_rulings_are_catalogued_word_for_word(client
     client.set_cookie("pj_lang", "fr_CA")
     presets = {p["name"]: p for p in client.get("/api/presets").get_json()}
     nc = presets["north_carolina"]
-    # the option's name and the yes/no values in the reader's words too (issue 25.1); other
-    # values stay as a rules file writes them
-    assert any(d.startswith("l'as = 'north_carolina' (jeu de base : 'basic') : as : sortir")
+    # the option's name and its values in the reader's words too (issue 25.1)
+    assert any(d.startswith("l'as = Caroline du Nord (jeu de base : de base) : as : sortir")
                for d in nc["differences"]), nc["differences"]
+    assert not [d for d in nc["differences"] if "'" in d.split(":")[0].split("=")[-1]], nc["differences"]
     assert all("must" not in d for d in nc["differences"])
     from web.preset_words import OPTION_NAME_MSGS
     assert set(OPTION_NAME_MSGS) == set(OPTION_DOCS)
+    from companion.option_words import VALUE_MSGS
+    word_values = {repr(v) for allowed, _ in OPTION_DOCS.values() if isinstance(allowed, tuple)
+                   for v in allowed if isinstance(v, str) and not v[0].isdigit()}
+    assert word_values <= set(VALUE_MSGS), sorted(word_values - set(VALUE_MSGS))
     english_names = re.compile(r"^(%s) = " % "|".join(OPTION_DOCS))
     for preset in presets.values():
         for d in preset["differences"]:
@@ -191,6 +195,6 @@ def test_the_presets_differences_and_rulings_are_catalogued_word_for_word(client
     client.set_cookie("pj_lang", "ar")
     ar = {p["name"]: [d.replace("\u2068", "").replace("\u2069", "") for d in p["differences"]]
           for p in client.get("/api/presets").get_json()}
-    assert any(d.startswith("الإكة = 'north_carolina' (اللعبة الأساسية: 'basic'): ") for d in ar["north_carolina"])
+    assert any(d.startswith("الإكة = نورث كارولاينا (اللعبة الأساسية: الأساسية): ") for d in ar["north_carolina"]), ar["north_carolina"]
     assert any(d.startswith("أحجار الفريق = نعم (اللعبة الأساسية: لا)") for d in ar["arizona"]), ar["arizona"]
     assert presets["jackaroo"]["rulings"] and all(" the " not in r for r in presets["jackaroo"]["rulings"])
