@@ -334,8 +334,11 @@ def scenario(release: str, tmp_path: Path, source_copy: Path) -> None:
     assert socket.gethostname() == host_name
     for both in (plain, first):
         assert "+ systemctl daemon-reload" not in both.stdout and "+ hostname" not in both.stdout
-    assert "skipped: systemctl daemon-reload: systemd is not running here" in plain.stdout
-    assert "skipped: hostname and the avahi restart: systemd is not running here" in plain.stdout
+    # the run that got through the unit and hostname steps: plain Debian stops before them
+    # where PyPI has no lgpio for the root's Python (Trixie's 3.13)
+    through = plain if plain.returncode == 0 else first
+    assert "skipped: systemctl daemon-reload: systemd is not running here" in through.stdout
+    assert "skipped: hostname and the avahi restart: systemd is not running here" in through.stdout
     assert "systemd is not running here, so nothing was started: the service starts at the first boot." in out
     assert "After that boot: systemctl status pegs-companion" in out
     conf = root.file("/etc/pegs-companion/config.toml").read_text()
