@@ -65,10 +65,16 @@ def background_points(sampler) -> tuple[np.ndarray, np.ndarray]:
 
 def sample_points(frame: np.ndarray, points: np.ndarray) -> np.ndarray:
     """(P, 3) BGR at the points, each the mean of five pixels round it (noise, JPEG)."""
-    total = np.zeros((len(points), 3), np.float32)
+    n = len(points)
+    total = np.zeros((n, 3), np.float32)
+    # cv2.remap wants maps under 32,767 on a side: the points as rows of 1,024 (a big board
+    # at 4K has more points than that)
+    rows = -(-n // 1024) or 1
+    xy = np.zeros((rows * 1024, 2), np.float32)
+    xy[:n] = points
     for dx, dy in ((0, 0), (-2, -2), (2, -2), (-2, 2), (2, 2)):
-        total += cv2.remap(frame, (points[:, 0] + dx).reshape(-1, 1), (points[:, 1] + dy).reshape(-1, 1),
-                           cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3)
+        total += cv2.remap(frame, (xy[:, 0] + dx).reshape(rows, 1024), (xy[:, 1] + dy).reshape(rows, 1024),
+                           cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3)[:n]
     return total / 5
 
 

@@ -343,7 +343,7 @@ def scenario(release: str, tmp_path: Path, source_copy: Path) -> None:
     assert "After that boot: systemctl status pegs-companion" in out
     conf = root.file("/etc/pegs-companion/config.toml").read_text()
     code = re.search(r'^admin_code = "(\d{8})"$', conf, re.M).group(1)
-    assert f"admin code for the settings page: {code}" in plain.stdout   # printed when written (run 1)
+    assert f"admin code for the settings page: {code}" in through.stdout   # printed when written
     assert "Settings: /etc/pegs-companion/config.toml" in out            # and where it is, every run
 
     # 3. again: nothing to do, nothing changed
