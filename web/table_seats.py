@@ -97,16 +97,20 @@ class SeatAccess:
             held = table.seat_of_token(current)
             if held is not None:
                 raise ApiError(409, msg("this phone already holds %(who)s's seat", who=table.names.seat_msg(held)))
-            s = table.seats[seat]
-            if s.bot:
-                raise ApiError(409, msg("the computer plays this seat now; the host can give it back"))
-            if s.token_hash is not None:
-                raise ApiError(409, msg("another phone already took this seat; the host can move it "
-                               "to this phone (a new QR code)"))
-            new_token = secrets.token_urlsafe(32)
-            s.token_hash = token_hash(new_token)
-            self._commit(table, [("claim", {"seat": seat, "hash": s.token_hash, "gen": s.gen})])
-            return new_token
+            return self._claim(table, seat)
+
+    def _claim(self, table: Table, seat: int) -> str:
+        """A free seat to a new phone (lock held): its new token, the claim logged."""
+        s = table.seats[seat]
+        if s.bot:
+            raise ApiError(409, msg("the computer plays this seat now; the host can give it back"))
+        if s.token_hash is not None:
+            raise ApiError(409, msg("another phone already took this seat; the host can move it "
+                           "to this phone (a new QR code)"))
+        token = secrets.token_urlsafe(32)
+        s.token_hash = token_hash(token)
+        self._commit(table, [("claim", {"seat": seat, "hash": s.token_hash, "gen": s.gen})])
+        return token
 
     def require_host(self, table: Table, token: str | None) -> None:
         if not table.is_host(token):
@@ -123,20 +127,11 @@ class SeatAccess:
                            "seat's current QR code"))
         table, seat = found
         with table.cond:
-            s = table.seats[seat]
             if self.join_code(table, seat) != code:
                 raise ApiError(404, msg("this join code is no longer valid: ask the host for a new one"))
             if table.seat_of_token(current_token) == seat:
                 return table, seat, None
-            if s.bot:
-                raise ApiError(409, msg("the computer plays this seat now; the host can give it back"))
-            if s.token_hash is not None:
-                raise ApiError(409, msg("another phone already took this seat; the host can move it "
-                               "to this phone (a new QR code)"))
-            token = secrets.token_urlsafe(32)
-            s.token_hash = token_hash(token)
-            self._commit(table, [("claim", {"seat": seat, "hash": s.token_hash, "gen": s.gen})])
-            return table, seat, token
+            return table, seat, self._claim(table, seat)
 
     def join_code(self, table: Table, seat: int) -> str:
         gen = table.seats[seat].gen
