@@ -344,7 +344,14 @@ def scenario(release: str, tmp_path: Path, source_copy: Path) -> None:
     conf = root.file("/etc/pegs-companion/config.toml").read_text()
     code = re.search(r'^admin_code = "(\d{8})"$', conf, re.M).group(1)
     assert f"admin code for the settings page: {code}" in through.stdout   # printed when written
-    assert "Settings: /etc/pegs-companion/config.toml" in out            # and where it is, every run
+    # and where it is at the end of every run: with the code in the run that wrote it
+    written = (f"Settings page: http://pegs.local:{port}/settings - admin code {code} "
+               "(admin_code in /etc/pegs-companion/config.toml)")
+    if through is first:
+        assert written in out, report(first)
+    else:
+        assert written in plain.stdout, report(plain)
+        assert "Settings: /etc/pegs-companion/config.toml" in out, report(first)
 
     # 3. again: nothing to do, nothing changed
     before = snapshot(root.upper)
@@ -356,6 +363,7 @@ def scenario(release: str, tmp_path: Path, source_copy: Path) -> None:
     for step, lines in blocks.items():
         assert step_status(lines) <= {"ok", "skipped"} and step_status(lines), (step, lines)
     assert "Everything was already in place: nothing changed." in second.stdout
+    assert "Settings: /etc/pegs-companion/config.toml" in second.stdout, report(second)
     assert "    + " not in second.stdout, second.stdout   # no command run
     after = snapshot(root.upper)
     changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))

@@ -47,11 +47,7 @@ def test_per_hole_error_at_most_a_thousandth(layout4, calibrated, level):
 @pytest.mark.slow
 @pytest.mark.parametrize("level", ["clean", "mild", "moderate"])
 @pytest.mark.parametrize("sides,hps,size", [(6, 18, (1920, 1080)), (8, 20, (2304, 1296)), (10, 18, (2304, 1296))])
-def test_bigger_boards(level, sides, hps, size, request):
-    if (level, sides) == ("moderate", 8):
-        # issue 23, session 6: with the empty-pattern and hand checks this case reads 13 holes
-        # of 2,400 wrong or unsure, one over its 0.5 % (seen once, in CI); strict: a pass fails
-        request.applymarker(pytest.mark.xfail(strict=True, reason="issue 23: 13 of 2,400 holes, limit 12"))
+def test_bigger_boards(level, sides, hps, size):
     """6-, 8- and 10-sided boards (pitch 20 mm, 0.9-1.2 px/mm: a 1080p or 2304x1296 camera).
     Glare on a hole makes it unreadable more often at this resolution: at most 0.5 %."""
     layout = standard_layout(sides, hps, pitch=20)
