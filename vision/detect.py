@@ -14,7 +14,7 @@ hole covered by a hand looks like) and turned into a label with a confidence.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -472,6 +472,7 @@ class Classifier:
 
     def __init__(self, model: ColourModel, holes=None):
         self.model = model
+        self.holes = list(holes) if holes is not None else None
         if holes is None and model.hole_ratio:
             holes = list(model.hole_ratio)          # saved in the layout's (the sampler's) order
         self.norm = model.local_norm(holes) if holes is not None else None
@@ -518,6 +519,43 @@ class Classifier:
             gap = np.linalg.norm(weighted(np.array([model.bodies[s] for s in self.sides], float))
                                  - self.means[0], axis=1)
             self.gate = np.clip(0.5 * gap, 3 * self.tau, 4 * self.tau)
+
+    def learned_empty(self, samples: Samples, holes) -> tuple["Classifier", list]:
+        """(a classifier whose model knows ``holes``' own empty looks from ``samples``, the holes
+        learnt). ``holes``: holes known to be empty in that frame (the referee's board: see
+        ``start_holes_empty``). Only holes whose empty look calibration could not see (start
+        holes: a peg stood in them; theirs came from their neighbours) are learnt, and only
+        where the frame agrees they may be empty: the borrowed empty pattern not broken (a black
+        head breaks it to 0.63 or less on the path-traced sets), the head's spot not moved in
+        hue beyond a shadow's, no neighbour's head seen over the hole, no glare. Safety: the
+        caller must know the holes are empty; this only refuses what plainly contradicts it."""
+        if self.holes is None or self.norm is None or self.norm.head_ratio is None \
+                or self.patch_ref is None or samples.patch is None:
+            return self, []
+        index = {h: i for i, h in enumerate(self.holes)}
+        f = self.features(samples)
+        self.distances(f)                  # fills f.hue_shift
+        covered = np.zeros(len(self.holes), bool) if f.covered is None else np.asarray(f.covered, bool)
+        take = [h for h in holes if h in index and h not in self.model.hole_empty
+                and f.structure[index[h]] >= UNSURE_EMPTY_STRUCTURE and not covered[index[h]]
+                and (f.hue_shift is None or f.hue_shift[index[h]] <= HUE_SHIFT)
+                and samples.saturated[index[h]] <= 0.3]
+        if not take:
+            return self, []
+        ring = ring_estimate(samples.ring)
+        m = self.model
+        hole_ratio, head_ratio, hole_patch = dict(m.hole_ratio), dict(m.head_ratio), dict(m.hole_patch)
+        pats = unit_pattern(samples.patch)
+        for h in take:
+            i = index[h]
+            hole_ratio[h] = [round(float(v), 4) for v in samples.hole[i] / ring[i]]
+            head_ratio[h] = [round(float(v), 4) for v in np.ravel(samples.spot[i] / ring[i][None, :])]
+            hole_patch[h] = [round(float(v), 3) for v in pats[i]]
+        model = replace(m, hole_ratio=hole_ratio, head_ratio=head_ratio, hole_patch=hole_patch,
+                        hole_empty=dict(m.hole_empty))
+        fe = features(samples, model.board_ref, model.local_norm(self.holes))
+        model.hole_empty.update({h: [round(float(v), 2) for v in fe.hole_lab[index[h]]] for h in take})
+        return Classifier(model, self.holes), take
 
     def features(self, samples: Samples) -> Features:
         """The samples normalised as this model was learnt (see ``features``), and each hole's
@@ -822,6 +860,20 @@ def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, 
         lab = {h: (f.head_lab[i, head[i]] if labels[i] >= 0 else f.hole_lab[i]).tolist() for i, h in enumerate(holes)}
     return BoardReading(labels=dict(zip(holes, labels.tolist())), confidence=dict(zip(holes, conf.tolist())), lab=lab,
                         readings={h: r for h, r in per_hole.items() if r is not None}, foreground=patch)
+
+
+def start_holes_empty(layout: Layout, reading: "BoardReading", start_counts: dict,
+                      min_confidence: float = 0.8) -> list:
+    """The start holes that must be empty: the referee knows how many pegs each side has in
+    its start area (``start_counts``: side -> n), not in which holes; where exactly n of that
+    side's start holes are read surely as its pegs, the others are empty."""
+    out = []
+    for s, n in start_counts.items():
+        ids = layout.start_ids(int(s))
+        sure = [h for h in ids if reading.labels.get(h) == int(s) and reading.confidence.get(h, 0.0) >= min_confidence]
+        if len(sure) == int(n):
+            out += [h for h in ids if h not in sure]
+    return out
 
 
 def spot_distance(a, b) -> np.ndarray:

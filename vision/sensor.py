@@ -104,6 +104,17 @@ class CameraSensor:
         with self.lock:
             return self._readings
 
+    def board_known(self, start_counts: dict, stamp=None) -> list:
+        """The referee took a move from the still board of readings ``stamp`` and now knows how
+        many pegs each side has in its start area (side -> n): start holes that must be empty
+        learn their own empty look from that picture (``BoardVision.learn_start_empties``).
+        Returns the holes learnt."""
+        with self.lock:
+            took = self.vision.learn_start_empties(start_counts, stamp)
+        if took:
+            log.info("camera: learnt the empty look of start holes %s", ", ".join(took))
+        return took
+
     def colours(self) -> dict:
         """{hole: side} of the latest still board's pegs (each hole's likeliest colour)."""
         got = self.readings()

@@ -24,7 +24,7 @@ import numpy as np
 from .calibration import (Calibration, CalibrationError, MarkerCheck, homography_from_markers,
                           refine_with_holes, repose_camera)
 from .camera import Camera, CameraLost
-from .detect import EMPTY, UNKNOWN, BoardReading, Classifier, HoleSampler
+from .detect import EMPTY, UNKNOWN, BoardReading, Classifier, HoleSampler, start_holes_empty
 from .layout import Layout
 from .markers import detect_markers, to_gray
 from .motion import MotionDetector, board_mask
@@ -66,6 +66,7 @@ class BoardVision:
         self.lost_after = lost_after
         self.frame_index = 0
         self.last_frame = None            # the latest frame read (crops of doubtful holes for the phone)
+        self.still = None                 # (frame index, reading, samples) of the latest still board passed on
         self.last_reading = None
         self.max_covered = max_covered
         self._quiet_key, self._quiet_count = None, 0
@@ -154,6 +155,28 @@ class BoardVision:
             return None
         return dict(reading.readings)
 
+    def learn_start_empties(self, start_counts: dict, stamp: int | None = None) -> list:
+        """The referee's start counts (side -> pegs in its start area) after a move it took from
+        the latest still board: start holes that must then be empty (the others of that side
+        read surely as its pegs) learn their own empty look from that board's picture, if it
+        doesn't contradict it (``Classifier.learned_empty``). Calibration saw every start hole
+        with a peg in it and took its empty look from its neighbours; a pegs' shadow or the
+        print under a tilted camera's view can make that estimate look like a black head.
+        ``stamp``: the frame index of the readings the referee judged; another still board since
+        (the board changed again) learns nothing. Returns the holes learnt (kept in
+        ``calibration.colours`` for a later save)."""
+        if self.still is None or (stamp is not None and stamp != self.still[0]):
+            return []
+        _, reading, samples = self.still
+        empties = start_holes_empty(self.layout, reading, start_counts)
+        if not empties:
+            return []
+        clf, took = self.classifier.learned_empty(samples, empties)
+        if took:
+            self.classifier = clf
+            self.calibration.colours = clf.model
+        return took
+
     def process(self, frame: np.ndarray) -> FrameResult:
         events: list = []
         t = {}
@@ -167,7 +190,7 @@ class BoardVision:
         t1 = time.perf_counter()
         moving = self.motion.update(gray).moving
         t2 = time.perf_counter()
-        reading = None
+        reading = samples = None
         if moving or not markers_ok:
             t3 = t4 = t2
             reading = BoardReading({}, {}, None, markers_ok, moving)
@@ -193,6 +216,7 @@ class BoardVision:
             events.append(VisionEvent("board", change.describe(), change, self.frame_index))
         quiet = self._quiet_readings(reading, moving or not markers_ok)
         if quiet is not None:
+            self.still = (self.frame_index, reading, samples)   # what the referee judges (learn_start_empties)
             events.append(VisionEvent("readings", f"{len(quiet)} holes read", quiet, self.frame_index))
         t = {"markers": (t1 - t0) * 1000, "motion": (t2 - t1) * 1000, "sampling": (t3 - t2) * 1000,
              "classification": (t4 - t3) * 1000, "tracker": (t5 - t4) * 1000}

@@ -173,6 +173,14 @@ class BoardReferee:
                                 "committed": self.hub.clock(), "version": res["version"], "move": commit.text}
         self.core.committed(commit, res["version"], now)
         self._refresh_game()
+        # a camera learns the empty look of start holes the game now says are empty (it knows how
+        # many pegs each start area holds, the camera which holes hold them): vision.watch
+        learn = getattr(self.sensor, "board_known", None)
+        if callable(learn) and self._readings_seen is not None:
+            try:
+                learn(self.core.expected_holes()[1], self._readings_seen)
+            except Exception:   # noqa: BLE001 - learning is a bonus; the move stands
+                log.exception("the camera could not learn from the board after %s", commit.text)
 
     # ------------------------------------------------------------------ LEDs
     def _apply_leds(self, now: float) -> None:

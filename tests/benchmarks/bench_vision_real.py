@@ -52,6 +52,9 @@ def main(argv=None) -> int:
                          "tests/vision/data/pathtraced-bench)")
     ap.add_argument("--empty", action="store_true", help="calibrate with the empty-board picture too")
     ap.add_argument("--games", action="store_true", help="replay the set's games (set-ups with a game.json)")
+    ap.add_argument("--no-learn", action="store_true",
+                    help="games: don't let the camera learn the empty looks of start holes the referee's "
+                         "start counts say are empty (as web/board_table.py does after a move)")
     args = ap.parse_args(argv)
     root = Path(args.data)
     if not root.is_dir() or not set_ups(root) or (args.games and not games(root)):
@@ -59,7 +62,7 @@ def main(argv=None) -> int:
               f"nice -n 15 .venv-render/bin/python tests/vision/pathtrace/render_set.py bench2", file=sys.stderr)
         return 2
     if args.games:
-        return main_games(root, args.empty)
+        return main_games(root, args.empty, learn=not args.no_learn)
     import vision
     print(f"# path-traced set {root.name}{' with empty-board pictures' if args.empty else ''}; detector "
           f"{Path(vision.__file__).resolve().parent}; load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
@@ -103,11 +106,12 @@ def main(argv=None) -> int:
     return 0
 
 
-def main_games(root: Path, empty: bool) -> int:
+def main_games(root: Path, empty: bool, learn: bool = True) -> int:
     """Games: each game set-up's moves replayed from its pictures as the referee matches them."""
     import vision
     print(f"# games of the path-traced set {root.name}{' with empty-board pictures' if empty else ''}; detector "
-          f"{Path(vision.__file__).resolve().parent}; load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
+          f"{Path(vision.__file__).resolve().parent}; {'start holes learnt when known empty' if learn else 'no learning'}; "
+          f"load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
     print("| set-up | game | camera | calibration | moves | per-hole error | positions read | false | "
           "taken without asking | asked | wrong | hands: read / wrong move |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -115,7 +119,7 @@ def main_games(root: Path, empty: bool) -> int:
     for folder in games(root):
         su = PathTracedSetUp(folder, empty_picture=empty)
         c = Counter()
-        record = replay_game(su, c)
+        record = replay_game(su, c, learn=learn)
         s = summary(c)
         cam, t, why = su.camera, su.truth, su.refused
         print(f"| {su.name} | seed {record['seed']}, {c['pictures']} of {record['moves_with_pegs']} moves rendered | "
@@ -130,7 +134,8 @@ def main_games(root: Path, empty: bool) -> int:
           f"({pct(s['taken'])}), asked {total['asked']}, wrong {total['wrong']}; per-hole error {pct(s['hole_error'], 2)}, "
           f"positions read {total['positions_read']}, false positions {total['false_positions']}; hand pictures "
           f"read as a position {total['hand_positions_read']}, a wrong move taken from them {total['hand_wrong']} "
-          f"of {total['hand_pictures']}; {total['moves_missing']} moves not rendered")
+          f"of {total['hand_pictures']}; {total['moves_missing']} moves not rendered; start holes' empty looks learnt "
+          f"{total['learnt']}")
     return 0
 
 

@@ -19,6 +19,7 @@ class ScoringCamera:
         self.active_faults = {}
         self.current = None
         self.stamp = 0
+        self.known = []          # board_known calls: (start counts, stamp of the readings judged)
 
     def show(self, readings):
         self.stamp += 1
@@ -32,6 +33,10 @@ class ScoringCamera:
 
     def readings(self):
         return self.current
+
+    def board_known(self, start_counts, stamp):
+        self.known.append((dict(start_counts), stamp))
+        return []
 
     def crop(self, hole):
         return b"\x89PNG\r\n\x1a\n" + hole.encode()   # stands in for vision's crop of the latest frame
@@ -99,6 +104,12 @@ def test_a_camera_that_reads_colours_takes_a_swap_on_the_board():
         assert table.version > version, (hub.referee.state, hub.referee.message)
         assert g.history[-1]["move"].text(pos.geo) == "2 0:M20<>1:M40"
         assert store.events(table.gid)[-1][2]["via"] == "board"     # taken from the board
+        # the camera is told how many pegs each start area now holds, for the readings judged
+        # (vision learns the empty look of start holes that must be empty from that picture)
+        assert camera.known and camera.known[-1][1] == camera.stamp
+        assert camera.known[-1][0] == {s: len(g.position.pegs()[s]) - sum(1 for v in g.position.pegs()[s] if v >= 0)
+                                       for s in range(4)}
+        assert camera.known[-1][0][0] == camera.known[-1][0][1] == 4
     finally:
         svc.close()
         hw.close()

@@ -139,9 +139,10 @@ def game_steps(game_seed: int, moves: int, preset: str = "basic", players: int =
         yield step
 
 
-def score_move(reading, step: GameStep, holes, c: Counter, margin: float | None = None) -> None:
+def score_move(reading, step: GameStep, holes, c: Counter, margin: float | None = None) -> dict:
     """Count one move's picture: per-hole errors, the position alone, and the referee's
-    decision among the step's candidates (taken, asked or wrong)."""
+    decision among the step's candidates (taken, asked or wrong). Returns the board the referee
+    goes on with: the one it took, or the truth when it asked (the phone says)."""
     truth, boards = step.truth, step.boards
     c["pictures"] += 1
     c["candidates"] += len(boards)
@@ -155,10 +156,12 @@ def score_move(reading, step: GameStep, holes, c: Counter, margin: float | None 
     idx, _ = decide(reading.readings, boards, **({} if margin is None else {"margin": margin}))
     if idx is None:
         c["asked"] += 1
+        return truth
     elif _key(boards[idx]) == _key(truth):
         c["taken"] += 1
     else:
         c["wrong"] += 1
+    return boards[idx]
 
 
 def score_hand(reading, step: GameStep, c: Counter, margin: float | None = None) -> None:

@@ -22,7 +22,7 @@ import numpy as np
 
 from .gamekit import game_steps, position_read, score_hand, score_move
 from vision.calibration import CalibrationError, calibrate
-from vision.detect import EMPTY, UNKNOWN, Classifier, HoleSampler, read_holes
+from vision.detect import EMPTY, UNKNOWN, Classifier, HoleSampler, read_holes, start_holes_empty
 from vision.layout import load_layout
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -105,6 +105,15 @@ class PathTracedSetUp:
             return "; ".join(w["message"] for w in self.calibration.weak)
         return None
 
+    def learn(self, picture: Picture, reading, counts: dict) -> list:
+        """Learn the empty looks of the start holes the referee's ``counts`` (side -> pegs in its
+        start area) and this picture's sure readings say are empty; the holes learnt."""
+        empties = start_holes_empty(self.layout, reading, counts)
+        if not empties:
+            return []
+        self.classifier, took = self.classifier.learned_empty(self.sampler.sample(picture.image()), empties)
+        return took
+
     def read(self, picture: Picture):
         """(BoardReading, seconds the detector took on the decoded frame)."""
         img = picture.image()
@@ -172,12 +181,21 @@ def games(root: Path) -> list[Path]:
     return [p for p in set_ups(root) if (p / "game.json").exists()]
 
 
-def replay_game(su: PathTracedSetUp, c: Counter, margin: float | None = None) -> dict:
+def start_counts(board: dict, layout) -> dict:
+    """side -> pegs in its start area, of a board {hole: side}: all the referee knows of the start
+    holes (not which ones hold the pegs)."""
+    return {s: sum(1 for h, v in board.items() if h.startswith(f"S-s{s}-") and v == s) for s in range(layout.sides)}
+
+
+def replay_game(su: PathTracedSetUp, c: Counter, margin: float | None = None, learn: bool = True) -> dict:
     """Replay a set-up's game (game.json: seed + move list) from its move pictures the way the
     referee does (gamekit.score_move: the readings scored by companion.readings.decide against
     the board before the move and each legal move's result; taken, asked or wrong) and its hand
     pictures (gamekit.score_hand). Moves whose picture is not rendered are skipped and counted
-    in ``moves_missing``. Returns the game record."""
+    in ``moves_missing``. ``learn``: after each move the camera is told the referee's start counts
+    (as web/board_table.py does after a move it took) and learns the empty looks of start holes
+    that must be empty (``vision.detect.start_holes_empty``); counted in ``learnt``. Returns the
+    game record."""
     record = json.loads((su.folder / "game.json").read_text(encoding="utf-8"))
     steps = list(game_steps(record["seed"], record["moves_with_pegs"], record["preset"], record["players"]))
     if [s.text for s in steps] != [m["text"] for m in record["moves"]]:
@@ -198,7 +216,9 @@ def replay_game(su: PathTracedSetUp, c: Counter, margin: float | None = None) ->
             c["asked"] += 1
             continue
         reading, seconds = su.read(pic)
-        score_move(reading, step, holes, c, margin)
+        board = score_move(reading, step, holes, c, margin)
+        if learn:
+            c["learnt"] += len(su.learn(pic, reading, start_counts(board, su.layout)))
         hand = by_name.get(Path(move["hand_picture"]).stem) if move["hand_picture"] else None
         if hand is not None:
             reading, seconds = su.read(hand)
