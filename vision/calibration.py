@@ -405,6 +405,7 @@ def measure_head_height(image: np.ndarray, layout: Layout, cam: CameraModel, sid
     spot round the empty holes. None when no height stands out (a view straight down, where
     every height projects alike, or no pegs)."""
     from .detect import sample_geometry
+    from .sampling import sample_linear
     g = sample_geometry(layout, camera=True)
     offsets = np.array(g["head_points"], np.float64)
     ring_r = 0.5 * (g["ring_in"] + g["ring_out"])
@@ -422,9 +423,9 @@ def measure_head_height(image: np.ndarray, layout: Layout, cam: CameraModel, sid
         xy = np.array([layout.holes[h] for h in ids], np.float64)
         pts = np.concatenate([xy[:, None, :] + offsets[None], np.full((len(ids), len(offsets), 1), -z)], axis=2)
         p = cam.project(pts).astype(np.float32)
-        vals = cv2.remap(img, p[..., 0], p[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        vals = sample_linear(img, p[..., 0], p[..., 1])
         rp = cam.project(xy[:, None, :] + ring_off[None]).astype(np.float32)
-        ring = cv2.remap(img, rp[..., 0], rp[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        ring = sample_linear(img, rp[..., 0], rp[..., 1])
         return np.median(vals, axis=1), np.maximum(np.median(ring, axis=1), 1.0), vals
     scores = []
     for z in heights:

@@ -23,6 +23,7 @@ from .colours import bgr_to_lab, delta_e
 from .foreground import PATCH_POINTS, largest_patch
 from .foreground import decode as decode_background
 from .layout import Layout
+from .sampling import fixed_maps, remap_linear
 
 EMPTY = -1        # label of an empty hole
 UNKNOWN = -2      # covered, in glare, or unlike anything learnt
@@ -202,6 +203,7 @@ class HoleSampler:
         img_pts = np.where(out[..., None], mirrored, img_pts)
         self.map_x = np.ascontiguousarray(img_pts[..., 0], dtype=np.float32)
         self.map_y = np.ascontiguousarray(img_pts[..., 1], dtype=np.float32)
+        self.maps = fixed_maps(self.map_x, self.map_y)      # the same samples on every OpenCV (sampling.py)
         self.visible = inside(img_pts).all(axis=1)
 
     def background(self, cells: np.ndarray) -> np.ndarray:
@@ -219,7 +221,7 @@ class HoleSampler:
         return cv2.perspectiveTransform(pts.reshape(1, -1, 2), self.homography)[0]
 
     def sample(self, frame: np.ndarray) -> Samples:
-        vals = cv2.remap(frame, self.map_x, self.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        vals = remap_linear(frame, self.maps)
         n = len(self.holes)
         a = self.n_hole
         b = a + self.n_head * self.n_shift

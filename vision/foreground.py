@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from .colours import bgr_to_lab
+from .sampling import sample_linear
 
 GRID_MM = 4.0          # the points' spacing on the board
 CLEAR_MM = 3.0         # kept this far from a hole, a peg's head and the line between them
@@ -73,8 +74,8 @@ def sample_points(frame: np.ndarray, points: np.ndarray) -> np.ndarray:
     xy = np.zeros((rows * 1024, 2), np.float32)
     xy[:n] = points
     for dx, dy in ((0, 0), (-2, -2), (2, -2), (-2, 2), (2, 2)):
-        total += cv2.remap(frame, (xy[:, 0] + dx).reshape(rows, 1024), (xy[:, 1] + dy).reshape(rows, 1024),
-                           cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3)[:n]
+        total += sample_linear(frame, (xy[:, 0] + dx).reshape(rows, 1024),
+                               (xy[:, 1] + dy).reshape(rows, 1024)).reshape(-1, 3)[:n]
     return total / 5
 
 
