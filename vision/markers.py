@@ -36,6 +36,13 @@ def detector(refine: bool = True):
         params = aruco.DetectorParameters() if hasattr(aruco, "ArucoDetector") else aruco.DetectorParameters_create()
         if refine:
             params.cornerRefinementMethod = aruco.CORNER_REFINE_SUBPIX
+        if hasattr(params, "validBitIdThreshold"):
+            # OpenCV 5.0 also rejects a marker with too many uncertain bits (default 0.49), which 4.x
+            # doesn't check: on the path-traced sets 5.0's default lost a marker of a calibration
+            # picture 4.10 found (pathtraced/s6-wood, all four at 0.6); at 0.6 5.0 finds what 4.10
+            # finds in all their pictures, at 0.7 and above it finds false markers too (a duplicate
+            # id drops the real one)
+            params.validBitIdThreshold = 0.6
         if hasattr(aruco, "ArucoDetector"):
             _DETECTORS[key] = aruco.ArucoDetector(dictionary(), params)
         else:
