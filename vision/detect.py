@@ -23,7 +23,7 @@ from .colours import bgr_to_lab, delta_e
 from .foreground import PATCH_POINTS, largest_patch
 from .foreground import decode as decode_background
 from .layout import Layout
-from .sampling import fixed_maps, remap_linear
+from .sampling import Bilinear
 
 EMPTY = -1        # label of an empty hole
 UNKNOWN = -2      # covered, in glare, or unlike anything learnt
@@ -54,6 +54,7 @@ SHADOW_SPREADS = 8.0     # a shadow moves an empty look by at most this many spr
 HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spot's colour less than this
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
+LIGHTER_SPREADS = 1.5   # camera model: a spot this much lighter (spreads, L) than its empty look is not surely empty
 SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
 
 
@@ -203,7 +204,7 @@ class HoleSampler:
         img_pts = np.where(out[..., None], mirrored, img_pts)
         self.map_x = np.ascontiguousarray(img_pts[..., 0], dtype=np.float32)
         self.map_y = np.ascontiguousarray(img_pts[..., 1], dtype=np.float32)
-        self.maps = fixed_maps(self.map_x, self.map_y)      # the same samples on every OpenCV (sampling.py)
+        self.bilinear = Bilinear(self.map_x, self.map_y, self.image_size)   # the same on every OpenCV
         self.visible = inside(img_pts).all(axis=1)
 
     def background(self, cells: np.ndarray) -> np.ndarray:
@@ -221,7 +222,7 @@ class HoleSampler:
         return cv2.perspectiveTransform(pts.reshape(1, -1, 2), self.homography)[0]
 
     def sample(self, frame: np.ndarray) -> Samples:
-        vals = remap_linear(frame, self.maps)
+        vals = self.bilinear(frame)
         n = len(self.holes)
         a = self.n_hole
         b = a + self.n_head * self.n_shift
@@ -663,6 +664,11 @@ class Classifier:
             if f.d_empty is not None and len(f.d_empty) == n:
                 out = np.where(between & (labels == EMPTY) & (f.d_empty > EMPTY_SEEN * self.tau),
                                np.minimum(out, 0.5), out)
+            # nor where the head's spot is lighter than its empty look: a shadow only darkens it, a
+            # white head over the grey disc lightens it (bench2's s6-paper, a white peg seen beside its
+            # hole: +10 L, the pattern at 0.78, read "empty" at 1.00; empty holes in between +2.9 at most)
+            lighter = (f.spot_lab[..., 0] - f.head_empty_lab[..., 0]).max(axis=1) > LIGHTER_SPREADS * self.tau
+            out = np.where(between & (labels == EMPTY) & lighter, np.minimum(out, 0.5), out)
             if getattr(f, "conflict", None) is not None:
                 out = np.where(f.conflict, np.minimum(out, 0.5), out)
         for i in range(n):
