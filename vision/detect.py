@@ -807,6 +807,16 @@ class Classifier:
         second = np.partition(d, 1, axis=1)[:, 1] if d.shape[1] > 1 else np.full(n, np.inf)
         clear = (d1 <= 3.5 * self.tau) & (second >= d1 + 1.5 * self.tau)
         outlier |= (np.asarray(f.saturated) > 0.5) & ~clear
+        if f.structure is not None and f.ring_clear is not None and len(self.sides) > 1:
+            # something stands in the hole (its pattern broken) and the board round it looks as it did
+            # (no hand, no card): a peg, whose colour a lamp's sheen moved further from its side's than
+            # the spread allows (clipped channels); still that side's where every other class is at least
+            # 3.5 spreads further (2D `hard` 1010: green pegs in the sheen 25-27 from green, 48-50 from the
+            # next; yellow against green there stays unread: 27.5 against 29.5)
+            _, broken = self.structure_says(f)
+            peg_far = broken & np.asarray(f.ring_clear, bool) & (self.keys[best] >= 0) \
+                & (d1 <= 6 * self.class_tau[best]) & (second >= d1 + 3.5 * self.tau)
+            outlier &= ~peg_far
         labels[outlier] = UNKNOWN
         conf = np.where(labels == UNKNOWN, 0.0, conf)
         if self.unsure is not None and len(self.unsure) == n:

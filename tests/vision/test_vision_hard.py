@@ -96,6 +96,25 @@ def test_the_side_under_the_lamps_sheen_is_read_with_the_camera_model(empty_pict
     assert s["false_positions"] == 0 and s["wrong"] == 0 and s["taken"] >= 0.95, s
 
 
+def test_a_peg_whose_colour_the_sheen_moved_is_read_where_only_its_side_is_near():
+    """Set-up 1010 with the empty-board picture: green pegs in home holes under the lamp's sheen
+    show colours 25-27 from green's (more than 4 spreads: "unreadable" before), 48-50 from any other
+    side's. Their holes' patterns are broken and the board round them is as at calibration (no
+    hand): a peg, and only green is near, so they are read green and those positions are read
+    (pictures 1 and 4: 4 of 6 read, was 2). A yellow peg there 27.5 from yellow and 29.5 from
+    green (picture 0) stays unread; no position is read falsely."""
+    setup = CameraSetUp(1010, empty_picture=True)
+    readings = []
+    for i in range(6):
+        pos = random_position(setup.layout, np.random.default_rng(100 * 1010 + i))
+        readings.append((pos, setup.read(pos)))
+    got = [position_read(r) for _, r in readings]
+    assert all(g is None or g == pos for g, (pos, _) in zip(got, readings))
+    assert got[1] is not None and got[4] is not None
+    assert readings[1][1].labels["H3-s2"] == 2 and readings[4][1].labels["H4-s2"] == 2
+    assert got[0] is None and readings[0][1].labels["M40"] not in (2, EMPTY)
+
+
 def test_a_clipped_channel_rules_out_only_an_empty_look_well_below_the_clip():
     from vision.detect import CLIP_PROOF, LocalNorm, Samples, brighter_than_empty
     ring = np.array([[130.0, 240, 255], [130, 240, 255], [130, 240, 255]], np.float32)
