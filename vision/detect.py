@@ -666,7 +666,9 @@ class Classifier:
                                np.minimum(out, 0.5), out)
             # nor where the head's spot is lighter than its empty look: a shadow only darkens it, a
             # white head over the grey disc lightens it (bench2's s6-paper, a white peg seen beside its
-            # hole: +10 L, the pattern at 0.78, read "empty" at 1.00; empty holes in between +2.9 at most)
+            # hole: +10 L, the pattern at 0.78, read "empty" at 1.00; empty holes in between +4.5 L at most
+            # on the path-traced sets, but for start holes whose empty look was only estimated, +5.9 and
+            # +10.4: the second is left unsure too, until the game lets it learn its look)
             lighter = (f.spot_lab[..., 0] - f.head_empty_lab[..., 0]).max(axis=1) > LIGHTER_SPREADS * self.tau
             out = np.where(between & (labels == EMPTY) & lighter, np.minimum(out, 0.5), out)
             if getattr(f, "conflict", None) is not None:
