@@ -73,7 +73,9 @@ SETS = {
     # (chosen before anything was rendered or read); rendered one set-up at a time, so that
     # a run cut short leaves whole set-ups, each with a short game and no hand after a move
     "bench3": {"dir": DATA / "pathtraced-bench3", "first_seed": 6400, "positions": 3, "hands": 1, "steady": True,
-               "by_setup": True,
+               # a fourth position, added when the first run had time left: drawn after the hand, so
+               # that no picture rendered before it changed (its pegs nor its render seed)
+               "late_positions": 1, "by_setup": True,
                "kinds": [
                    # name, sides, surface, colours, finish, pitch, height (cm), tilt (deg), k1
                    # pitch 22 mm (a home-made board 466 mm across): at 40 cm no lens of 92 degrees or
@@ -121,7 +123,8 @@ class Item:
     extra: dict | None = None  # more truth (a game's move)
 
 
-def plan(spec: SetUpSpec, layout, positions: int, hands: int, game: dict | None = None) -> list[Item]:
+def plan(spec: SetUpSpec, layout, positions: int, hands: int, game: dict | None = None,
+         late_positions: int = 0) -> list[Item]:
     """The pictures of one set-up, in the order the old sets had them (their render seeds)."""
     rng = np.random.default_rng(spec.seed)
     # the phases: 0 the calibration of a set-up whose game comes first, 1 those games' moves
@@ -137,6 +140,9 @@ def plan(spec: SetUpSpec, layout, positions: int, hands: int, game: dict | None 
     for i in range(hands if not (game and game["hands_after"]) else 0):
         out.append(Item(len(out), "hand", f"hand-{i + 1:02d}", random_position(layout, rng), True,
                         phase=3 if i == 0 else 6 + (i - 1) // 2))
+    for i in range(late_positions):          # drawn after the hands: positions added to a set later
+        out.append(Item(len(out), "position", f"pos-{positions + i + 1:02d}", random_position(layout, rng),
+                        phase=6 + (positions + i - 1) // 2))
     if game:
         from tests.vision.gamekit import game_steps
         base = "calibration"
@@ -221,7 +227,8 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     t_all = time.perf_counter()
     skip = set(filter(None, args.skip.split(",")))
-    planned = {spec.name: plan(spec, draw_setup(spec).layout, positions, hands, games.get(spec.name))
+    planned = {spec.name: plan(spec, draw_setup(spec).layout, positions, hands, games.get(spec.name),
+                               conf.get("late_positions", 0) if args.positions is None else 0)
                for spec in chosen}
     for spec in chosen:
         (out / spec.name).mkdir(parents=True, exist_ok=True)
