@@ -9,7 +9,9 @@ tests/vision/data/pathtraced/README.md):
     nice -n 15 .venv-render/bin/python tests/vision/pathtrace/render_set.py bench2
 
 then ``python tests/benchmarks/bench_vision_real.py`` (``--data`` another set, e.g. the small
-committed one: ``--data tests/vision/data/pathtraced``; ``--games``: the set's games, replayed). Per set-up: calibrated from its
+committed one: ``--data tests/vision/data/pathtraced``, or the envelope's corners, 40 cm, tilt 25
+degrees, k1 -0.2: ``--data tests/vision/data/pathtraced-bench3`` after ``render_set.py bench3``;
+``--games``: the set's games, replayed). Per set-up: calibrated from its
 calibration picture with the truth's colour names (``--empty``: with its empty-board picture
 too); a refused calibration is used anyway and counted, and why it was refused is printed;
 then every position picture (per-hole error: an unreadable hole counts as wrong; positions

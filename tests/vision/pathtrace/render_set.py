@@ -2,6 +2,7 @@
 
     python tests/vision/pathtrace/render_set.py committed      # tests/vision/data/pathtraced/
     python tests/vision/pathtrace/render_set.py bench          # tests/vision/data/pathtraced-bench/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench3         # tests/vision/data/pathtraced-bench3/ (not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -67,11 +68,42 @@ SETS = {
                # (chosen before anything was read from them)
                "envelope": {"s4-wood-bw": {"height": (40, 46), "tilt": (18, 25)},
                             "s6-wood": {"height": (55, 62), "tilt": (10, 22)}}},
+    # fresh seeds at the issue's envelope that bench2 did not reach (its cameras 45-74 cm up,
+    # tilt 3-19 degrees, k1 -0.10 to -0.17): its own set-ups, each drawn from a narrow range
+    # (chosen before anything was rendered or read); rendered one set-up at a time, so that
+    # a run cut short leaves whole set-ups, each with a short game and no hand after a move
+    "bench3": {"dir": DATA / "pathtraced-bench3", "first_seed": 6400, "positions": 3, "hands": 1, "steady": True,
+               # a fourth position, added when the first run had time left: drawn after the hand, so
+               # that no picture rendered before it changed (its pegs nor its render seed)
+               "late_positions": 1, "by_setup": True,
+               "kinds": [
+                   # name, sides, surface, colours, finish, pitch, height (cm), tilt (deg), k1
+                   # pitch 22 mm (a home-made board 466 mm across): at 40 cm no lens of 92 degrees or
+                   # less sees a 25 mm pitch board straight down with a mild lens
+                   ("s4-wood-bw-40cm", 4, "wood", ["white", "green", "black", "yellow"], "satin", 22.0,
+                    (40, 42), (5, 15), (-0.14, -0.06)),
+                   ("s6-paper-tilt25", 6, "paper", ["red", "blue", "green", "yellow", "black", "white"], "satin",
+                    18.0, (55, 65), (22, 25), (-0.14, -0.06)),
+                   ("s8-wood-k1-0.2", 8, "wood", ["red", "blue", "green", "yellow", "black", "white", "orange",
+                                                  "purple"], "glossy", 16.0, (62, 75), (5, 18), (-0.2, -0.19)),
+                   # the corner of the envelope: low and tilted at once
+                   ("s4-paper-bw-low-tilted", 4, "paper", ["black", "white", "red", "blue"], "glossy", 25.0,
+                    (40, 45), (22, 25), (-0.2, -0.1)),
+               ],
+               "games": {"s4-wood-bw-40cm": {"seed": 11, "moves": 8, "hands_after": (), "phase": 1},
+                         "s6-paper-tilt25": {"seed": 12, "moves": 7, "hands_after": (), "phase": 1},
+                         "s8-wood-k1-0.2": {"seed": 13, "moves": 7, "hands_after": (), "phase": 1},
+                         "s4-paper-bw-low-tilted": {"seed": 14, "moves": 8, "hands_after": (), "phase": 1}}},
 }
 
 
 def specs(which: str) -> list[SetUpSpec]:
     first = SETS[which]["first_seed"]
+    if "kinds" in SETS[which]:               # a set with set-ups of its own, ranges and all
+        return [SetUpSpec(name=name, sides=sides, surface=surface, colours=colours, seed=first + i, pitch=pitch,
+                          finish=finish, height=height, tilt=tilt, k1=k1)
+                for i, (name, sides, surface, colours, finish, pitch, height, tilt, k1)
+                in enumerate(SETS[which]["kinds"])]
     envelope = SETS[which].get("envelope", {})
     return [SetUpSpec(name=name, sides=sides, surface=surface, colours=colours, seed=first + i, pitch=pitch,
                       finish=finish, **{"height": height, **envelope.get(name, {})})
@@ -91,7 +123,8 @@ class Item:
     extra: dict | None = None  # more truth (a game's move)
 
 
-def plan(spec: SetUpSpec, layout, positions: int, hands: int, game: dict | None = None) -> list[Item]:
+def plan(spec: SetUpSpec, layout, positions: int, hands: int, game: dict | None = None,
+         late_positions: int = 0) -> list[Item]:
     """The pictures of one set-up, in the order the old sets had them (their render seeds)."""
     rng = np.random.default_rng(spec.seed)
     # the phases: 0 the calibration of a set-up whose game comes first, 1 those games' moves
@@ -107,6 +140,9 @@ def plan(spec: SetUpSpec, layout, positions: int, hands: int, game: dict | None 
     for i in range(hands if not (game and game["hands_after"]) else 0):
         out.append(Item(len(out), "hand", f"hand-{i + 1:02d}", random_position(layout, rng), True,
                         phase=3 if i == 0 else 6 + (i - 1) // 2))
+    for i in range(late_positions):          # drawn after the hands: positions added to a set later
+        out.append(Item(len(out), "position", f"pos-{positions + i + 1:02d}", random_position(layout, rng),
+                        phase=6 + (positions + i - 1) // 2))
     if game:
         from tests.vision.gamekit import game_steps
         base = "calibration"
@@ -191,7 +227,8 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     t_all = time.perf_counter()
     skip = set(filter(None, args.skip.split(",")))
-    planned = {spec.name: plan(spec, draw_setup(spec).layout, positions, hands, games.get(spec.name))
+    planned = {spec.name: plan(spec, draw_setup(spec).layout, positions, hands, games.get(spec.name),
+                               conf.get("late_positions", 0) if args.positions is None else 0)
                for spec in chosen}
     for spec in chosen:
         (out / spec.name).mkdir(parents=True, exist_ok=True)
@@ -200,11 +237,14 @@ def main(argv=None) -> int:
         if spec.name in games:
             (out / spec.name / "game.json").write_text(json.dumps(
                 game_record(spec, games[spec.name], planned[spec.name]), indent=1) + "\n")
-    # in phases (see plan()), so that a run cut short still covers every set-up about evenly
+    # in phases (see plan()), so that a run cut short still covers every set-up about evenly;
+    # or (``by_setup``) one set-up after another, each in its phases, so it leaves whole set-ups
     order = {spec.name: i for i, spec in enumerate(chosen)}
+    by_setup = bool(conf.get("by_setup"))
     queue = sorted(((spec, it) for spec in chosen for it in planned[spec.name]
                     if it.name not in skip and (args.force or not (out / spec.name / f"{it.name}.json").exists())),
-                   key=lambda si: (si[1].phase, order[si[0].name], si[1].kind == "hand", si[1].k))
+                   key=lambda si: ((order[si[0].name] if by_setup else 0), si[1].phase, order[si[0].name],
+                                   si[1].kind == "hand", si[1].k))
     renderer, bases = None, None
     for n, (spec, it) in enumerate(queue):
         if renderer is None or renderer.spec.name != spec.name:
