@@ -313,7 +313,7 @@ def scenario(release: str, tmp_path: Path, source_copy: Path) -> None:
     blocks = step_blocks(out)
     assert "changed" in step_status(blocks["apt-packages"]), report(first)
     status = root.run("dpkg-query", "-W", "-f", "${Package} ${Version} ${Status}\\n",
-                      "python3-lgpio", "liblgpio1", "python3-spidev", "python3-venv", "build-essential",
+                      "python3-lgpio", "liblgpio1", "python3-spidev", "python3-venv", "gcc", "libc6-dev",
                       "avahi-daemon", "python3-dev")
     assert status.returncode == 0, report(status)
     for pkg in ("python3-lgpio 0.2.2-1~rpt1", "liblgpio1 0.2.2-1~rpt1"):
