@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 import platform
 import re
+import selectors
 import shutil
 import socket
 import subprocess
@@ -104,11 +105,17 @@ def say(msg: str) -> None:
 
 class Timings:
     def __init__(self, release: str):
-        self.release, self.start, self.rows = release, time.monotonic(), []
+        self.release, self.start, self.rows, self.details = release, time.monotonic(), [], []
 
     def lap(self, what: str, t0: float) -> None:
         self.rows.append((what, time.monotonic() - t0))
         say(f"{self.release}: {what}: {self.rows[-1][1]:.0f} s")
+
+    def detail(self, what: str, rows: list[tuple[str, float]]) -> None:
+        """Where a run's time went: install.sh's steps, then apt's and pip's phases."""
+        text = ", ".join(f"{name} {secs:.0f} s" for name, secs in rows if secs >= 0.5)
+        self.details.append(f"{what} (load {os.getloadavg()[0]:.1f}): {text}")
+        say(f"{self.release}: {self.details[-1]}")
 
     def save(self) -> None:
         total = time.monotonic() - self.start
@@ -117,6 +124,7 @@ class Timings:
         say(line)
         with open(CACHE / "timings.log", "a") as fh:
             fh.write(line + "\n")
+            fh.writelines(f"    {d}\n" for d in self.details)
 
 
 def not_built_here(release: str) -> str | None:
@@ -166,13 +174,123 @@ class Root:
             argv.insert(argv.index("--"), "--booted")
         return subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
 
-    def install(self, *args: str, booted: bool = False) -> subprocess.CompletedProcess:
-        return self.run("bash", f"{SYSTEMD}/install.sh", "--source", SRC, *args, booted=booted)
+    def install(self, *args: str, booted: bool = False, times: Timings | None = None,
+                what: str = "") -> subprocess.CompletedProcess:
+        """install.sh in the root; with `times`, its output is read as it comes, and the time of
+        each step (and, inside it, of apt's unpacking, configuring and triggers and of pip's
+        phases) is added to `times` under `what`."""
+        # PYTHONUNBUFFERED: pip's lines come as they are printed, so their times are right
+        argv = self.argv("env", "PYTHONUNBUFFERED=1", "bash", f"{SYSTEMD}/install.sh", "--source", SRC, *args)
+        if booted:
+            argv.insert(argv.index("--"), "--booted")
+        started = time.time()
+        proc, lines = run_timestamped(argv, timeout=1800)
+        if times is not None:
+            cpu = float(re.search(r"\(cpu (\d+) s\)", lines[-1][1]).group(1))
+            times.detail(what, [("cpu", cpu)] + step_times(lines[:-1]) + pip_times(lines)
+                         + dpkg_times(self.file("/var/log/dpkg.log"), started))
+        return proc
 
     def file(self, path: str) -> Path:
         """A file of the root as it is now (this test's layer, else the cached root)."""
         up = self.upper / path.lstrip("/")
         return up if up.exists() or up.is_symlink() else self.lower / path.lstrip("/")
+
+
+def run_timestamped(argv: list[str], timeout: float) -> tuple[subprocess.CompletedProcess, list]:
+    """Run argv; its stdout and stderr as run() gives them, and every line with the
+    seconds since the start at which it came: [(seconds, line), ...]."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out: dict[int, list[bytes]] = {proc.stdout.fileno(): [], proc.stderr.fileno(): []}
+    lines: list[tuple[float, str]] = []
+    partial = {fd: b"" for fd in out}
+    with selectors.DefaultSelector() as sel:
+        for f in (proc.stdout, proc.stderr):
+            sel.register(f, selectors.EVENT_READ)
+        while sel.get_map():
+            left = t0 + timeout - time.monotonic()
+            if left <= 0:
+                proc.kill()
+                proc.wait()
+                raise subprocess.TimeoutExpired(argv, timeout)
+            for key, _ in sel.select(timeout=min(left, 5)):
+                chunk = os.read(key.fd, 65536)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                out[key.fd].append(chunk)
+                now = time.monotonic() - t0
+                text = partial[key.fd] + chunk
+                *done, partial[key.fd] = text.split(b"\n")
+                lines += [(now, d.decode("utf-8", "replace")) for d in done]
+    # wait4: the CPU time of the command and everything under it (qemu's emulation), a
+    # figure that depends far less on the machine's load than the elapsed time
+    _, status, usage = os.wait4(proc.pid, 0)
+    rc = proc.returncode = os.waitstatus_to_exitcode(status)
+    lines.append((time.monotonic() - t0, f"(cpu {usage.ru_utime + usage.ru_stime:.0f} s)"))
+    stdout = b"".join(out[proc.stdout.fileno()]).decode("utf-8", "replace")
+    stderr = b"".join(out[proc.stderr.fileno()]).decode("utf-8", "replace")
+    proc.stdout.close()
+    proc.stderr.close()
+    return subprocess.CompletedProcess(argv, rc, stdout, stderr), lines
+
+
+def step_times(lines: list) -> list[tuple[str, float]]:
+    """Seconds per install.sh step (from its "==> [step]" line to the next one)."""
+    marks = [(t, m.group(1)) for t, line in lines if (m := re.match(r"==> \[([a-z0-9-]+)\]", line))]
+    end = lines[-1][0] if lines else 0.0
+    return [(step, (marks[i + 1][0] if i + 1 < len(marks) else end) - t) for i, (t, step) in enumerate(marks)]
+
+
+def pip_times(lines: list) -> list[tuple[str, float]]:
+    """pip's phases in the run's output: resolving and downloading (from its first
+    "Collecting" to "Building wheel"/"Installing collected packages"), building wheels
+    (sdists compiled here), installing (to "Successfully installed")."""
+    def first(pattern: str, after: float = -1.0) -> float | None:
+        return next((t for t, line in lines if t >= after and re.search(pattern, line)), None)
+    start = first(r"^\s*Collecting |^Processing /")
+    if start is None:
+        return []
+    build = first(r"Building wheels? for |Building wheel for ", start)
+    install = first(r"^Installing collected packages", start)
+    done = first(r"^Successfully installed", start)
+    out = []
+    if install is not None:
+        out.append(("pip resolve+download", (build if build is not None else install) - start))
+        if build is not None:
+            out.append(("pip build wheels", install - build))
+        if done is not None:
+            out.append(("pip install", done - install))
+    return out
+
+
+def dpkg_times(log: Path, since: float) -> list[tuple[str, float]]:
+    """dpkg's time in this run, from its log: unpacking, configuring (the packages'
+    maintainer scripts), triggers (1-second stamps, summed per action)."""
+    if not log.exists():
+        return []
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(since - 1))
+    sums: dict[str, float] = {}
+    phase, t_prev = None, None
+    for line in log.read_text(errors="replace").splitlines():
+        if line[:19] < stamp:
+            continue
+        parts = line.split()
+        t = time.mktime(time.strptime(line[:19], "%Y-%m-%d %H:%M:%S"))
+        if phase is not None and t_prev is not None:
+            sums[phase] = sums.get(phase, 0.0) + t - t_prev
+        verb = parts[2] if len(parts) > 2 else ""
+        if verb in ("install", "upgrade"):
+            phase = "dpkg unpack"
+        elif verb == "configure":
+            phase = "dpkg configure"
+        elif verb == "trigproc":
+            phase = "dpkg triggers"
+        elif verb == "startup":
+            phase = None
+        t_prev = t
+    return list(sums.items())
 
 
 def snapshot(top: Path) -> dict:
@@ -278,7 +396,7 @@ def scenario(release: str, tmp_path: Path, source_copy: Path) -> None:
 
     # 1. plain Debian: no python3-lgpio from apt; lgpio from PyPI, or one clear line
     t0 = time.monotonic()
-    plain = root.install(*args)
+    plain = root.install(*args, times=times, what="run 1, plain Debian")
     times.lap("run 1, plain Debian", t0)
     out = plain.stdout
     assert "==> [apt-packages]" in out, report(plain)
@@ -306,7 +424,7 @@ def scenario(release: str, tmp_path: Path, source_copy: Path) -> None:
                                ">/etc/apt/sources.list.d/raspberrypi-os-standins.list")
     assert add.returncode == 0, report(add)
     t0 = time.monotonic()
-    first = root.install(*args)
+    first = root.install(*args, times=times, what="run 2, with the stand-ins")
     times.lap("run 2, with the stand-ins", t0)
     assert first.returncode == 0, report(first)
     out = first.stdout
@@ -356,7 +474,7 @@ def scenario(release: str, tmp_path: Path, source_copy: Path) -> None:
     # 3. again: nothing to do, nothing changed
     before = snapshot(root.upper)
     t0 = time.monotonic()
-    second = root.install(*args)
+    second = root.install(*args, times=times, what="run 3, nothing to do")
     times.lap("run 3, nothing to do", t0)
     assert second.returncode == 0, report(second)
     blocks = step_blocks(second.stdout)
