@@ -237,7 +237,8 @@ def run_timestamped(argv: list[str], timeout: float) -> tuple[subprocess.Complet
     """Run argv; its stdout and stderr as run() gives them, and every line with the
     seconds since the start at which it came: [(seconds, line), ...]."""
     t0 = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # a session of its own, so a timeout ends the emulated processes under it too
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     out: dict[int, list[bytes]] = {proc.stdout.fileno(): [], proc.stderr.fileno(): []}
     lines: list[tuple[float, str]] = []
     partial = {fd: b"" for fd in out}
@@ -247,7 +248,7 @@ def run_timestamped(argv: list[str], timeout: float) -> tuple[subprocess.Complet
         while sel.get_map():
             left = t0 + timeout - time.monotonic()
             if left <= 0:
-                proc.kill()
+                os.killpg(proc.pid, 9)
                 proc.wait()
                 raise subprocess.TimeoutExpired(argv, timeout)
             for key, _ in sel.select(timeout=min(left, 5)):
@@ -373,7 +374,7 @@ def unit_command(root: Root) -> str:
     env = " ".join(svc.get("Environment", []))
     steps += [f"cd {svc['WorkingDirectory'][-1]}", f"umask {svc.get('UMask', ['0022'])[-1]}",
               f"exec setpriv --reuid={user} --regid={group} --init-groups "
-              f"env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin {env} "
+              f"env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin QEMU_CPU=$QEMU_CPU {env} "
               f"{svc['ExecStart'][-1]}"]
     return " && ".join(steps)
 
