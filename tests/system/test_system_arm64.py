@@ -26,7 +26,13 @@ the Pi models, boot config files and a booted system.
 
 Marker arm64root: `pytest -m 'not arm64root'` leaves it out. It skips, saying
 why, without root, mmdebstrap (or debootstrap), or a way to run arm64 binaries.
-Timings are printed (pytest -s) and kept in the cache directory's timings.log.
+Timings are printed (pytest -s) and kept in the cache directory's timings.log:
+per run of install.sh, its steps, pip's and dpkg's phases and its CPU time.
+For speed under emulation, without skipping any step: qemu emulates a
+Cortex-A72, the Pi 4's CPU (in-root.sh: qemu's default computes Trixie's
+pointer authentication in software); dpkg skips fsync and docs in the test's
+layer; the rpi_ws281x wheel pip compiled is kept in CACHE/wheels for later
+runs (see WHEELHOUSE).
 """
 from __future__ import annotations
 
