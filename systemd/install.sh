@@ -450,15 +450,17 @@ step apt-packages "Debian packages"
 # python3-spidev; RPi.GPIO's API from python3-rpi.gpio on a Bookworm Pi 1-4,
 # from python3-rpi-lgpio on a Trixie Pi 1-4 (it replaces python3-rpi.gpio: the
 # two can't be installed together; apt swaps them); on a Pi 5 neither (nothing
-# here needs that API there; RPi.GPIO can't drive the RP1). python3-dev and
-# build-essential: pip builds rpi_ws281x (the Pi 1-4 LED driver) from source.
+# here needs that API there; RPi.GPIO can't drive the RP1). python3-dev, gcc
+# and libc6-dev: pip builds rpi_ws281x (the Pi 1-4 LED driver, plain C) from
+# source; build-essential would add g++, make, dpkg-dev and perl, which nothing
+# here uses (a quarter of the apt work, measured in an arm64 root).
 # python3-lgpio, python3-rpi-lgpio and python3-picamera2 are in Raspberry Pi
 # OS's own archive only, not in Debian's: apt is asked only for what it has
 # (apt-cache), and the GPIO libraries it lacks come from PyPI into the venv.
 HARDWARE=0
 [[ ,$EXTRAS, == *,pi,* || ,$EXTRAS, == *,pi5,* ]] && HARDWARE=1
 packages=(python3-venv)
-((HARDWARE)) && packages+=(python3-dev build-essential)
+((HARDWARE)) && packages+=(python3-dev gcc libc6-dev)
 if ((HARDWARE)) || [[ $PI_MODEL == "Raspberry Pi"* ]]; then
     packages+=(python3-lgpio python3-spidev)
 fi
@@ -475,7 +477,7 @@ fi
 # in a NumPy 2 that breaks picamera2).
 ((CAMERA)) && packages+=(python3-picamera2 python3-opencv python3-numpy)
 if ((!HARDWARE)) && [[ $PI_MODEL != "Raspberry Pi"* ]]; then
-    skip "not a Raspberry Pi and no hardware extras: no GPIO libraries, no compiler (python3-lgpio python3-spidev python3-dev build-essential)"
+    skip "not a Raspberry Pi and no hardware extras: no GPIO libraries, no compiler (python3-lgpio python3-spidev python3-dev gcc libc6-dev)"
 fi
 # What apt lacked when its lists were last updated (so a re-run needn't update them again).
 readonly APT_LACKS=$PREFIX/apt-lacks

@@ -67,7 +67,7 @@ OS_RELEASE = {
 
 # What apt can install, as the package lists of Debian and of Raspberry Pi OS's own
 # archive name them (install.sh reads a fake root's /var/lib/apt/lists/*_Packages).
-DEBIAN_PACKAGES = ["python3-venv", "python3-dev", "build-essential", "python3-spidev", "avahi-daemon",
+DEBIAN_PACKAGES = ["python3-venv", "python3-dev", "gcc", "libc6-dev", "python3-spidev", "avahi-daemon",
                    "python3-opencv", "python3-numpy", "bash"]
 RASPBERRY_PI_OS_PACKAGES = ["python3-lgpio", "python3-rpi-lgpio", "python3-picamera2", "python3-rpi.gpio"]
 

@@ -79,7 +79,7 @@ def test_dry_run_prints_every_step_and_changes_nothing(fake_root, shims):
     for expected in [
         "would run: apt-get update",
         "would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "
-        "python3-venv python3-dev build-essential python3-lgpio python3-spidev avahi-daemon python3-rpi.gpio",
+        "python3-venv python3-dev gcc libc6-dev python3-lgpio python3-spidev avahi-daemon python3-rpi.gpio",
         "would run: useradd --system --user-group --home-dir /var/lib/pegs-companion",
         "would run: usermod --append --groups gpio,spi,i2c,video pegs",
         "would run: python3 -m venv --system-site-packages /opt/pegs-companion/venv",

@@ -9,7 +9,7 @@ import pytest
 
 from .system_helpers import DROPIN, PI4, PI5, make_fake_root, run_install
 
-BASE = ["python3-venv", "python3-dev", "build-essential", "python3-lgpio", "python3-spidev", "avahi-daemon"]
+BASE = ["python3-venv", "python3-dev", "gcc", "libc6-dev", "python3-lgpio", "python3-spidev", "avahi-daemon"]
 
 CASES = {
     # name: (model, release, extra apt packages, extras, runs as root)

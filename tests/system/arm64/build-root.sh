@@ -16,6 +16,11 @@
 # ($PEGS_DEBIAN_MIRROR overrides it).
 set -Eeuo pipefail
 
+# The CPU qemu-user emulates for the packages' scripts: a Cortex-A72, as in in-root.sh
+# (qemu's default computes Trixie's pointer authentication in software; not the root's
+# content, so not in RECIPE).
+export QEMU_CPU=${PEGS_QEMU_CPU:-cortex-a72}
+
 release=${1:?usage: build-root.sh RELEASE CACHE_DIR}
 cache=${2:?usage: build-root.sh RELEASE CACHE_DIR}
 dir=$cache/$release
