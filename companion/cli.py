@@ -7,6 +7,7 @@ commands of web/, hardware/ and vision/ are found through the
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from importlib.metadata import EntryPoint, entry_points
@@ -223,7 +224,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+@functools.lru_cache(maxsize=None)
 def _plugins() -> dict[str, EntryPoint]:
+    # read once a process: scanning every installed package's metadata costs more than
+    # `pegs moves` itself, and the tests call main() in process thousands of times
     return {ep.name: ep for ep in entry_points(group="pegs.commands")}
 
 

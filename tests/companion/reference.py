@@ -62,11 +62,16 @@ def rules_of(value) -> dict:
 
 
 # ---------------------------------------------------------------- tokens
-def tok_key(tok):
+class _TokKeys(dict):
     """Canonical order (NOTATION.md): S, then M by number, then H by number."""
-    if tok == "S":
-        return (0, 0)
-    return (1 if tok[0] == "M" else 2, int(tok[1:]))
+
+    def __missing__(self, tok):
+        key = self[tok] = (0, 0) if tok == "S" else (1 if tok[0] == "M" else 2, int(tok[1:]))
+        return key
+
+
+# a token's key is worked out once: freeze() sorts millions of tokens in the differential tests
+tok_key = _TokKeys().__getitem__
 
 
 def canonical(pegs: dict) -> dict:

@@ -18,6 +18,7 @@ import json
 import random
 from unittest import mock
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,7 @@ ALL_CONFIGS = sorted({*sampling.CONFIGS,
                       *((p, n, t) for p in sampling.PRESETS for n, t in sampling.LAYOUTS)})
 configs = st.sampled_from(ALL_CONFIGS)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
-# the fast suite's examples a property; test_slow_replay_and_push_pop (-m slow) draws 300 games
+# the fast suite's examples a property; test_slow_replay_and_push_pop (-m slow) draws 306 games
 # longer than these and checks replay, push/pop and the notation round trip on each
 PROFILE = settings(max_examples=20, deadline=None,
                    suppress_health_check=[HealthCheck.too_slow])
@@ -323,10 +324,14 @@ def test_new_shuffles_logged_live_replay_the_game(cfg, seed, extra):
     assert again.record() == game.record()
 
 
+# one test a preset, 34 games each (306 in all, every preset as many), so that .ci/run's
+# workers share them: as one test of 300 games it held one worker for minutes
 @sampling.slow
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(cfg=configs, seed=seeds, n=st.integers(0, 3000))
-def test_slow_replay_and_push_pop(cfg, seed, n):
+@pytest.mark.parametrize("preset", sampling.PRESETS)
+@settings(max_examples=34, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=seeds, n=st.integers(0, 3000))
+def test_slow_replay_and_push_pop(preset, data, seed, n):
+    cfg = data.draw(st.sampled_from([c for c in ALL_CONFIGS if c[0] == preset]), label="cfg")
     game, rng = advance(cfg, seed, n)
     assert game_state(Game.from_record(game.record())) == game_state(game)
     _check_game_push_pop(game, rng, limit=10)
