@@ -24,6 +24,7 @@ CHANGED = 15.0         # Lab: a point this far from its calibration look (light 
 # the largest patch of changed points a frame may show: on the path-traced sets a position's pegs,
 # shadows and sheen make patches of 35 points (560 mm2) at most, a hand 84 points or more
 PATCH_POINTS = 60
+_FIVE = np.array([(0, 0), (-2, -2), (2, -2), (-2, 2), (2, 2)], np.float32)   # a point and four round it
 
 
 def background_points(sampler) -> tuple[np.ndarray, np.ndarray]:
@@ -54,10 +55,7 @@ def background_points(sampler) -> tuple[np.ndarray, np.ndarray]:
             d = np.linalg.norm(chunk[:, None, :] - along[None], axis=2).min(axis=1)
             keep[start:start + 4096] &= d > reach
     grid = grid[keep]
-    if sampler.camera is not None:
-        img = sampler.camera.project(np.column_stack([grid, np.zeros(len(grid))]))
-    else:
-        img = cv2.perspectiveTransform(grid.reshape(1, -1, 2), sampler.homography)[0]
+    img = sampler.board_to_image(grid)
     w, h = sampler.image_size
     inside = (img[:, 0] >= 2) & (img[:, 0] <= w - 3) & (img[:, 1] >= 2) & (img[:, 1] <= h - 3)
     cells = np.round(grid[inside] / GRID_MM).astype(int)
@@ -66,17 +64,11 @@ def background_points(sampler) -> tuple[np.ndarray, np.ndarray]:
 
 def sample_points(frame: np.ndarray, points: np.ndarray) -> np.ndarray:
     """(P, 3) BGR at the points, each the mean of five pixels round it (noise, JPEG)."""
-    n = len(points)
-    total = np.zeros((n, 3), np.float32)
-    # cv2.remap wants maps under 32,767 on a side: the points as rows of 1,024 (a big board
-    # at 4K has more points than that)
-    rows = -(-n // 1024) or 1
-    xy = np.zeros((rows * 1024, 2), np.float32)
-    xy[:n] = points
-    for dx, dy in ((0, 0), (-2, -2), (2, -2), (-2, 2), (2, 2)):
-        total += sample_linear(frame, (xy[:, 0] + dx).reshape(rows, 1024),
-                               (xy[:, 1] + dy).reshape(rows, 1024)).reshape(-1, 3)[:n]
-    return total / 5
+    xy = np.asarray(points, np.float32).reshape(-1, 2)
+    # the five offsets as one (5, P) map: one gather (sampling.Bilinear has no map size limit)
+    dx, dy = _FIVE[:, :1], _FIVE[:, 1:]
+    vals = sample_linear(frame, xy[None, :, 0] + dx, xy[None, :, 1] + dy)
+    return vals.reshape(len(_FIVE), len(xy), -1).astype(np.float32).sum(axis=0) / len(_FIVE)
 
 
 def encode(cells: np.ndarray, bgr: np.ndarray) -> str:
