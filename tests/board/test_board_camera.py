@@ -114,3 +114,30 @@ def test_no_camera_starts_with_the_phones_as_the_board(camera_set, caplog):
         control.close()
         service.close()
     caplog.clear()
+
+
+def test_what_the_camera_learns_is_kept_in_the_data_folder(camera_set, tmp_path):
+    """`pegs serve` keeps what the camera learns in play with the games (vision.learned); a camera
+    opened without a data folder keeps it beside its calibration."""
+    from pathlib import Path
+
+    from web.main import LEARNED_NAME, build_board
+    camera = {"source": camera_set["frames"], "calibration": camera_set["calibration"], "threaded": False,
+              "first_read": 0}
+    app = create_app()
+    service = app.extensions["pegs"]
+    control = build_board(app, service, {"BOARD_MODE": "camera", "CAMERA": camera, "DATA_DIR": str(tmp_path)},
+                          threaded=False)
+    try:
+        assert control.running == "camera" and not control.problems
+        assert control.hardware.sensor.vision.learned_path == str(tmp_path / LEARNED_NAME)
+    finally:
+        control.close()
+        service.close()
+    app, service, control = make(camera)
+    try:
+        beside = Path(camera_set["calibration"]).with_name("calibration.learned.json")
+        assert control.hardware.sensor.vision.learned_path == str(beside)
+    finally:
+        control.close()
+        service.close()
