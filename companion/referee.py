@@ -168,6 +168,7 @@ class Referee:
         self.seen: dict[str, int] | None = None  # track hole -> side, on a board that sees colours
         self.seen_start: dict[str, int] = {}     # start hole -> side of another side's peg standing there
         self.readings: dict[str, Reading] | None = None        # camera: hole -> (p_peg, side, p_side), latest stable frame
+        self.readings_show: int | None = None    # camera: the game version those readings were seen to show
         self.doubtful: list[str] = []            # camera: the holes it could not read surely, when it asks
         self.scores: list[float] = []            # camera: the last decision's scores (for the benchmark)
         self.board_colours: dict[str, int] = {}  # track hole -> side when the board last showed the game
@@ -234,7 +235,7 @@ class Referee:
             # a move half made and the board's sync stay as they were
             old = self.version
             self.game, self.version, self.pos = view, view.version, view.pos
-            for name in ("synced_version", "ready_version"):
+            for name in ("synced_version", "ready_version", "readings_show"):
                 if getattr(self, name) == old:
                     setattr(self, name, view.version)
             if self.choice is not None and self.choice["version"] == old:
@@ -370,6 +371,13 @@ class Referee:
             if hole not in snap:
                 snap[hole] = (self.seen or {}).get(hole, side_of_hole(hole) if hole.startswith("S-") else -1)
         self.observe(snap, t)
+        # between moves, a picture whose sure readings agree with the game (whoever entered the
+        # last move: the board or a phone) tells the camera where every peg is in it
+        self.readings_show = None
+        if self.follower is None and self.game is not None and self.pos is not None:
+            board = self._read_board()
+            if board == self._expected and not self._recolour(board, self._wanted()):
+                self.readings_show = self.version
 
     def choose(self, seat: int, card: str | None, rank: str | None, version: int, now: float) -> None:
         """The acting seat chose a card on its phone (None: it went back)."""
@@ -827,6 +835,7 @@ class Referee:
             if move.kind != SWAP and d != START:
                 self.flash[hole_id(self._pos.geo, c_, d)] = ("selected", until)
         self.synced_version = version
+        self.readings_show = version if self.readings is not None else None   # the picture judged shows it
         self.choice = None
         self.follower = self.stages = self.stage = None
         self.changed = True

@@ -1065,21 +1065,38 @@ class MarkerCheck:
 
 # --------------------------------------------------------------------------- the camera in words
 
+# How far off its hole (a share of the board's pitch) a calibration may see a head and the hole
+# still read as well as near it, measured on the four path-traced sets (bench_vision_real.py
+# --offsets; docs/CAMERA.md) with each set-up's own calibration, as working_envelope is given it
+# (the fitted camera, the measured head height): peg holes read wrong 1.2 % under 0.4 pitch,
+# 3.3 % at 0.4-0.5 (a 16 mm pitch set-up's far heads: 14 of 191 against 3 of 223 near its holes).
+# Against the truth (the head's middle, 3.65 mm below its top) the step is at 0.55 pitch; the
+# measured head height scatters round that middle (-4.2 to +4.8 mm), so the calibration's own
+# offsets, which are all the envelope has, need the stricter 0.4.
+HEAD_OFFSET_READ = 0.4
+ENVELOPE_FLOOR_MM = 400.0   # no camera lower than this was measured (bench3's 40 cm): never promised
+
+
 def working_envelope(layout: Layout, head_height: float, tilts=(0, 10, 20, 25)) -> list:
-    """[(tilt degrees, lowest camera height mm or None)] at which every head is seen within the
-    template's grey disc round its hole (a camera aimed at the board's middle): there black and
-    white heads show against the grey; lower or more tilted, the heads far from the camera are
-    seen against the paper or the next hole. None: not at any height."""
-    from .template import hole_disc_radius
-    s = hole_disc_radius(layout) - 0.82 * layout.peg_diameter / 2
+    """[(tilt degrees, lowest camera height mm or None)] at which every head is seen at most
+    ``head_offset_read(layout)`` off its hole (a camera aimed at the board's middle), as far as the
+    path-traced pictures read the holes as well as with the heads over them; lower or more
+    tilted, the heads far from the camera are seen over the next hole. None: not at any height.
+    Never lower than ``ENVELOPE_FLOOR_MM``, the lowest camera the tolerance was measured from."""
+    s = head_offset_read(layout)
     centre = np.array([layout.width / 2, layout.height / 2])
     R = float(max(np.linalg.norm(np.array(xy) - centre) for xy in layout.holes.values()))
     h = max(float(head_height), 1e-6)
     out = []
     for t in tilts:
         k = s - h * math.tan(math.radians(t))
-        out.append((t, h * (R + s) / k if k > 0 else None))
+        out.append((t, max(h * (R + s) / k, ENVELOPE_FLOOR_MM) if k > 0 else None))
     return out
+
+
+def head_offset_read(layout: Layout) -> float:
+    """How far (mm) off its hole a head may be seen and its hole still read (``HEAD_OFFSET_READ``)."""
+    return HEAD_OFFSET_READ * layout.pitch
 
 
 def camera_summary(calib: Calibration, layout: Layout) -> list[str]:
@@ -1115,6 +1132,7 @@ def camera_summary(calib: Calibration, layout: Layout) -> list[str]:
     env = Join([msg("%(tilt)s degrees: %(height)s", tilt=t, height=msg("%(cm)s cm", cm="%.0f" % (hmin / 10))
                     if hmin else msg("not at any height"))
                 for t, hmin in working_envelope(layout, calib.head_height)], "comma")
-    lines.append(msg("working envelope for these pegs (every head on its hole's grey disc), lowest camera "
-                     "height at a tilt of %(envelope)s", envelope=env))
+    lines.append(msg("working envelope for these pegs (heads seen up to %(mm)s mm off their holes, as far as "
+                     "the test pictures still read them), lowest camera height at a tilt of %(envelope)s",
+                     mm="%.0f" % head_offset_read(layout), envelope=env))
     return lines

@@ -168,12 +168,14 @@ def hole_crop_png(frame, sampler, layout, hole: str, size: int = 96) -> bytes:
 
 
 def open_camera_sensor(source: str, calibration_path: str, layout_spec: str | None = None, *,
-                       hold_frames: int = 5, clock=time.monotonic, threaded: bool = True, first_read: float = 0):
+                       hold_frames: int = 5, clock=time.monotonic, threaded: bool = True, first_read: float = 0,
+                       learned: str | None = None):
     """The camera, the calibration and the layout, opened: a `CameraSensor`. Raises
     `vision.camera.CameraError`, `vision.calibration.CalibrationError`,
     `vision.layout.LayoutError` or ImportError (no OpenCV) with words for the user.
     ``first_read`` > 0: wait that long for a first frame, so a camera that opens but
-    sends nothing is caught at start."""
+    sends nothing is caught at start. ``learned``: the file that keeps what the camera learns
+    in play (`vision.learned`; default: beside the calibration, NAME.learned.json)."""
     from .calibration import Calibration, CalibrationError
     from .camera import CameraError, open_camera
     from .layout import layout_from_spec
@@ -184,7 +186,9 @@ def open_camera_sensor(source: str, calibration_path: str, layout_spec: str | No
     if calib.colours is None:
         raise CalibrationError(f"{calibration_path} has no peg colours: run pegs vision calibrate on a picture "
                                f"of the set-up position")
-    vision = BoardVision(layout, calib, hold_frames=hold_frames)
+    if learned is None:
+        learned = learned_beside(calibration_path)
+    vision = BoardVision(layout, calib, hold_frames=hold_frames, learned=learned)
     camera = open_camera(source, size=tuple(calib.image_size))
     try:
         if first_read > 0:
@@ -195,6 +199,13 @@ def open_camera_sensor(source: str, calibration_path: str, layout_spec: str | No
         raise
     sensor.layout = layout
     return sensor
+
+
+def learned_beside(calibration_path) -> str:
+    """The default file of what the camera learns in play: calibration.json -> calibration.learned.json."""
+    from pathlib import Path
+    p = Path(calibration_path)
+    return str(p.with_name(p.stem + ".learned.json"))
 
 
 def diagnose_camera(exc: BaseException, source: str, calibration_path: str | None):
@@ -235,4 +246,4 @@ def diagnose_camera(exc: BaseException, source: str, calibration_path: str | Non
     return HardwareProblem("camera", msg("The camera can't be used: %(error)s.", error=str(exc)), fix, detail)
 
 
-__all__ = ["CameraSensor", "open_camera_sensor", "diagnose_camera", "hole_crop_png"]
+__all__ = ["CameraSensor", "open_camera_sensor", "diagnose_camera", "hole_crop_png", "learned_beside"]

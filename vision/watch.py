@@ -15,6 +15,7 @@ each (``timings``); ``BoardWatcher`` reads a camera and hands out events:
 """
 from __future__ import annotations
 
+import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -26,9 +27,12 @@ from .calibration import (Calibration, CalibrationError, MarkerCheck, homography
 from .camera import Camera, CameraLost
 from .detect import EMPTY, UNKNOWN, BoardReading, Classifier, HoleSampler, start_holes_empty
 from .layout import Layout
+from .learned import calibration_key, learned_entries, load_learned, save_learned
 from .markers import detect_markers, to_gray
 from .motion import MotionDetector, board_mask
 from .tracker import BoardChange, StableBoardTracker
+
+log = logging.getLogger("vision.watch")
 
 STAGES = ("markers", "motion", "sampling", "classification", "tracker")   # timed per frame, plus "total"
 
@@ -53,12 +57,21 @@ class FrameResult:
 
 class BoardVision:
     def __init__(self, layout: Layout, calibration: Calibration, *, hold_frames: int = 5,
-                 min_confidence: float = 0.8, lost_after: int = 5, recheck: bool = True, max_covered: int = 2):
+                 min_confidence: float = 0.8, lost_after: int = 5, recheck: bool = True, max_covered: int = 2,
+                 learned=None):
         if calibration.colours is None:
             raise CalibrationError("the calibration has no peg colours: calibrate from a set-up picture")
         calibration.check_layout(layout)
         self.layout = layout
         self.calibration = calibration
+        # what the start holes learnt in play (learn_start_empties), kept in the file ``learned``
+        # across restarts for this calibration only (vision.learned)
+        self.learned_path = learned
+        self.calibration_key = calibration_key(calibration)
+        self.learned: dict = {}
+        if learned is not None:
+            calibration.colours, self.learned = load_learned(learned, self.calibration_key, calibration.colours,
+                                                             list(layout.holes))
         self.classifier = Classifier(calibration.colours, list(layout.holes))
         self.tracker = StableBoardTracker(hold_frames, min_confidence)
         self.motion = MotionDetector()
@@ -164,7 +177,7 @@ class BoardVision:
         print under a tilted camera's view can make that estimate look like a black head.
         ``stamp``: the frame index of the readings the referee judged; another still board since
         (the board changed again) learns nothing. Returns the holes learnt (kept in
-        ``calibration.colours`` for a later save)."""
+        ``calibration.colours``, and in the file ``learned`` if one was given)."""
         if self.still is None or (stamp is not None and stamp != self.still[0]):
             return []
         _, reading, samples = self.still
@@ -175,6 +188,12 @@ class BoardVision:
         if took:
             self.classifier = clf
             self.calibration.colours = clf.model
+            self.learned.update(learned_entries(clf.model, took))
+            if self.learned_path is not None:
+                try:
+                    save_learned(self.learned_path, self.calibration_key, self.learned)
+                except OSError as exc:   # kept in memory all the same; learnt again after a restart
+                    log.warning("camera: can't keep what it learnt in %s (%s)", self.learned_path, exc)
         return took
 
     def process(self, frame: np.ndarray) -> FrameResult:

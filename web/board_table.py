@@ -69,6 +69,7 @@ class BoardReferee:
         self.changed = True
         self.view: GameView | None = None
         self._readings_seen = None
+        self._taught = None      # the readings' stamp the camera last learnt from (_teach_camera)
         self._refresh_game(force=True)
 
     def __getattr__(self, name):
@@ -173,14 +174,24 @@ class BoardReferee:
                                 "committed": self.hub.clock(), "version": res["version"], "move": commit.text}
         self.core.committed(commit, res["version"], now)
         self._refresh_game()
-        # a camera learns the empty look of start holes the game now says are empty (it knows how
-        # many pegs each start area holds, the camera which holes hold them): vision.watch
+        self._teach_camera()
+
+    def _teach_camera(self) -> None:
+        """A camera learns the empty look of start holes the game says are empty (it knows how
+        many pegs each start area holds, the camera which holes hold them: vision.watch), from a
+        still picture the referee saw show the game: the one a move was taken from, or, after a
+        move entered on a phone (or a restart), the first whose sure readings agree with the
+        game. Once per picture."""
         learn = getattr(self.sensor, "board_known", None)
-        if callable(learn) and self._readings_seen is not None:
-            try:
-                learn(self.core.expected_holes()[1], self._readings_seen)
-            except Exception:   # noqa: BLE001 - learning is a bonus; the move stands
-                log.exception("the camera could not learn from the board after %s", commit.text)
+        stamp = self._readings_seen
+        if not callable(learn) or stamp is None or stamp == self._taught \
+                or self.core.readings_show is None or self.core.readings_show != self.core.version:
+            return
+        self._taught = stamp
+        try:
+            learn(self.core.expected_holes()[1], stamp)
+        except Exception:   # noqa: BLE001 - learning is a bonus; the game goes on
+            log.exception("the camera could not learn from the board at version %s", self.core.version)
 
     # ------------------------------------------------------------------ LEDs
     def _apply_leds(self, now: float) -> None:
@@ -224,6 +235,7 @@ class BoardReferee:
             self.core.see_colours(self.virtual.pegs, now)
         self._refresh_game()
         self._judge(now)
+        self._teach_camera()
         self._apply_leds(now)
         self.leds.update(now)
         if self._pending_timing is not None:

@@ -8,6 +8,8 @@ from . import create_app
 from .data_dir import open_data_dir
 from .tables import TableService
 
+LEARNED_NAME = "camera-learned.json"   # in the data folder: what the camera learnt in play
+
 
 def board_hardware(mode: str, *, wiring=None, camera: dict | None = None, clock=time.monotonic):
     """The one place that decides real or emulated hardware: for board `mode`, a factory
@@ -15,7 +17,7 @@ def board_hardware(mode: str, *, wiring=None, camera: dict | None = None, clock=
     (None for "none"). "simulation": emulated switches and LEDs (`hardware.mock`) made
     for the table's board; "sensors" and "leds": the real board of `wiring` (a loaded
     `WiringConfig`; the sizes only name what the table needs); "camera": the camera of
-    `camera` ({source, calibration, layout, hold_frames}) reading the pegs, with the
+    `camera` ({source, calibration, layout, hold_frames, learned}) reading the pegs, with the
     wiring's LEDs, or an emulated strip without a wiring. Nothing is opened until the
     factory is called."""
     from hardware.config import load_wiring
@@ -38,7 +40,8 @@ def board_hardware(mode: str, *, wiring=None, camera: dict | None = None, clock=
             c = camera or {}
             sensor = open_camera_sensor(c.get("source") or "pi", c["calibration"], c.get("layout"),
                                         hold_frames=c.get("hold_frames") or 5, clock=clock,
-                                        threaded=c.get("threaded", True), first_read=c.get("first_read", 5.0))
+                                        threaded=c.get("threaded", True), first_read=c.get("first_read", 5.0),
+                                        learned=c.get("learned"))
             layout = sensor.layout
             w, mock = wiring, False
             if w is None:
@@ -74,8 +77,12 @@ def build_board(app, service, config: dict, threaded: bool = True):
     if isinstance(wiring, (str, Path)):
         from hardware.config import load_wiring
         wiring = load_wiring(wiring)
+    camera = config.get("CAMERA")
+    if camera is not None and config.get("DATA_DIR") and not camera.get("learned"):
+        # what the camera learns in play is state: kept with the games (vision.learned)
+        camera = {**camera, "learned": str(Path(config["DATA_DIR"]) / LEARNED_NAME)}
     control = BoardControl(app, service, mode=mode, settle=float(config.get("SETTLE_SECONDS", 0.8)),
-                           wiring=wiring, threaded=threaded, camera=config.get("CAMERA"))
+                           wiring=wiring, threaded=threaded, camera=camera)
     control.start()
     return control
 

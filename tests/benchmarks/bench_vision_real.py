@@ -57,7 +57,14 @@ def main(argv=None) -> int:
     ap.add_argument("--no-learn", action="store_true",
                     help="games: don't let the camera learn the empty looks of start holes the referee's "
                          "start counts say are empty (as web/board_table.py does after a move)")
+    ap.add_argument("--offsets", action="store_true",
+                    help="per-hole results against the truth's head offset (how far from its hole a head is "
+                         "seen, on the board, by the true camera): what the working envelope rests on; --data "
+                         "may name several sets, comma-separated")
+    ap.add_argument("--rows", help="--offsets: also write every hole's row (CSV) to this file")
     args = ap.parse_args(argv)
+    if args.offsets:
+        return main_offsets([Path(d) for d in args.data.split(",")], args.empty, args.rows)
     root = Path(args.data)
     if not root.is_dir() or not set_ups(root) or (args.games and not games(root)):
         print(f"{root}: no rendered set-ups{' with a game' if args.games else ''}; render them first: "
@@ -106,6 +113,112 @@ def main(argv=None) -> int:
     if confusions:
         print("Mistakes: " + ", ".join(f"{k} x{v}" for k, v in confusions.most_common()))
     return 0
+
+
+OFFSET_BINS = (0, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 100)   # mm of head offset
+PITCH_BINS = (0, .2, .3, .4, .5, .6, .65, .7, .75, .8, 1.0, 5)   # head offset / the board's pitch
+
+
+def head_offsets(su, holes) -> dict:
+    """{hole: mm} how far from its hole a head standing in it is seen, on the board, by the truth's
+    camera: the line of sight through the head's centre (the truth's head height) meets the board
+    that far out, (distance from the point under the camera) x h / (camera height - h)."""
+    import numpy as np
+    cam = su.truth["camera"]
+    foot = np.array(cam["position_mm"][:2], float)
+    h, H = su.head_height, cam["height_mm"]
+    return {k: float(np.linalg.norm(np.array(su.layout.holes[k], float) - foot)) * h / (H - h) for k in holes}
+
+
+def main_offsets(roots: list, empty: bool, rows_csv: str | None = None) -> int:
+    """Every position and game-move picture of the sets, each hole read (no learning) against the truth
+    and binned by its head offset (`head_offsets`): how far off its hole a head may be seen and the
+    hole still read right (the label the truth's, confidence >= 0.8). Peg holes and all holes."""
+    from vision.detect import EMPTY
+    from vision.calibration import working_envelope
+    rows = []                           # (offset mm, offset / pitch, peg in it, read right, set-up, seen / pitch)
+    per_setup = []
+    for root in roots:
+        for folder in set_ups(root):
+            su = PathTracedSetUp(folder, empty_picture=empty)
+            if su.calibration is None:
+                continue
+            off = head_offsets(su, su.layout.holes)
+            pitch = su.layout.pitch
+            cam = su.calibration.camera      # the offsets as the calibration sees them (its camera, its head height)
+            seen = dict(zip(su.layout.holes, cam.parallax_mm(list(su.layout.holes.values()),
+                                                            su.calibration.head_height).tolist())) \
+                if cam is not None else {k: float("nan") for k in su.layout.holes}
+            for p in su.pictures:
+                if p.kind not in ("position", "move"):
+                    continue
+                reading, _ = su.read(p)
+                truth = p.pegs
+                for k in su.layout.holes:
+                    want = truth.get(k, EMPTY)
+                    right = reading.labels[k] == want and reading.confidence[k] >= 0.8
+                    rows.append((off[k], off[k] / pitch, want != EMPTY, right, f"{root.name}/{su.name}",
+                                 seen[k] / pitch))
+            mine = [r for r in rows if r[4] == f"{root.name}/{su.name}"]
+            tilt = su.camera["tilt_deg"]
+            (_, lowest), = working_envelope(su.layout, su.calibration.head_height, tilts=(tilt,))
+            per_setup.append(
+                f"| {root.name}/{su.name} | {su.camera['height_mm'] / 10:.0f} cm, {tilt:.1f}° | pitch {pitch:g} | "
+                f"{su.head_height:.1f} / {su.calibration.head_height:.1f} mm | "
+                f"{min(off.values()):.1f}-{max(off.values()):.1f} mm | "
+                f"{envelope_words(lowest, su.camera['height_mm']) if cam is not None else 'none (no camera model)'} | "
+                f"{sum(not r[3] for r in mine if r[2])} of {sum(r[2] for r in mine)} | "
+                f"{sum(not r[3] for r in mine)} of {len(mine)} |")
+            print(per_setup[-1], file=sys.stderr, flush=True)
+    if rows_csv:
+        with open(rows_csv, "w", encoding="utf-8") as fh:
+            fh.write("offset_mm,offset_pitch,peg,right,setup,calibrated_offset_pitch\n")
+            fh.writelines(f"{a:.3f},{b:.4f},{int(c)},{int(d)},{e},{f:.4f}\n" for a, b, c, d, e, f in rows)
+    print(f"# per-hole results against the head's offset; sets {', '.join(r.name for r in roots)}"
+          f"{' with empty-board pictures' if empty else ''}; load average "
+          f"{' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
+    print("| set-up | camera (truth) | board | head height (truth / measured) | head offsets (truth) | "
+          "envelope's lowest camera at this tilt | peg holes not read right | holes not read right |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("\n".join(per_setup) + "\n")
+    print("| head offset (mm) | peg holes | peg holes not read right | all holes | all holes not read right |")
+    print("| --- | --- | --- | --- | --- |")
+    for lo, hi in zip(OFFSET_BINS, OFFSET_BINS[1:]):
+        b = [r for r in rows if lo <= r[0] < hi]
+        pegs = [r for r in b if r[2]]
+        if not b:
+            continue
+        print(f"| {lo}-{hi} | {len(pegs)} | {sum(not r[3] for r in pegs)} ({pct(_frac(pegs), 2)}) | {len(b)} | "
+              f"{sum(not r[3] for r in b)} ({pct(_frac(b), 2)}) |")
+    print("\nCumulative, holes with a head offset under X mm:\n")
+    print("| under (mm) | peg holes | not read right | all holes | not read right |")
+    print("| --- | --- | --- | --- | --- |")
+    for x in OFFSET_BINS[1:]:
+        b = [r for r in rows if r[0] < x]
+        pegs = [r for r in b if r[2]]
+        print(f"| {x} | {len(pegs)} | {pct(_frac(pegs), 2)} | {len(b)} | {pct(_frac(b), 2)} |")
+    for col, what in ((1, "the truth's offset"), (5, "the offset as calibration sees it (its camera and head "
+                                                        "height: what the working envelope is computed from)")):
+        print(f"\nBy {what}, as a share of the pitch:\n")
+        print("| offset / pitch | peg holes | not read right | all holes | not read right |")
+        print("| --- | --- | --- | --- | --- |")
+        for lo, hi in zip(PITCH_BINS, PITCH_BINS[1:]):
+            b = [r for r in rows if lo <= r[col] < hi]
+            pegs = [r for r in b if r[2]]
+            if b:
+                print(f"| {lo:g}-{hi:g} | {len(pegs)} | {sum(not r[3] for r in pegs)} ({pct(_frac(pegs), 2)}) | "
+                      f"{len(b)} | {sum(not r[3] for r in b)} ({pct(_frac(b), 2)}) |")
+    return 0
+
+
+def envelope_words(lowest, height_mm) -> str:
+    if lowest is None:
+        return "not at any height (outside)"
+    return f"{lowest / 10:.0f} cm ({'inside' if height_mm >= lowest else 'outside'})"
+
+
+def _frac(rows):
+    return sum(not r[3] for r in rows) / len(rows) if rows else None
 
 
 def main_games(root: Path, empty: bool, learn: bool = True) -> int:

@@ -114,3 +114,92 @@ def test_no_camera_starts_with_the_phones_as_the_board(camera_set, caplog):
         control.close()
         service.close()
     caplog.clear()
+
+
+def test_what_the_camera_learns_is_kept_in_the_data_folder(camera_set, tmp_path):
+    """`pegs serve` keeps what the camera learns in play with the games (vision.learned); a camera
+    opened without a data folder keeps it beside its calibration."""
+    from pathlib import Path
+
+    from web.main import LEARNED_NAME, build_board
+    camera = {"source": camera_set["frames"], "calibration": camera_set["calibration"], "threaded": False,
+              "first_read": 0}
+    app = create_app()
+    service = app.extensions["pegs"]
+    control = build_board(app, service, {"BOARD_MODE": "camera", "CAMERA": camera, "DATA_DIR": str(tmp_path)},
+                          threaded=False)
+    try:
+        assert control.running == "camera" and not control.problems
+        assert control.hardware.sensor.vision.learned_path == str(tmp_path / LEARNED_NAME)
+    finally:
+        control.close()
+        service.close()
+    app, service, control = make(camera)
+    try:
+        beside = Path(camera_set["calibration"]).with_name("calibration.learned.json")
+        assert control.hardware.sensor.vision.learned_path == str(beside)
+    finally:
+        control.close()
+        service.close()
+
+
+def test_a_move_entered_on_a_phone_teaches_the_real_camera_and_the_file_keeps_it(tmp_path):
+    """End to end on the 2.5D `room` renderer (a webcam's lens and pose, heads above the board): the
+    set-up position, a peg brought out on the phone, then the pictures of the board after the
+    player moved it. The start hole it left learns its empty look from those pictures, and the
+    file beside the calibration keeps it for the next start."""
+    import json
+
+    import cv2
+
+    from tests.vision.gamekit import CameraSetUp
+
+    su = CameraSetUp(201, level="room")
+    su.calibration.save(tmp_path / "calibration.json")
+    learned = tmp_path / "camera-learned.json"
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    setup = setup_pegs(su.layout, colours=su.colours)       # hole -> the peg's colour
+    still = su.render(setup, 100)     # one picture per still board (the renderer's noise differs by seed)
+    for i in range(16):      # listed when the camera opens, read one by one: the last 8 are redrawn below
+        cv2.imwrite(str(frames / f"{i:02d}.png"), still)
+    app, service, control = make({"source": str(frames), "calibration": str(tmp_path / "calibration.json"),
+                                  "threaded": False, "first_read": 0, "learned": str(learned)})
+    try:
+        assert control.running == "camera" and not control.problems
+        gid = new_table(app)
+        hub = control.hub
+        hub.tick()
+        table = service.tables[gid]
+        g = table.game
+        seat = g.actor
+        side = g.seat_side[seat]
+        with table.cond:
+            g.hands[seat] = ["AH"] + g.hands[seat][1:]
+        hub.referee.dirty = True
+        sensor = hub.hw.sensor
+        for _ in range(8):
+            sensor.step()
+            hub.tick()
+        assert hub.referee.state == "ready", hub.referee.message
+        assert not learned.exists()                    # every start hole holds its peg: nothing to learn
+        service.act_as(table, seat, {"version": table.version, "move": f"A {side}:S-M{side * 18 + 8}", "card": "AH"})
+        hub.tick()
+        moved = dict(setup)
+        moved[f"M{side * 18 + 8}"] = moved.pop(f"S-s{side}-5")
+        still = su.render(moved, 101)
+        for i in range(8, 16):
+            cv2.imwrite(str(frames / f"{i:02d}.png"), still)
+        for _ in range(8):
+            sensor.step()
+            hub.tick()
+        assert hub.referee.state == "ready", hub.referee.message
+        assert json.loads(learned.read_text())["holes"].keys() == {f"S-s{side}-5"}
+        assert f"S-s{side}-5" in sensor.vision.classifier.model.hole_empty
+    finally:
+        control.close()
+        service.close()
+    from vision.calibration import Calibration
+    from vision.watch import BoardVision
+    again = BoardVision(su.layout, Calibration.load(tmp_path / "calibration.json"), learned=str(learned))
+    assert list(again.learned) == [f"S-s{side}-5"]      # the next start knows it

@@ -166,3 +166,53 @@ def test_a_camera_unsure_of_the_move_asks_the_phone_and_shows_only_the_doubtful_
     finally:
         svc.close()
         hw.close()
+
+
+def test_a_move_entered_on_a_phone_teaches_the_camera_once_a_picture_shows_it():
+    """The camera learns the empty look of start holes from any still picture the referee saw show
+    the game (issue 23): after a move taken from the board, and after one entered on a phone, once
+    the pegs have been moved to match; never from a picture of the board before the move."""
+    clock, hw, camera, store, svc, hub = camera_hub()
+    try:
+        with _seeded(0):
+            table, _ = svc.create({"preset": "basic", "players": 4, "teams": 2, "names": NAMES[:4]})
+        g = table.game
+        seat = g.actor
+        side = g.seat_side[seat]
+        pegs = pegs_to_json(g.position)
+        pegs[str(side)] = ["S"] * 4 + [f"M{side * 18 + 10}"]
+        new = position_from_json({"format": "pegs-and-jokers/position/1", "rules": "basic", "sides": 4,
+                                  "teams": [[0, 2], [1, 3]], "pegs": pegs, "to_move": g.position.to_move})
+        with table.cond:
+            g.position.occ, g.position.start = new.occ, new.start
+            g.hands[seat] = ["5H"] + g.hands[seat][1:]
+        hub.tick()
+        hub.referee.dirty = True
+        pos = g.position
+        before = pos.pegs()
+        camera.show(picture(pos.geo, before))
+        hub.tick()
+        assert hub.referee.state == "ready", hub.referee.message
+        counts = {s: 5 for s in range(4)}
+        counts[side] = 4
+        assert camera.known == [(counts, camera.stamp)]      # the picture shows the game: it teaches
+        hub.tick()
+        assert len(camera.known) == 1                        # once per picture
+        move = next(m for m in pos.legal_moves(["5"]) if m.steps)
+        after = pos.result_of(move)
+        svc.act_as(table, seat, {"version": table.version, "move": move.text(pos.geo), "card": "5H"})
+        for _ in range(3):
+            clock.advance(0.1)
+            hub.tick()
+        camera.show(picture(pos.geo, before))                 # a new still picture, the peg not moved yet
+        hub.tick()
+        assert hub.referee.state == "sync" and len(camera.known) == 1
+        camera.show(picture(pos.geo, after))                  # the player moves the peg as the phone said
+        clock.advance(0.1)
+        hub.tick()
+        assert hub.referee.state == "ready", hub.referee.message
+        assert camera.known[-1] == (counts, camera.stamp) and len(camera.known) == 2
+        assert store.events(table.gid)[-1][2].get("via") != "board"   # the move came from the phone
+    finally:
+        svc.close()
+        hw.close()

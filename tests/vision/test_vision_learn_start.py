@@ -108,3 +108,82 @@ def test_an_empty_read_with_the_spot_lighter_than_its_empty_look_is_not_sure(woo
     assert label == EMPTY and conf <= 0.5
     label, conf = read(-10.0)                           # darker: a shadow may be all it is
     assert label == EMPTY and conf >= 0.8
+
+
+def _fresh_calibration(su):
+    """The set-up's calibration as its file gives it at start (before anything was learnt)."""
+    from vision.calibration import Calibration
+    from vision.detect import ColourModel
+    cal = Calibration.from_json(su.calibration.to_json())
+    cal.colours = ColourModel.from_json(su.classifier.model.to_json())
+    return cal
+
+
+def _learn_from_the_empty_board(su, pics, learned):
+    vision = BoardVision(su.layout, _fresh_calibration(su), learned=learned)
+    img = pics["empty"].image()
+    vision.still = (3, read_holes(img, vision.sampler, vision.classifier), vision.sampler.sample(img))
+    took = vision.learn_start_empties(start_counts(pics["empty"].pegs, su.layout), stamp=3)
+    assert took
+    return vision, took
+
+
+def test_what_the_camera_learnt_survives_a_restart(wood_bw, tmp_path):
+    import json
+    su, pics = wood_bw
+    learned = tmp_path / "camera-learned.json"
+    vision, took = _learn_from_the_empty_board(su, pics, learned)
+    data = json.loads(learned.read_text())
+    assert sorted(data["holes"]) == sorted(took) and data["calibration"] == vision.calibration_key
+    assert not list(tmp_path.glob(".*tmp"))                       # no temporary file left behind
+    again = BoardVision(su.layout, _fresh_calibration(su), learned=learned)   # the service restarted
+    assert sorted(again.learned) == sorted(took)
+    for h in took:
+        assert again.classifier.model.hole_empty[h] == pytest.approx(vision.classifier.model.hole_empty[h], abs=0.01)
+        assert again.classifier.model.hole_patch[h] == pytest.approx(vision.classifier.model.hole_patch[h], abs=1e-3)
+    img = pics["empty"].image()
+    got = read_holes(img, again.sampler, again.classifier)
+    want = read_holes(img, vision.sampler, vision.classifier)
+    assert all(got.labels[h] == want.labels[h] == EMPTY and got.confidence[h] >= 0.8 for h in took)
+    cold = BoardVision(su.layout, _fresh_calibration(su))          # no file: nothing learnt yet
+    assert not any(h in cold.classifier.model.hole_empty for h in took)
+
+
+def test_a_torn_or_foreign_learned_file_is_ignored_with_a_log_line(wood_bw, tmp_path, caplog):
+    import json
+    su, pics = wood_bw
+    learned = tmp_path / "camera-learned.json"
+    _, took = _learn_from_the_empty_board(su, pics, learned)
+    whole = learned.read_bytes()
+
+    def start():
+        caplog.clear()
+        vision = BoardVision(su.layout, _fresh_calibration(su), learned=learned)
+        assert vision.learned == {} and not any(h in vision.classifier.model.hole_empty for h in took)
+        return " ".join(r.getMessage() for r in caplog.records)
+    with caplog.at_level("WARNING", logger="vision.learned"):
+        learned.write_bytes(whole[: len(whole) // 2])               # a torn file
+        assert "can't be read" in start()
+        data = json.loads(whole)
+        data["calibration"] = "0" * 32                             # learnt under another calibration
+        learned.write_text(json.dumps(data))
+        assert "another calibration" in start()
+        other = _fresh_calibration(su)
+        other.created += 60                                        # calibrated again: a new key
+        learned.write_bytes(whole)
+        caplog.clear()
+        assert BoardVision(su.layout, other, learned=learned).learned == {}
+        assert "another calibration" in caplog.text
+        data = json.loads(whole)
+        data["holes"][took[0]]["hole_patch"] = data["holes"][took[0]]["hole_patch"][:-1]   # a damaged entry
+        learned.write_text(json.dumps(data))
+        caplog.clear()
+        vision = BoardVision(su.layout, _fresh_calibration(su), learned=learned)
+        assert sorted(vision.learned) == sorted(took[1:]) and "not used" in caplog.text
+
+
+def test_learning_goes_on_when_the_file_cant_be_written(wood_bw, tmp_path, caplog):
+    su, pics = wood_bw
+    with caplog.at_level("WARNING", logger="vision.watch"):
+        vision, took = _learn_from_the_empty_board(su, pics, tmp_path / "no-such-folder" / "learned.json")
+    assert all(h in vision.classifier.model.hole_empty for h in took) and "can't keep" in caplog.text

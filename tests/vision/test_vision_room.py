@@ -13,8 +13,8 @@ pytest.importorskip("cv2", reason="the vision extra (OpenCV, NumPy) is not insta
 np = pytest.importorskip("numpy")
 
 from .gamekit import CameraSetUp, position_read  # noqa: E402
-from vision.calibration import (FORMAT_V1, Calibration, CalibrationError, calibrate,  # noqa: E402
-                                camera_summary)
+from vision.calibration import (FORMAT_V1, HEAD_OFFSET_READ, Calibration, CalibrationError,  # noqa: E402
+                                calibrate, camera_summary)
 from vision.detect import EMPTY, read_holes, spot_distance  # noqa: E402
 from vision.layout import standard_layout  # noqa: E402
 from vision.render import coloured, random_position, setup_pegs  # noqa: E402
@@ -113,6 +113,39 @@ def test_the_calibration_shows_the_camera_in_words(room):
     assert "lens: k1" in lines[1] and "bending the corners" in lines[1]
     assert "peg heads seen" in lines[2]
     assert lines[3].startswith("working envelope for these pegs") and "25 degrees" in lines[3]
+    mm = HEAD_OFFSET_READ * room.layout.pitch
+    assert f"heads seen up to {mm:.0f} mm off their holes" in lines[3]
+
+
+@pytest.mark.parametrize("sides,pitch", [(4, 25.0), (6, 18.0), (8, 16.0)])
+def test_the_working_envelope_puts_the_far_heads_where_the_holes_still_read(sides, pitch):
+    """At the lowest height the envelope gives for a tilt, a camera aimed at the board's middle
+    sees the farthest heads HEAD_OFFSET_READ of a pitch off their holes (the offset up to which the
+    path-traced sets read the holes: docs/CAMERA.md), and no head further, never below the lowest
+    camera measured (40 cm); a taller peg needs a higher camera."""
+    import math
+
+    from vision.calibration import ENVELOPE_FLOOR_MM, working_envelope
+    from vision.geometry import CameraModel
+    layout = standard_layout(sides, pitch=pitch)
+    xy = np.array(list(layout.holes.values()), float)
+    middle = np.array([layout.width / 2, layout.height / 2])
+    s = HEAD_OFFSET_READ * pitch
+    head = 12.0
+    env = working_envelope(layout, head)
+    assert [t for t, _ in env] == [0, 10, 20, 25] and all(h is not None for _, h in env)
+    for tilt, lowest in env:
+        worst = 0.0
+        for a in np.linspace(0, 2 * math.pi, 72, endpoint=False):
+            foot = middle - lowest * math.tan(math.radians(tilt)) * np.array([math.cos(a), math.sin(a)])
+            cam = CameraModel(np.eye(3), np.zeros(5), np.zeros(3), -np.array([foot[0], foot[1], -lowest]),
+                              (1280, 720))
+            worst = max(worst, float(cam.parallax_mm(xy, head).max()))
+        assert worst <= s + 1e-6 and (worst >= s * 0.97 or lowest == ENVELOPE_FLOOR_MM), (tilt, lowest, worst, s)
+    assert min(h for _, h in env) >= ENVELOPE_FLOOR_MM      # no lower than any camera measured
+    taller = working_envelope(layout, 15.0)
+    assert all(b is None or b >= a for (_, a), (_, b) in zip(env, taller))   # None: not at any height
+    assert taller[-1][1] is None or taller[-1][1] > env[-1][1]
 
 
 def test_heads_seen_off_the_grey_discs_are_blamed_on_the_camera_not_the_colour():
