@@ -40,13 +40,27 @@ _packed: dict[tuple[str, str], bytes] = {}
 _lock = threading.Lock()
 
 
+_paths: dict[tuple[str, str, str], str | None] = {}
+
+
 def _static_path(endpoint: str, filename: str) -> str | None:
     app = current_app
     folder = app.static_folder if endpoint == "static" else app.blueprints[endpoint.split(".")[0]].static_folder
     if not folder:
         return None
+    key = (folder, endpoint, filename)
+    try:   # realpath costs an lstat per folder of the path, and every page names four files
+        return _paths[key]
+    except KeyError:
+        pass
     path = os.path.realpath(os.path.join(folder, filename))
-    return path if path.startswith(os.path.realpath(folder) + os.sep) and os.path.isfile(path) else None
+    found = path if path.startswith(os.path.realpath(folder) + os.sep) and os.path.isfile(path) else None
+    if found is not None:   # (a name that isn't there is not kept: it may be a guess, or come later)
+        with _lock:
+            if len(_paths) > 1024:
+                _paths.clear()
+            _paths[key] = found
+    return found
 
 
 def file_version(endpoint: str, filename: str) -> str | None:
@@ -54,7 +68,12 @@ def file_version(endpoint: str, filename: str) -> str | None:
     path = _static_path(endpoint, filename)
     if path is None:
         return None
-    st = os.stat(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:   # removed since it was found
+        with _lock:
+            _paths.clear()
+        return None
     with _lock:
         known = _versions.get(path)
         if known and known[:2] == (st.st_mtime, st.st_size):
