@@ -80,10 +80,12 @@ class StepClock:
 
 def test_watchdog_reports_a_camera_that_stops_delivering():
     clock = StepClock()
-    cam = Watchdog(ReplayCamera(frames(10), stall_after=3, fps=50), timeout=0.3, clock=clock)
+    # one frame, then the camera hangs: with more, a loaded machine let the watchdog's thread
+    # replace an unread frame by the next (it keeps the newest), a read waited for a frame
+    # that never came, and the standing clock never timed it out
+    cam = Watchdog(ReplayCamera(frames(10), stall_after=1, fps=50), timeout=0.3, clock=clock)
     try:
-        for _ in range(3):
-            cam.read()
+        cam.read()
         clock.step, clock.reads = 0.1, 0   # the camera hangs: the watchdog's clock runs on
         with pytest.raises(CameraLost, match="no frame for 0.3 s"):
             cam.read()
