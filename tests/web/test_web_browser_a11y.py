@@ -235,12 +235,12 @@ def test_while_the_companion_cant_be_reached_confirm_is_blocked_and_the_move_wai
     words = page.locator("#confirm").text_content()
     turn = t.game.turn
     ctx.set_offline(True)
-    expect(page.locator("#banner.offline")).to_be_visible(timeout=15000)
+    expect(page.locator("#banner.offline")).to_be_visible()
     expect(page.locator("#confirm")).to_have_text("Connection lost: your move will wait")
     expect(page.locator("#confirm")).to_be_disabled()
     assert page.evaluate("getComputedStyle(document.querySelector('#banner')).backgroundColor") == "rgb(140, 140, 140)"
     ctx.set_offline(False)
-    expect(page.locator("#msg")).to_have_text("The connection is back: you can confirm your move.", timeout=15000)
+    expect(page.locator("#msg")).to_have_text("The connection is back: you can confirm your move.")
     expect(page.locator("#banner.offline")).to_have_count(0)
     expect(page.locator("#confirm")).to_have_text(words)   # the move waited: the same choice, to confirm
     assert t.game.turn == turn

@@ -42,18 +42,18 @@ def test_the_settings_and_camera_pages_and_their_answers_speak_the_pages_languag
         assert not english_left(shown(page), lang), english_left(shown(page), lang)
         page.fill("#settle", "0")          # refused by the server, in the page's words
         page.locator("#save").tap()
-        page.locator("#settings-error").filter(has_text="board.settle_seconds").wait_for(timeout=10000)
+        page.locator("#settings-error").filter(has_text="board.settle_seconds").wait_for(timeout=30_000)
         said = page.locator("#settings-error").inner_text()
         assert "must be" not in said and not english_left(said, lang), said
         page.fill("#settle", "1.2")        # taken: no config file to keep it in, said so
         page.locator("#save").tap()
-        page.locator("#settings-msg").filter(has_text="--config").wait_for(timeout=10000)
+        page.locator("#settings-msg").filter(has_text="--config").wait_for(timeout=30_000)
         assert not english_left(shown(page), lang), english_left(shown(page), lang)
         # the camera page: no camera here, and the page says so in its words
         page.goto(live.url + "/settings/camera")
         page.wait_for_selector("#take")
         page.locator("#take").tap()
-        page.locator("#cam-error").filter(has_text="camera.source").wait_for(timeout=10000)
+        page.locator("#cam-error").filter(has_text="camera.source").wait_for(timeout=30_000)
         text = shown(page)
         assert "no camera is configured" not in text and not english_left(text, lang), english_left(text, lang)
         ctx.close()

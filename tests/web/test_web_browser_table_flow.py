@@ -58,17 +58,17 @@ def test_the_host_plays_a_seat_watches_it_won_and_starts_the_rematch(browser):
         s = table.seats[winner[0]]
         name = f"\u2068{s.name}\u2069 ({table.name_of(winner[0]).rsplit('(', 1)[1]}"   # the name isolated (bidi)
         # 3: one winner "wins", on the table and on the phone watching (its seat the computer's)
-        expect(tv.locator("#winner-text")).to_have_text(f"{name} wins!", timeout=15000)
-        expect(seat.locator("#banner")).to_have_text(f"{name} wins the game.", timeout=15000)
+        expect(tv.locator("#winner-text")).to_have_text(f"{name} wins!")
+        expect(seat.locator("#banner")).to_have_text(f"{name} wins the game.")
         # 11: the host starts the next game: the same phones go on, no new QR code
         host.locator("#rematch").tap()
         # the page may be sent on twice (its own answer, then the live event): the URL it
         # settles on is what counts, not one navigation's events
-        expect(host).to_have_url(re.compile(r"/host/(?!%s)[a-z0-9]+$" % gid), timeout=15000)
+        expect(host).to_have_url(re.compile(r"/host/(?!%s)[a-z0-9]+$" % gid))
         new_gid = host.url.rsplit("/", 1)[1]
-        expect(seat).to_have_url(re.compile(rf"/seat/{new_gid}$"), timeout=15000)
+        expect(seat).to_have_url(re.compile(rf"/seat/{new_gid}$"))
         expect(seat.locator("#hand button.pcard").first).to_be_visible()   # its seat back, dealt anew
-        expect(tv).to_have_url(re.compile(rf"/table/{new_gid}$"), timeout=15000)
+        expect(tv).to_have_url(re.compile(rf"/table/{new_gid}$"))
         expect(host.locator('.seat-card[data-seat="0"] .state')).to_contain_text("Joined")
         assert svc.get(new_gid).seats[0].bot is None and svc.get(new_gid).rematch_of == gid
         for ctx, errors in ((host_ctx, host_errors), (tv_ctx, tv_errors)):
