@@ -195,7 +195,17 @@ class Root:
         argv = self.argv(*cmd)
         if booted:
             argv.insert(argv.index("--"), "--booted")
-        return subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+        # a session of its own: on a timeout the emulated processes under it end too (run()
+        # would kill only its direct child and leave them running)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.communicate()
+            raise
+        return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
     def install(self, *args: str, booted: bool = False, times: Timings | None = None,
                 what: str = "") -> subprocess.CompletedProcess:
