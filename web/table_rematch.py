@@ -6,7 +6,7 @@ import logging
 import secrets
 import time
 
-from companion.message import msg
+from companion.message import msg, nmsg
 
 from .errors import ApiError
 from .store import StoreError
@@ -51,8 +51,10 @@ class Rematch:
             now = time.time()
             live = sum(self.is_live(t, now) for t in list(self.tables.values()))
             if live >= self.max_tables:
-                raise ApiError(429, f"{live} tables are being played on this companion, the most it "
-                               f"takes (serve.max_tables); end one from its host page first")
+                raise ApiError(429, nmsg("%(n)s table is being played on this companion, the most it "
+                                         "takes (serve.max_tables); end one from its host page first",
+                                         "%(n)s tables are being played on this companion, the most it "
+                                         "takes (serve.max_tables); end one from its host page first", live))
             new = self._create_following(setup, table.gid, hosts, displays, holders, hints, hints_all)
             with table.cond:
                 event = ("rematch", {"gid": new.gid})
@@ -78,7 +80,7 @@ class Rematch:
                 table.version = self.store.append(gid, 1, logged)
             except StoreError:
                 log.exception("could not create the rematch")
-                raise ApiError(503, "the companion could not save the new table; try again") from None
+                raise ApiError(503, msg("the companion could not save the new table; try again")) from None
             with self._lock:
                 self.tables[gid] = table
             if self.board is not None:

@@ -243,3 +243,20 @@ def test_static_files_are_versioned_cached_and_compressed():
     # a client that accepts no compression gets the plain bytes
     assert "Content-Encoding" not in c.get(urls[0], headers={"Accept-Encoding": "identity"}).headers
     app.extensions["pegs"].close()
+
+
+def test_a_rematch_refused_at_the_tables_cap_says_so_in_the_hosts_language():
+    app = make_app()
+    svc = app.extensions["pegs"]
+    host, gid, _ = table_on_the_lan(app, preset="basic", players=4, teams=2, names=["Ann", "Bob", "Cy", "Di"])
+    t = svc.get(gid)
+    assert host.post(f"/api/games/{gid}/host/end", json={"version": t.version}, headers=H).status_code == 200
+    new_table(app.test_client())                      # another table in play: the cap is reached
+    svc.max_tables = 1
+    host.set_cookie("pj_lang", "fr_CA")
+    r = host.post(f"/api/games/{gid}/rematch", json={}, headers=H)
+    said = r.get_json()["error"]
+    assert r.status_code == 429 and "serve.max_tables" in said and "being played" not in said, said
+    assert said == host.post("/api/games", json={"preset": "basic", "players": 4, "teams": 2,
+                                                  "names": ["A", "B", "C", "D"]}, headers=H).get_json()["error"]
+    app.extensions["pegs"].close()
