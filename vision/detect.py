@@ -55,6 +55,8 @@ HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spo
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
 LIGHTER_SPREADS = 1.5   # camera model: a spot this much lighter (spreads, L) than its empty look is not surely empty
+RAW_CHROMA = 20.0  # Lab a-b: a head (and a side's start heads) this colourful has a hue worth comparing
+RAW_HUE = 10.0     # degrees: a head's hue as seen this much nearer another coloured side's is not sure
 SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
 
 
@@ -333,6 +335,7 @@ class Features:
     conflict: np.ndarray | None = None         # (N,) bool: pattern intact, yet the head's spot changed hue
     hue_shift: np.ndarray | None = None        # (N,) Lab a-b distance of the head's spot from its empty look
     ring_clear: np.ndarray | None = None       # (N,) bool: the hole's ring looks as at calibration
+    head_raw: np.ndarray | None = None         # (N, C, 3) the heads' BGR as seen (not normalised)
 
 
 def local_normalised(values: np.ndarray, ring: np.ndarray, norm) -> np.ndarray:
@@ -414,6 +417,7 @@ class ColourModel:
     structure: dict = field(default_factory=dict)    # what the structure told at calibration (for the record)
     hole_ring: dict = field(default_factory=dict)    # hole -> BGR of its ring (bare board) at calibration
     background: str = ""     # the bare board between the holes at calibration (vision.foreground), base64 BGR
+    raw_heads: dict = field(default_factory=dict)    # side -> Lab of its start heads as seen, not normalised
 
     def local_norm(self, holes) -> LocalNorm | None:
         """The local normalisation for ``holes`` (in the sampler's order), None for a model without it."""
@@ -449,7 +453,8 @@ class ColourModel:
                 "hole_patch": {h: [round(float(v), 3) for v in q] for h, q in self.hole_patch.items()},
                 "structure": {k: round(float(v), 3) for k, v in self.structure.items()},
                 "hole_ring": {h: [round(float(v), 1) for v in q] for h, q in self.hole_ring.items()},
-                "background": self.background}
+                "background": self.background,
+                "raw_heads": {str(k): [round(float(v), 2) for v in lab] for k, lab in sorted(self.raw_heads.items())}}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
@@ -469,7 +474,8 @@ class ColourModel:
                    hole_patch={str(h): [float(x) for x in v] for h, v in (data.get("hole_patch") or {}).items()},
                    structure={str(k): float(v) for k, v in (data.get("structure") or {}).items()},
                    hole_ring={str(h): [float(x) for x in v] for h, v in (data.get("hole_ring") or {}).items()},
-                   background=str(data.get("background") or ""))
+                   background=str(data.get("background") or ""),
+                   raw_heads={int(k): [float(x) for x in v] for k, v in (data.get("raw_heads") or {}).items()})
 
 
 class Classifier:
@@ -510,6 +516,11 @@ class Classifier:
             self.ring_ref = np.array([model.hole_ring[h] for h in holes], np.float32)
         self.keys = np.array(keys)
         self.sides = np.array(sorted(model.pegs), int)
+        # each coloured side's hue as the camera saw its start heads (camera model; None: not known)
+        self.raw_hue = None
+        if model.raw_heads and all(s in model.raw_heads for s in self.sides):
+            lab = np.array([model.raw_heads[s] for s in self.sides], float)
+            self.raw_hue = (np.degrees(np.arctan2(lab[:, 2], lab[:, 1])), np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA)
         d = np.linalg.norm(self.means[:, None] - self.means[None], axis=2)
         np.fill_diagonal(d, np.inf)
         self.separation = d.min(axis=1)               # distance to the nearest other class
@@ -570,6 +581,7 @@ class Classifier:
         """The samples normalised as this model was learnt (see ``features``), and each hole's
         structure score where the model has the holes' empty patterns."""
         f = features(samples, self.model.board_ref, self.norm)
+        f.head_raw = samples.heads
         if self.patch_ref is not None and samples.patch is not None \
                 and samples.patch.shape == self.patch_ref.shape:
             f.structure = structure_score(samples.patch, self.patch_ref)
@@ -744,6 +756,9 @@ class Classifier:
             # more than a shadow or a neighbour's reflection moves it, where the pattern is intact: a
             # coloured head seen there with its hole in view is not a peg in this hole: not sure there
             f.conflict = intact & (f.hue_shift > HUE_SHIFT)
+            other_hue = self.raw_hue_disagrees(f, d_sides, where, np.minimum(d_empty, d_board))
+            if other_hue is not None:
+                f.conflict = f.conflict | other_hue
         if intact.any() or broken.any():
             # the hole's own pattern settles "empty or not": an intact pattern (the dark hole in its grey
             # disc, in a shadow or not) holds no peg and no hand; a broken one holds something, so
@@ -759,6 +774,31 @@ class Classifier:
                 d_board = np.where(broken & f.ring_clear, np.maximum(d_board, far), d_board)
         f.d_empty = d_empty
         return np.column_stack([d_empty, d_sides, d_board]), where
+
+    def raw_hue_disagrees(self, f: Features, d_sides, where, d_rest) -> np.ndarray | None:
+        """(N,) bool: the nearest side's head, as the camera sees it before any normalisation, is
+        clearly of another coloured side's hue (``RAW_HUE`` degrees nearer to it). Dividing by the
+        board round a hole assumes the head is lit like the board; a dome turned from the lamp, or a
+        ring brighter than the head (a yellow head whose ring is near white), breaks that, and a
+        yellow head read orange surely (bench3's s8-wood-k1-0.2) still shows yellow's hue as seen.
+        Only where a peg is the nearest class (not empty, not bare board) and the head is coloured."""
+        if self.raw_hue is None or f.head_raw is None or len(self.sides) < 2:
+            return None
+        hues, coloured = self.raw_hue
+        n = len(d_sides)
+        j = d_sides.argmin(axis=1)
+        peg = (d_sides[np.arange(n), j] < d_rest) & coloured[j]
+        if not peg.any():
+            return np.zeros(n, bool)
+        rows = np.nonzero(peg)[0]
+        lab = bgr_to_lab(f.head_raw[rows, where[rows, j[rows]]].astype(np.float32))
+        hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
+        apart = np.abs((hue[:, None] - hues[None, :] + 180.0) % 360.0 - 180.0)       # (rows, sides)
+        own = apart[np.arange(len(rows)), j[rows]]
+        others = np.where(coloured[None, :] & (np.arange(len(hues))[None, :] != j[rows][:, None]), apart, np.inf)
+        out = np.zeros(n, bool)
+        out[rows] = (np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA) & (others.min(axis=1) + RAW_HUE < own)
+        return out
 
     def readings(self, f: Features, visible=None, d=None, labels=None) -> list:
         """Per hole, ``(p_peg, side or None, p_side)`` (companion.readings.Reading), or None
