@@ -57,6 +57,9 @@ EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) f
 LIGHTER_SPREADS = 1.5   # camera model: a spot this much lighter (spreads, L) than its empty look is not surely empty
 RAW_CHROMA = 20.0  # Lab a-b: a head (and a side's start heads) this colourful has a hue worth comparing
 RAW_HUE = 10.0     # degrees: a head's hue as seen this much nearer another coloured side's is not sure
+RAW_HUE_OWN = 15.0     # degrees: a head's hue as seen this near one coloured side's start heads' ...
+RAW_HUE_APART = 15.0   # ... and this much further from every other side's names that side (sides_by_raw_hue)
+RAW_HUE_SPREAD = 5.0   # degrees of hue as seen counted as one spread there
 SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
 
 
@@ -756,6 +759,7 @@ class Classifier:
             # more than a shadow or a neighbour's reflection moves it, where the pattern is intact: a
             # coloured head seen there with its hole in view is not a peg in this hole: not sure there
             f.conflict = intact & (f.hue_shift > HUE_SHIFT)
+            d_sides = self.sides_by_raw_hue(f, d_sides, where, broken)
             other_hue = self.raw_hue_disagrees(f, d_sides, where, np.minimum(d_empty, d_board))
             if other_hue is not None:
                 f.conflict = f.conflict | other_hue
@@ -774,6 +778,45 @@ class Classifier:
                 d_board = np.where(broken & f.ring_clear, np.maximum(d_board, far), d_board)
         f.d_empty = d_empty
         return np.column_stack([d_empty, d_sides, d_board]), where
+
+    def sides_by_raw_hue(self, f: Features, d_sides, where, broken) -> np.ndarray:
+        """``d_sides`` (N, S), with the coloured sides' distances taken from the head's hue as the
+        camera sees it (``RAW_HUE_SPREAD`` degrees a spread) where the colour divided by the board
+        fails: the nearest side is far (more than 4 of its spreads: "unlike anything learnt") or not
+        the side whose hue the head shows. Only where something stands in the hole (its pattern
+        broken), the board round it is as at calibration (no hand), the head is colourful, and its
+        hue is within ``RAW_HUE_OWN`` degrees of one coloured side's start heads and ``RAW_HUE_APART``
+        further from every other side's (black and white ones by their own distances). On the
+        path-traced sets the hue as seen named the right side for all 671 coloured pegs read and
+        for all 18 coloured heads left "unlike anything learnt", 8 of them nearest another side by
+        the divided colour (purple heads nearest blue, yellow nearest orange)."""
+        if self.raw_hue is None or f.head_raw is None or f.ring_clear is None or len(self.sides) < 2:
+            return d_sides
+        hues, coloured = self.raw_hue
+        n = len(d_sides)
+        j = d_sides.argmin(axis=1)
+        nearest = d_sides[np.arange(n), j]
+        rows = np.nonzero(broken & np.asarray(f.ring_clear, bool))[0]
+        if not len(rows):
+            return d_sides
+        lab = bgr_to_lab(f.head_raw[rows, where[rows, j[rows]]].astype(np.float32))
+        hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
+        apart = np.abs((hue[:, None] - hues[None, :] + 180.0) % 360.0 - 180.0)       # (rows, sides)
+        apart = np.where(coloured[None, :], apart, np.inf)
+        k = apart.argmin(axis=1)
+        own = apart[np.arange(len(rows)), k]
+        second = np.partition(apart, 1, axis=1)[:, 1] if apart.shape[1] > 1 else np.full(len(rows), np.inf)
+        by_hue = np.where(coloured[None, :], self.tau * apart / RAW_HUE_SPREAD, d_sides[rows])
+        clear = np.partition(by_hue, 1, axis=1)[:, 1] - by_hue[np.arange(len(rows)), k]
+        fails = (j[rows] != k) | (nearest[rows] > 4 * self.class_tau[1 + j[rows]])
+        take = fails & (np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA) & (own <= RAW_HUE_OWN) \
+            & (second >= own + RAW_HUE_APART) & (by_hue.argmin(axis=1) == k) \
+            & (clear >= RAW_HUE_APART / RAW_HUE_SPREAD * self.tau)
+        if not take.any():
+            return d_sides
+        out = d_sides.copy()
+        out[rows[take]] = by_hue[take]
+        return out
 
     def raw_hue_disagrees(self, f: Features, d_sides, where, d_rest) -> np.ndarray | None:
         """(N,) bool: the nearest side's head, as the camera sees it before any normalisation, is

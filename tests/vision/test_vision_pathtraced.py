@@ -198,6 +198,22 @@ def test_a_head_whose_hue_as_the_camera_sees_it_is_another_sides_is_not_read_sur
                     assert reading.confidence[h] < 0.8, (su.name, p.name, h, su.colours[want], su.colours[side])
 
 
+def test_a_coloured_head_unlike_anything_learnt_is_read_by_its_hue_as_the_camera_sees_it(measured):
+    """Committed s8-wood: the purple heads in M81 and M91, their colour divided by the board round
+    them, are over 5 spreads from purple's and about as far from blue's (5.2 against 5.5 and 5.3):
+    "unlike anything learnt" before s8-23d. Their holes' patterns are broken, the board round them is
+    as at calibration, and their hue as seen is 3 and 0 degrees from purple's start heads, 26 and 28
+    from any other side's: read purple, surely, and the referee gets purple there."""
+    su, _ = measured["s8-wood"]
+    p = next(p for p in su.pictures if p.kind == "position")
+    purple = next(s for s, name in su.colours.items() if name == "purple")
+    reading, _ = su.read(p)
+    for h in ("M81", "M91"):
+        assert p.pegs[h] == purple
+        assert reading.labels[h] == purple and reading.confidence[h] >= 0.8, (h, reading.labels[h])
+        assert reading.readings[h][1] == purple and reading.readings[h][0] > 0.9
+
+
 # s4-wood's short game (game.json): the detector at 47d4a70 took all 4 moves without asking
 GAME_TAKEN_AT_LEAST = 3
 
