@@ -696,6 +696,10 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                        for s in side_lab}
         at_holes = (at_holes, model_spots)
         model.spots = {s: [[round(float(v), 2) for v in part] for part in sp] for s, sp in model_spots.items()}
+        # each side's heads as the camera saw them, before any normalisation (see Classifier.raw_hue)
+        model.raw_heads = {s: [round(float(v), 2) for v in bgr_to_lab(np.median(
+            samples.heads[[index[hh] for hh in layout.start_ids(s)], 0][side_full[s]], axis=0).astype(np.float32))]
+            for s in side_lab}
     problems = weak_sides(model, in_hole, at_holes)
     if camera and model.hole_patch and samples.patch is not None:
         # a side whose pegs look like the empty spot but break their holes' empty pattern (the dark

@@ -55,6 +55,11 @@ HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spo
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
 LIGHTER_SPREADS = 1.5   # camera model: a spot this much lighter (spreads, L) than its empty look is not surely empty
+RAW_CHROMA = 20.0  # Lab a-b: a head (and a side's start heads) this colourful has a hue worth comparing
+RAW_HUE = 10.0     # degrees: a head's hue as seen this much nearer another coloured side's is not sure
+RAW_HUE_OWN = 15.0     # degrees: a head's hue as seen this near one coloured side's start heads' ...
+RAW_HUE_APART = 15.0   # ... and this much further from every other side's names that side (sides_by_raw_hue)
+RAW_HUE_SPREAD = 5.0   # degrees of hue as seen counted as one spread there
 SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
 
 
@@ -228,7 +233,13 @@ class HoleSampler:
         b = a + self.n_head * self.n_shift
         # medians by partial sorts of the uint8 samples: the same values as np.median, 3x faster
         hole = _median(vals[:, :a], 1)
-        heads = _median(vals[:, a:b].reshape(n, self.n_shift, self.n_head, 3), 2)
+        heads = vals[:, a:b].reshape(n, self.n_shift, self.n_head, 3)
+        if self.camera is not None:
+            # whose head: its core only (the rim, at 0.82 of a head's radius, lies partly on the board,
+            # the grey disc or the peg's shaded side where a head is seen obliquely, and its 12 points
+            # outvote the core's 7 in the median: white heads at 43 cm and 25 degrees read 19 L dark)
+            heads = heads[:, :, :N_CORE]
+        heads = _median(heads, 2)
         ring_vals = vals[:, b:b + self.n_ring]
         pv = vals[:, b + self.n_ring:].astype(np.float32)
         patch = pv @ np.array([0.114, 0.587, 0.299], np.float32)      # grey (BGR)
@@ -327,6 +338,7 @@ class Features:
     conflict: np.ndarray | None = None         # (N,) bool: pattern intact, yet the head's spot changed hue
     hue_shift: np.ndarray | None = None        # (N,) Lab a-b distance of the head's spot from its empty look
     ring_clear: np.ndarray | None = None       # (N,) bool: the hole's ring looks as at calibration
+    head_raw: np.ndarray | None = None         # (N, C, 3) the heads' BGR as seen (not normalised)
 
 
 def local_normalised(values: np.ndarray, ring: np.ndarray, norm) -> np.ndarray:
@@ -408,6 +420,7 @@ class ColourModel:
     structure: dict = field(default_factory=dict)    # what the structure told at calibration (for the record)
     hole_ring: dict = field(default_factory=dict)    # hole -> BGR of its ring (bare board) at calibration
     background: str = ""     # the bare board between the holes at calibration (vision.foreground), base64 BGR
+    raw_heads: dict = field(default_factory=dict)    # side -> Lab of its start heads as seen, not normalised
 
     def local_norm(self, holes) -> LocalNorm | None:
         """The local normalisation for ``holes`` (in the sampler's order), None for a model without it."""
@@ -443,7 +456,8 @@ class ColourModel:
                 "hole_patch": {h: [round(float(v), 3) for v in q] for h, q in self.hole_patch.items()},
                 "structure": {k: round(float(v), 3) for k, v in self.structure.items()},
                 "hole_ring": {h: [round(float(v), 1) for v in q] for h, q in self.hole_ring.items()},
-                "background": self.background}
+                "background": self.background,
+                "raw_heads": {str(k): [round(float(v), 2) for v in lab] for k, lab in sorted(self.raw_heads.items())}}
 
     @classmethod
     def from_json(cls, data: dict) -> "ColourModel":
@@ -463,7 +477,8 @@ class ColourModel:
                    hole_patch={str(h): [float(x) for x in v] for h, v in (data.get("hole_patch") or {}).items()},
                    structure={str(k): float(v) for k, v in (data.get("structure") or {}).items()},
                    hole_ring={str(h): [float(x) for x in v] for h, v in (data.get("hole_ring") or {}).items()},
-                   background=str(data.get("background") or ""))
+                   background=str(data.get("background") or ""),
+                   raw_heads={int(k): [float(x) for x in v] for k, v in (data.get("raw_heads") or {}).items()})
 
 
 class Classifier:
@@ -504,6 +519,11 @@ class Classifier:
             self.ring_ref = np.array([model.hole_ring[h] for h in holes], np.float32)
         self.keys = np.array(keys)
         self.sides = np.array(sorted(model.pegs), int)
+        # each coloured side's hue as the camera saw its start heads (camera model; None: not known)
+        self.raw_hue = None
+        if model.raw_heads and all(s in model.raw_heads for s in self.sides):
+            lab = np.array([model.raw_heads[s] for s in self.sides], float)
+            self.raw_hue = (np.degrees(np.arctan2(lab[:, 2], lab[:, 1])), np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA)
         d = np.linalg.norm(self.means[:, None] - self.means[None], axis=2)
         np.fill_diagonal(d, np.inf)
         self.separation = d.min(axis=1)               # distance to the nearest other class
@@ -564,6 +584,7 @@ class Classifier:
         """The samples normalised as this model was learnt (see ``features``), and each hole's
         structure score where the model has the holes' empty patterns."""
         f = features(samples, self.model.board_ref, self.norm)
+        f.head_raw = samples.heads
         if self.patch_ref is not None and samples.patch is not None \
                 and samples.patch.shape == self.patch_ref.shape:
             f.structure = structure_score(samples.patch, self.patch_ref)
@@ -738,6 +759,10 @@ class Classifier:
             # more than a shadow or a neighbour's reflection moves it, where the pattern is intact: a
             # coloured head seen there with its hole in view is not a peg in this hole: not sure there
             f.conflict = intact & (f.hue_shift > HUE_SHIFT)
+            d_sides = self.sides_by_raw_hue(f, d_sides, where, broken)
+            other_hue = self.raw_hue_disagrees(f, d_sides, where, np.minimum(d_empty, d_board))
+            if other_hue is not None:
+                f.conflict = f.conflict | other_hue
         if intact.any() or broken.any():
             # the hole's own pattern settles "empty or not": an intact pattern (the dark hole in its grey
             # disc, in a shadow or not) holds no peg and no hand; a broken one holds something, so
@@ -752,7 +777,93 @@ class Classifier:
                 # peg on a white print) is a peg
                 d_board = np.where(broken & f.ring_clear, np.maximum(d_board, far), d_board)
         f.d_empty = d_empty
+        lighter = self.lighter_than_a_dark_head(f, d_sides, np.minimum(d_empty, d_board))
+        if lighter is not None:
+            f.conflict = lighter if f.conflict is None else f.conflict | lighter
         return np.column_stack([d_empty, d_sides, d_board]), where
+
+    def sides_by_raw_hue(self, f: Features, d_sides, where, broken) -> np.ndarray:
+        """``d_sides`` (N, S), with the coloured sides' distances taken from the head's hue as the
+        camera sees it (``RAW_HUE_SPREAD`` degrees a spread) where the colour divided by the board
+        fails: the nearest side is far (more than 4 of its spreads: "unlike anything learnt") or not
+        the side whose hue the head shows. Only where something stands in the hole (its pattern
+        broken), the board round it is as at calibration (no hand), the head is colourful, and its
+        hue is within ``RAW_HUE_OWN`` degrees of one coloured side's start heads and ``RAW_HUE_APART``
+        further from every other side's (black and white ones by their own distances). On the
+        path-traced sets the hue as seen named the right side for all 671 coloured pegs read and
+        for all 18 coloured heads left "unlike anything learnt", 8 of them nearest another side by
+        the divided colour (purple heads nearest blue, yellow nearest orange)."""
+        if self.raw_hue is None or f.head_raw is None or f.ring_clear is None or len(self.sides) < 2:
+            return d_sides
+        hues, coloured = self.raw_hue
+        n = len(d_sides)
+        j = d_sides.argmin(axis=1)
+        nearest = d_sides[np.arange(n), j]
+        rows = np.nonzero(broken & np.asarray(f.ring_clear, bool))[0]
+        if not len(rows):
+            return d_sides
+        lab = bgr_to_lab(f.head_raw[rows, where[rows, j[rows]]].astype(np.float32))
+        hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
+        apart = np.abs((hue[:, None] - hues[None, :] + 180.0) % 360.0 - 180.0)       # (rows, sides)
+        apart = np.where(coloured[None, :], apart, np.inf)
+        k = apart.argmin(axis=1)
+        own = apart[np.arange(len(rows)), k]
+        second = np.partition(apart, 1, axis=1)[:, 1] if apart.shape[1] > 1 else np.full(len(rows), np.inf)
+        by_hue = np.where(coloured[None, :], self.tau * apart / RAW_HUE_SPREAD, d_sides[rows])
+        clear = np.partition(by_hue, 1, axis=1)[:, 1] - by_hue[np.arange(len(rows)), k]
+        fails = (j[rows] != k) | (nearest[rows] > 4 * self.class_tau[1 + j[rows]])
+        take = fails & (np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA) & (own <= RAW_HUE_OWN) \
+            & (second >= own + RAW_HUE_APART) & (by_hue.argmin(axis=1) == k) \
+            & (clear >= RAW_HUE_APART / RAW_HUE_SPREAD * self.tau)
+        if not take.any():
+            return d_sides
+        out = d_sides.copy()
+        out[rows[take]] = by_hue[take]
+        return out
+
+    def lighter_than_a_dark_head(self, f: Features, d_sides, d_rest) -> np.ndarray | None:
+        """(N,) bool: the nearest class is a side whose heads darken this hole's spot (core and rim
+        both darker than its empty look: black, say), yet the spot is lighter than its empty look, in
+        core and rim alike, by more than ``LIGHTER_SPREADS`` spreads: a dark head can't do that (the
+        mirror of "a spot lighter than its empty look is not surely empty"). On the path-traced sets
+        168 black pegs read as black had at least one part 0.7 spreads darker or more; an empty start
+        hole whose empty look was only estimated (bench2's s4-wood-bw S-s2-3, both parts 2 spreads
+        lighter) was read black at 1.00."""
+        if f.spot_lab is None or f.head_empty_lab is None or not self.model.spots \
+                or not all(s in self.model.spots for s in self.sides) or len(self.sides) == 0:
+            return None
+        n = len(d_sides)
+        j = d_sides.argmin(axis=1)
+        own = np.array([self.model.spots[s] for s in self.sides], float)[j, :, 0]          # (N, 2)
+        empty = f.head_empty_lab[..., 0]
+        dark = (own < empty).all(axis=1)
+        lighter = ((f.spot_lab[..., 0] - empty) > LIGHTER_SPREADS * self.tau).all(axis=1)
+        return dark & lighter & (d_sides[np.arange(n), j] < d_rest)
+
+    def raw_hue_disagrees(self, f: Features, d_sides, where, d_rest) -> np.ndarray | None:
+        """(N,) bool: the nearest side's head, as the camera sees it before any normalisation, is
+        clearly of another coloured side's hue (``RAW_HUE`` degrees nearer to it). Dividing by the
+        board round a hole assumes the head is lit like the board; a dome turned from the lamp, or a
+        ring brighter than the head (a yellow head whose ring is near white), breaks that, and a
+        yellow head read orange surely (bench3's s8-wood-k1-0.2) still shows yellow's hue as seen.
+        Only where a peg is the nearest class (not empty, not bare board) and the head is coloured."""
+        if self.raw_hue is None or f.head_raw is None or len(self.sides) < 2:
+            return None
+        hues, coloured = self.raw_hue
+        n = len(d_sides)
+        j = d_sides.argmin(axis=1)
+        peg = (d_sides[np.arange(n), j] < d_rest) & coloured[j]
+        if not peg.any():
+            return np.zeros(n, bool)
+        rows = np.nonzero(peg)[0]
+        lab = bgr_to_lab(f.head_raw[rows, where[rows, j[rows]]].astype(np.float32))
+        hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
+        apart = np.abs((hue[:, None] - hues[None, :] + 180.0) % 360.0 - 180.0)       # (rows, sides)
+        own = apart[np.arange(len(rows)), j[rows]]
+        others = np.where(coloured[None, :] & (np.arange(len(hues))[None, :] != j[rows][:, None]), apart, np.inf)
+        out = np.zeros(n, bool)
+        out[rows] = (np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA) & (others.min(axis=1) + RAW_HUE < own)
+        return out
 
     def readings(self, f: Features, visible=None, d=None, labels=None) -> list:
         """Per hole, ``(p_peg, side or None, p_side)`` (companion.readings.Reading), or None

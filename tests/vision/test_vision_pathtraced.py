@@ -148,13 +148,14 @@ def test_the_detector_on_the_committed_set_never_reads_a_false_position_or_a_han
     assert total["hand_positions_read"] == 0, total
 
 
-# What the detector achieved on this set when it was rendered (h23r fb7d260, h23d's camera model
-# at 747b915 merged; figures in docs/CAMERA.md), with a margin on the per-hole error. The detector
-# before issue 23 (df28af1) refused all six calibrations, read 6.03 % of the holes wrong and no
-# position.
-ACCEPTED_AT_LEAST = 3            # s4-paper-bw, s4-wood and s6-wood
-HOLE_ERROR_AT_MOST = 0.05        # 4.02 % (36 of 896 holes)
-POSITIONS_READ_AT_LEAST = 1      # 1 of 6 (s4-wood)
+# What the detector reads on this set (figures in docs/CAMERA.md), with a margin on the per-hole
+# error. The detector before issue 23 (df28af1) refused all six calibrations, read 6.03 % of the
+# holes wrong and no position; when the set was rendered (h23r fb7d260, h23d's camera model at
+# 747b915) 3 accepted, 4.02 %, 1 position; session 8 (s8-23d, the same at 9a67f5c) 5 accepted
+# (s6-paper refused: no camera model fits it), 2.68 % (24 of 896 holes), 3 of 6 positions.
+ACCEPTED_AT_LEAST = 5
+HOLE_ERROR_AT_MOST = 0.03
+POSITIONS_READ_AT_LEAST = 3      # s4-paper-bw, s4-wood, s4-wood-bw
 
 
 def test_the_detector_on_the_committed_set_reads_what_it_read_when_the_set_was_made(measured):
@@ -168,6 +169,75 @@ def test_the_detector_on_the_committed_set_reads_what_it_read_when_the_set_was_m
     assert len(accepted) >= ACCEPTED_AT_LEAST, {n: su.refused for n, (su, _) in measured.items()}
     assert r["hole_error"] <= HOLE_ERROR_AT_MOST, r
     assert total["positions_read"] >= POSITIONS_READ_AT_LEAST, r
+
+
+def test_a_head_whose_hue_as_the_camera_sees_it_is_another_sides_is_not_read_surely(measured):
+    """Committed s8-wood (75 cm, tilt 13): the orange peg in M116, its colour divided by the board
+    round it, looks like yellow's (1.9 spreads from yellow, 3.1 from orange; read yellow at 0.95
+    before s8-23d), but its hue as the camera sees it is orange's start heads' (3 degrees off, 23
+    from yellow's): not sure, and the referee gets no reading there. No hole of a set-up read
+    through the camera model is read surely as another coloured side's peg."""
+    su, _ = measured["s8-wood"]
+    assert su.classifier.raw_hue is not None
+    p = next(p for p in su.pictures if p.kind == "position")
+    orange = next(s for s, name in su.colours.items() if name == "orange")
+    assert p.pegs["M116"] == orange
+    reading, _ = su.read(p)
+    assert reading.confidence["M116"] < 0.8 and "M116" not in reading.readings
+    for su, _ in measured.values():
+        if su.calibration is None or su.calibration.camera is None:
+            continue
+        coloured = {s for s, name in su.colours.items() if name not in ("black", "white")}
+        for p in su.pictures:
+            if p.kind != "position":
+                continue
+            reading, _ = su.read(p)
+            for h, side in reading.labels.items():
+                want = p.pegs.get(h, -1)
+                if side in coloured and want in coloured and side != want:
+                    assert reading.confidence[h] < 0.8, (su.name, p.name, h, su.colours[want], su.colours[side])
+
+
+def test_a_coloured_head_unlike_anything_learnt_is_read_by_its_hue_as_the_camera_sees_it(measured):
+    """Committed s8-wood: the purple heads in M81 and M91, their colour divided by the board round
+    them, are over 5 spreads from purple's and about as far from blue's (5.2 against 5.5 and 5.3):
+    "unlike anything learnt" before s8-23d. Their holes' patterns are broken, the board round them is
+    as at calibration, and their hue as seen is 3 and 0 degrees from purple's start heads, 26 and 28
+    from any other side's: read purple, surely, and the referee gets purple there."""
+    su, _ = measured["s8-wood"]
+    p = next(p for p in su.pictures if p.kind == "position")
+    purple = next(s for s, name in su.colours.items() if name == "purple")
+    reading, _ = su.read(p)
+    for h in ("M81", "M91"):
+        assert p.pegs[h] == purple
+        assert reading.labels[h] == purple and reading.confidence[h] >= 0.8, (h, reading.labels[h])
+        assert reading.readings[h][1] == purple and reading.readings[h][0] > 0.9
+
+
+def test_a_dark_head_is_not_read_where_the_spot_is_lighter_than_empty(measured):
+    """A black head darkens its spot; bench2's s4-wood-bw read an empty start hole (its empty look
+    only estimated) black at 1.00 with core and rim 2 spreads lighter than that look. On the
+    committed s4-wood-bw: every black peg read there keeps its reading, and the same empty hole's
+    spot made 3 spreads lighter than its empty look, with black nearest, is a conflict (not sure,
+    no reading); 3 spreads darker it is not."""
+    su, _ = measured["s4-wood-bw"]
+    cl = su.classifier
+    p = next(p for p in su.pictures if p.kind == "position")
+    f = cl.features(su.sampler.sample(p.image()))
+    black = next(s for s, name in su.colours.items() if name == "black")
+    k = list(cl.sides).index(black)
+    i = next(i for i, h in enumerate(su.sampler.holes) if h not in p.pegs)
+    d_sides = np.full((len(su.sampler.holes), len(cl.sides)), 100.0)
+    d_sides[i, k] = 1.0
+    d_rest = np.full(len(d_sides), 50.0)
+    for change, conflict in ((3.0, True), (-3.0, False)):
+        f.spot_lab = f.head_empty_lab.copy()
+        f.spot_lab[i, :, 0] += change * cl.tau
+        assert bool(cl.lighter_than_a_dark_head(f, d_sides, d_rest)[i]) is conflict
+    reading, _ = su.read(p)
+    for h, side in p.pegs.items():
+        if side == black:
+            assert reading.labels[h] == black and reading.confidence[h] >= 0.8, h
 
 
 # s4-wood's short game (game.json): the detector at 47d4a70 took all 4 moves without asking
