@@ -21,8 +21,9 @@ The scene:
   with the same focal length and the exact k1, k2 distortion is applied afterwards by
   cv2.remap (camera.py); then vignetting, auto exposure, photon and read noise on the
   linear signal, a white balance the camera got partly wrong, sRGB and JPEG;
-* hands: palm, four fingers and a thumb (capsules), a forearm reaching in from the
-  player's edge, skin material; the fingers over a hole, 15-60 mm above the board.
+* hands: palm, four fingers and a thumb, a forearm reaching in from the moving player's
+  edge, skin material; placed by hand.py (no Blender) to take or put a peg, over holes the
+  camera then can't see.
 """
 from __future__ import annotations
 
