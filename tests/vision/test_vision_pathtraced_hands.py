@@ -8,6 +8,7 @@ forearm), the capsules taken at their smaller radius.
 """
 from __future__ import annotations
 
+import json
 import math
 import sys
 from pathlib import Path
@@ -25,6 +26,9 @@ import hand  # noqa: E402
 import render_set  # noqa: E402
 import rig  # noqa: E402
 
+from .pathtracekit import COMMITTED, pictures, set_ups  # noqa: E402
+
+from vision.layout import load_layout  # noqa: E402
 from vision.render import random_position  # noqa: E402
 
 
@@ -96,3 +100,22 @@ def test_the_cover_check_can_fail():
     aside = np.array([m5[0], m5[1] + 1500.0, -300.0])
     high = hand.hand_solids(m5, along, 60.0, 1.0, 0.3)
     assert not {"M5", "M6", "M7"} & set(hand.covered_holes(high, aside, layout.holes))
+
+
+def _committed_hands():
+    return [(folder, p) for folder in set_ups(COMMITTED) for p in pictures(folder) if p.kind == "hand"]
+
+
+def test_the_committed_hand_pictures_hands_hide_holes_in_their_cameras_view():
+    """Each committed hand picture's truth records the hand's solids; recomputed from the
+    truth's camera and layout, they hide the holes it says, at least MIN_COVERED."""
+    hands = _committed_hands()
+    assert len(hands) == 6
+    for folder, p in hands:
+        h = p.truth["hand"]
+        assert "solids" in h, f"{folder.name}/{p.name}: rendered before hands were placed over holes"
+        assert h["solids"] == hand.solids_of(h)
+        layout = load_layout(folder / "layout.json")
+        covers = hand.covered_holes(h["solids"], p.truth["camera"]["position_mm"], layout.holes)
+        assert covers == h["covers_holes"] and len(covers) >= hand.MIN_COVERED, (folder.name, covers)
+        assert json.loads((folder / "setup.json").read_text())["spec"]["name"] == folder.name
