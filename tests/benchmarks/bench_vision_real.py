@@ -16,8 +16,9 @@ calibration picture with the truth's colour names (``--empty``: with its empty-b
 too); a refused calibration is used anyway and counted, and why it was refused is printed;
 then every position picture (per-hole error: an unreadable hole counts as wrong; positions
 read: every hole read with confidence >= 0.8; false positions) and every hand picture (read
-as a position: must be 0), peg holes of black, white and other colours read right, and the
-detector's time per frame (median, the decoded frame to the reading).
+as a position: must be 0; listed with the holes its truth says the hand hides), peg holes of
+black, white and other colours read right, and the detector's time per frame (median, the
+decoded frame to the reading).
 
 With ``--games``, each game set-up's moves (game.json: the game's seed and move list) are
 replayed from their pictures as the referee matches them (tests/vision/gamekit.py: the
@@ -79,10 +80,11 @@ def main(argv=None) -> int:
           "black | white | other colours | frame ms |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     total, confusions = Counter(), Counter()
-    refused, times = [], []
+    refused, times, hands = [], [], []
     for folder in set_ups(root):
         su = PathTracedSetUp(folder, empty_picture=args.empty)
         c = evaluate(su, confusions=confusions)
+        hands += [(su.name, *h) for h in su.hand_log]
         r = rates(c)
         why = su.refused
         if why:
@@ -112,6 +114,7 @@ def main(argv=None) -> int:
           f"frame median {statistics.median(times):.1f} ms" if times else "")
     if confusions:
         print("Mistakes: " + ", ".join(f"{k} x{v}" for k, v in confusions.most_common()))
+    print_hands(hands)
     return 0
 
 
@@ -221,6 +224,22 @@ def _frac(rows):
     return sum(not r[3] for r in rows) / len(rows) if rows else None
 
 
+def print_hands(hands: list) -> None:
+    """Each hand picture: the holes its hand hides from the camera (the truth's record, from
+    tests/vision/pathtrace/hand.py) and whether it was read as a position."""
+    if not hands:
+        return
+    old = [f"{s}/{n}" for s, n, covers, _ in hands if covers is None]
+    sizes = [len(covers) for _, _, covers, _ in hands if covers is not None]
+    print(f"Hand pictures: {len(hands)}; the hand hides {min(sizes)}-{max(sizes)} holes from the camera "
+          f"(median {statistics.median(sizes):g})" if sizes else f"Hand pictures: {len(hands)}", end="")
+    print(f"; rendered before the truth recorded the holes a hand hides: {', '.join(old)}" if old else "")
+    for s, n, covers, read in hands:
+        if read:
+            print(f"  READ AS A POSITION: {s}/{n}, the hand hiding "
+                  f"{'(not recorded)' if covers is None else ', '.join(covers) or 'no hole'}")
+
+
 def main_games(root: Path, empty: bool, learn: bool = True) -> int:
     """Games: each game set-up's moves replayed from its pictures as the referee matches them."""
     import vision
@@ -230,11 +249,12 @@ def main_games(root: Path, empty: bool, learn: bool = True) -> int:
     print("| set-up | game | camera | calibration | moves | per-hole error | positions read | false | "
           "taken without asking | asked | wrong | hands: read / wrong move |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    total = Counter()
+    total, hands = Counter(), []
     for folder in games(root):
         su = PathTracedSetUp(folder, empty_picture=empty)
         c = Counter()
         record = replay_game(su, c, learn=learn)
+        hands += [(su.name, *h) for h in su.hand_log]
         s = summary(c)
         cam, t, why = su.camera, su.truth, su.refused
         print(f"| {su.name} | seed {record['seed']}, {c['pictures']} of {record['moves_with_pegs']} moves rendered | "
@@ -251,6 +271,7 @@ def main_games(root: Path, empty: bool, learn: bool = True) -> int:
           f"read as a position {total['hand_positions_read']}, a wrong move taken from them {total['hand_wrong']} "
           f"of {total['hand_pictures']}; {total['moves_missing']} moves not rendered; start holes' empty looks learnt "
           f"{total['learnt']}")
+    print_hands(hands)
     return 0
 
 

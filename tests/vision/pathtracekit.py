@@ -80,6 +80,7 @@ class PathTracedSetUp:
         self.camera = truth["camera"]
         self.head_height = truth["peg"]["head_height_mm"]
         self.error = None                # why calibration failed outright (no markers, ...)
+        self.hand_log: list = []         # log_hand
         self.calibration = None
         t0 = time.perf_counter()
         try:
@@ -113,6 +114,12 @@ class PathTracedSetUp:
             return []
         self.classifier, took = self.classifier.learned_empty(self.sampler.sample(picture.image()), empties)
         return took
+
+    def log_hand(self, picture: Picture, read: bool) -> None:
+        """Note a hand picture in ``hand_log``: (name, the holes its truth says the hand hides
+        from the camera, or None if its truth predates that record, read as a position)."""
+        covers = picture.truth["hand"].get("covers_holes")
+        self.hand_log.append((picture.name, covers, read))
 
     def read(self, picture: Picture):
         """(BoardReading, seconds the detector took on the decoded frame)."""
@@ -154,6 +161,7 @@ def evaluate(su: PathTracedSetUp, stats: Counter | None = None, confusions: Coun
             c["hand_pictures"] += 1
             c["hand_positions_read"] += got is not None
             c["hand_false_positions"] += got is not None and got != truth
+            su.log_hand(p, got is not None)
             continue
         c["pictures"] += 1
         for h in su.layout.holes:
@@ -222,7 +230,9 @@ def replay_game(su: PathTracedSetUp, c: Counter, margin: float | None = None, le
         hand = by_name.get(Path(move["hand_picture"]).stem) if move["hand_picture"] else None
         if hand is not None:
             reading, seconds = su.read(hand)
+            before = c["hand_positions_read"]
             score_hand(reading, step, c, margin)
+            su.log_hand(hand, c["hand_positions_read"] > before)
     return record
 
 

@@ -272,8 +272,9 @@ def test_a_game_record_the_engine_does_not_play_is_refused(tmp_path):
 
 def test_a_hand_over_the_bare_board_is_seen_and_no_position_picture_looks_like_one(measured):
     """vision.foreground on the committed set: the bare board between the holes changes in a patch
-    larger than PATCH_POINTS under a hand (4 of the 6 hand pictures when this was written: s4-paper-bw's
-    fingers beside M47 cover no hole), and in no position picture."""
+    larger than PATCH_POINTS under a hand (4 of the 6 hand pictures when this was written, when
+    s4-paper-bw's fingers lay beside M47 over no hole; 6 of 6 since the hands were placed over
+    holes, 112-2,198 points), and in no position picture."""
     from vision.foreground import PATCH_POINTS
     seen = 0
     for su, _ in measured.values():

@@ -29,7 +29,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[2]))
 
-from scene import SetUpRenderer, SetUpSpec, draw_setup, spec_to_json  # noqa: E402
+from hand import HAND_STREAM, place_hand  # noqa: E402
+from rig import SetUpSpec, draw_setup, spec_to_json  # noqa: E402  (no Blender: the tests plan with it)
 
 from vision.render import random_position  # noqa: E402
 
@@ -121,6 +122,7 @@ class Item:
     phase: float = 0.0         # render order: lower first (a run cut short keeps the most useful)
     base: str | None = None    # a game's picture: the picture before the move (only the change is traced)
     extra: dict | None = None  # more truth (a game's move)
+    target: str | None = None  # a hand: the hole it puts a peg in (a game's move; else hand.py draws one)
 
 
 def plan(spec: SetUpSpec, layout, positions: int, hands: int, game: dict | None = None,
@@ -156,8 +158,11 @@ def plan(spec: SetUpSpec, layout, positions: int, hands: int, game: dict | None 
                             extra=extra))
             base = f"move-{n:02d}"
             if n in game["hands_after"]:
+                # the hand that made the move: over a hole the move put a peg in
+                put = sorted(h for h, side in step.truth.items() if step.before.get(h) != side)
                 out.append(Item(200 + n, "hand", f"move-{n:02d}-hand", step.truth, True,
-                                phase=3 if game["phase"] < 3 else game["phase"], extra=extra))
+                                phase=3 if game["phase"] < 3 else game["phase"], extra=extra,
+                                target=put[0] if put else None))
     return out
 
 
@@ -174,6 +179,30 @@ def game_record(spec: SetUpSpec, game: dict, items: list[Item]) -> dict:
     return {"format": "pegs-and-jokers/pathtraced-game/1", "setup": spec.name, "preset": "basic",
             "players": spec.sides, "seed": game["seed"], "bots": "greedy (tests/vision/gamekit.py game_steps)",
             "moves_with_pegs": game["moves"], "moves": moves}
+
+
+def picture_seed(spec: SetUpSpec, item: Item) -> int:
+    """A picture's render seed (scene.SetUpRenderer.render: the same whatever else is rendered)."""
+    return int(spec.seed * 1000 + item.k)
+
+
+def planned_hands(which: str, names=None) -> list:
+    """(spec, its SetUp, the hand picture's Item, the hand's truth) for every hand picture a set
+    plans, drawn as the renderer draws them (hand.py, no Blender); ValueError if a hand can't
+    be placed over holes."""
+    conf = SETS[which]
+    out = []
+    for spec in specs(which):
+        if names and spec.name not in names:
+            continue
+        setup = draw_setup(spec)
+        for it in plan(spec, setup.layout, conf["positions"], conf["hands"], conf.get("games", {}).get(spec.name),
+                       conf.get("late_positions", 0)):
+            if it.kind == "hand":
+                rng = np.random.default_rng([picture_seed(spec, it), HAND_STREAM])
+                out.append((spec, setup, it, place_hand(setup.layout, setup.camera_mm, setup.head_height,
+                                                        it.pegs, rng, it.target)))
+    return out
 
 
 class Bases:
@@ -211,7 +240,10 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="folder (default: the set's)")
     ap.add_argument("--force", action="store_true", help="render pictures that exist again")
     ap.add_argument("--skip", default="", help="comma-separated pictures not to render (e.g. empty,hand-01)")
+    ap.add_argument("--kinds", help="comma-separated kinds of picture to render, the others left alone "
+                                    "(e.g. --kinds hand --force: the hand pictures again)")
     args = ap.parse_args(argv)
+    from scene import SetUpRenderer          # Blender (bpy): only to render
     conf = SETS[args.set]
     out = Path(args.out) if args.out else conf["dir"]
     positions = conf["positions"] if args.positions is None else args.positions
@@ -227,6 +259,7 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     t_all = time.perf_counter()
     skip = set(filter(None, args.skip.split(",")))
+    kinds = set(filter(None, (args.kinds or "").split(",")))
     planned = {spec.name: plan(spec, draw_setup(spec).layout, positions, hands, games.get(spec.name),
                                conf.get("late_positions", 0) if args.positions is None else 0)
                for spec in chosen}
@@ -242,9 +275,19 @@ def main(argv=None) -> int:
     order = {spec.name: i for i, spec in enumerate(chosen)}
     by_setup = bool(conf.get("by_setup"))
     queue = sorted(((spec, it) for spec in chosen for it in planned[spec.name]
-                    if it.name not in skip and (args.force or not (out / spec.name / f"{it.name}.json").exists())),
+                    if it.name not in skip and (not kinds or it.kind in kinds) and (args.force or not (out / spec.name / f"{it.name}.json").exists())),
                    key=lambda si: ((order[si[0].name] if by_setup else 0), si[1].phase, order[si[0].name],
                                    si[1].kind == "hand", si[1].k))
+    # every hand to render is placed over holes before anything is traced (hand.py; seconds)
+    drawn = {spec.name: draw_setup(spec) for spec in chosen}
+    for spec, it in queue:
+        if it.kind == "hand":
+            rng = np.random.default_rng([picture_seed(spec, it), HAND_STREAM])
+            s = drawn[spec.name]
+            try:
+                place_hand(s.layout, s.camera_mm, s.head_height, it.pegs, rng, it.target)
+            except ValueError as e:
+                ap.error(f"{spec.name}/{it.name}: {e}")
     renderer, bases = None, None
     for n, (spec, it) in enumerate(queue):
         if renderer is None or renderer.spec.name != spec.name:
@@ -266,13 +309,15 @@ def main(argv=None) -> int:
             changed = {h for h in set(before) | set(it.pegs) if before.get(h) != it.pegs.get(h)}
         t0 = time.perf_counter()
         truth = renderer.render(it.kind, it.pegs, it.name, it.hand, base=(it.base, base) if base is not None else None,
-                                changed=changed, extra=it.extra)
+                                changed=changed, extra=it.extra, hand_target=it.target)
         if it.kind in ("calibration", "move") and spec.name in games:
             bases.put(it.name, renderer.last_linear, drop=it.base)
         region = truth["render"]["region"]
         again = (f", {len(region['changed_holes'])} holes traced again ({100 * region['fraction']:.0f} % of the picture)"
                  if region else "")
-        print(f"  [{n + 1}/{len(queue)}] {spec.name}/{it.name}: {len(it.pegs)} pegs{' + hand' if it.hand else ''}"
+        hand = truth["hand"]
+        over = (f" + hand over {hand['over_hole']} hiding {len(hand['covers_holes'])} holes" if hand else "")
+        print(f"  [{n + 1}/{len(queue)}] {spec.name}/{it.name}: {len(it.pegs)} pegs{over}"
               f"{again}, render {truth['render']['seconds']:.0f} s, total {time.perf_counter() - t0:.0f} s, "
               f"load {os.getloadavg()[0]:.1f}", flush=True)
     print(f"done in {time.perf_counter() - t_all:.0f} s", flush=True)

@@ -21,8 +21,9 @@ The scene:
   with the same focal length and the exact k1, k2 distortion is applied afterwards by
   cv2.remap (camera.py); then vignetting, auto exposure, photon and read noise on the
   linear signal, a white balance the camera got partly wrong, sRGB and JPEG;
-* hands: palm, four fingers and a thumb (capsules), a forearm reaching in from the
-  player's edge, skin material; the fingers over a hole, 15-60 mm above the board.
+* hands: palm, four fingers and a thumb, a forearm reaching in from the moving player's
+  edge, skin material; placed by hand.py (no Blender) to take or put a peg, over holes the
+  camera then can't see.
 """
 from __future__ import annotations
 
@@ -33,7 +34,6 @@ import sys
 import tempfile
 import time
 import zlib
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import bpy  # noqa: I001  (first: it makes bmesh and mathutils importable)
@@ -46,59 +46,19 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[2]))
 
-from camera import distortion_maps, look_rotation, monotone, project  # noqa: E402
+from camera import distortion_maps, project  # noqa: E402
+from hand import HAND_STREAM, place_hand  # noqa: E402
+from rig import IMAGE_SIZE, SetUp, SetUpSpec, draw_setup, spec_to_json  # noqa: E402,F401
 
 from vision.colours import NAMED  # noqa: E402
-from vision.layout import Layout, standard_layout  # noqa: E402
 from vision.template import template_image  # noqa: E402
 
 FORMAT = "pegs-and-jokers/pathtraced-truth/1"
-IMAGE_SIZE = (1280, 720)
 PLANK_MM = 18.0
 HOLE_DEPTH_MM = 12.0
 HEAD_DIAMETER_MM = 12.0
 TEMPLATE_PX_PER_MM = 4.0
 SENSOR_WIDTH_MM = 6.4              # a 1/2.5" webcam sensor: sets the lens in mm, not the picture
-
-
-# --------------------------------------------------------------------------- set-up parameters
-
-@dataclass
-class SetUpSpec:
-    """What a set-up is meant to be (the random draw fills in the rest)."""
-    name: str
-    sides: int
-    surface: str                     # wood | paper
-    colours: list                    # side -> colour name (colours.NAMED)
-    seed: int
-    pitch: float = 25.0
-    finish: str = "glossy"           # glossy | satin
-    height: tuple = (40.0, 75.0)     # cm
-    tilt: tuple = (0.0, 25.0)        # degrees
-    k1: tuple = (-0.2, -0.02)
-
-
-@dataclass
-class SetUp:
-    spec: SetUpSpec
-    layout: Layout
-    head_height: float               # mm, top of the head above the board
-    K: np.ndarray                    # 3x3, the distorted picture's camera matrix
-    k1: float
-    k2: float
-    R: np.ndarray                    # board -> camera
-    t: np.ndarray                    # mm
-    camera_mm: np.ndarray            # camera centre, board frame
-    tilt: float
-    aperture_mm: float
-    focus_mm: float
-    wide_size: tuple
-    lamp: dict
-    window: dict
-    room: dict
-    camera_pipeline: dict
-    wood_seed: int
-    table: dict = field(default_factory=dict)
 
 
 def blackbody_rgb(kelvin: float) -> tuple:
@@ -121,85 +81,6 @@ def srgb_to_linear(hex_colour: str) -> tuple:
         v = int(h[i:i + 2], 16) / 255.0
         out.append(v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4)
     return tuple(out)
-
-
-def draw_setup(spec: SetUpSpec) -> SetUp:
-    """Draw the camera, lens, lights and camera pipeline of a set-up from its seed."""
-    rng = np.random.default_rng(spec.seed)
-    layout = standard_layout(spec.sides, 18, pitch=spec.pitch)
-    w, h = IMAGE_SIZE
-    outline = np.array([(x, y, 0.0) for x, y in layout.outline])
-    centre = np.array([layout.width / 2, layout.height / 2, 0.0])
-    head = float(rng.uniform(12.5, 15.5))
-    for attempt in range(400):
-        height = 10 * rng.uniform(*spec.height)
-        tilt = rng.uniform(*spec.tilt)
-        azimuth = rng.uniform(0, 360)
-        roll = rng.uniform(-180, 180) if rng.random() < 0.5 else rng.choice([0, 90, 180, 270]) + rng.uniform(-8, 8)
-        k1 = rng.uniform(*spec.k1)
-        k2 = 0.45 * k1 * k1 * rng.uniform(1.3, 2.5)          # a real lens: the picture never folds
-        aim = centre + np.array([rng.uniform(-0.06, 0.06) * layout.width, rng.uniform(-0.06, 0.06) * layout.height, 0])
-        Rcb = look_rotation(tilt, azimuth, roll)             # camera -> board
-        axis = Rcb[:, 2]
-        C = aim - axis * (height / axis[2])
-        R = Rcb.T
-        t = -R @ C
-        cam = (outline - C) @ R.T
-        if (cam[:, 2] <= 50).any():
-            continue
-        n = cam[:, :2] / cam[:, 2:3]
-        r2 = (n ** 2).sum(1, keepdims=True)
-        d = n * (1 + k1 * r2 + k2 * r2 * r2)
-        # principal point a little off centre, as a real sensor's
-        cx, cy = (w - 1) / 2 + rng.uniform(-12, 12), (h - 1) / 2 + rng.uniform(-8, 8)
-        margin = rng.uniform(6, 40)
-        fx = min((cx - margin) / max(-d[:, 0].min(), 1e-6), (w - 1 - margin - cx) / max(d[:, 0].max(), 1e-6),
-                 (cy - margin) / max(-d[:, 1].min(), 1e-6), (h - 1 - margin - cy) / max(d[:, 1].max(), 1e-6))
-        if fx <= 0:
-            continue
-        hfov = 2 * math.degrees(math.atan(w / 2 / fx))
-        corner_r = math.hypot(w / 2 + 12, h / 2 + 8) / fx
-        if not 48 <= hfov <= 92 or not monotone(k1, k2, 1.6 * corner_r):
-            continue
-        break
-    else:
-        raise RuntimeError(f"{spec.name}: no camera in 400 draws sees the whole board")
-    K = np.array([[fx, 0, cx], [0, fx, cy], [0, 0, 1.0]])
-    # the wide undistorted render that covers the distorted picture, same focal length
-    corners = np.array([[0, 0], [w - 1, 0], [0, h - 1], [w - 1, h - 1], [0, cy], [w - 1, cy], [cx, 0], [cx, h - 1]],
-                       np.float64)
-    from camera import undistort_normalised
-    u = undistort_normalised(np.stack([(corners[:, 0] - cx) / fx, (corners[:, 1] - cy) / fx], -1), k1, k2)
-    half_w = int(math.ceil(np.abs(u[:, 0]).max() * fx + 3))
-    half_h = int(math.ceil(np.abs(u[:, 1]).max() * fx + 3))
-    wide = (2 * half_w, 2 * half_h)
-    focus = float(np.linalg.norm(aim - C)) * rng.uniform(0.95, 1.05)    # autofocus is never exact
-    # the lamp: a desk lamp beside the board, warm; the window: big, far, cool, low
-    la = rng.uniform(0, 2 * math.pi)
-    lr = max(layout.width, layout.height) * rng.uniform(0.35, 0.75)
-    lamp = {"kind": "sphere", "kelvin": round(float(rng.uniform(2700, 3300))),
-            "position_mm": [float(centre[0] + lr * math.cos(la)), float(centre[1] + lr * math.sin(la)),
-                            float(-rng.uniform(350, 650))],
-            "radius_mm": float(rng.uniform(15, 35)), "watts": float(rng.uniform(25, 60))}
-    wa = rng.uniform(0, 2 * math.pi)
-    elev = math.radians(rng.uniform(15, 45))
-    wd = rng.uniform(1500, 2500)
-    window = {"kind": "area", "kelvin": round(float(rng.uniform(6000, 7500))),
-              "position_mm": [float(centre[0] + wd * math.cos(elev) * math.cos(wa)),
-                              float(centre[1] + wd * math.cos(elev) * math.sin(wa)), float(-wd * math.sin(elev))],
-              "size_mm": [1000.0, 1300.0], "watts": float(rng.uniform(150, 600))}
-    room = {"ambient": float(rng.uniform(0.02, 0.08)), "colour": [0.9, 0.92, 1.0]}
-    pipeline = {"vignetting": float(rng.uniform(0.1, 0.35)),
-                "exposure_percentile": 97.0, "exposure_target": float(rng.uniform(0.78, 0.95)),
-                "white_balance_strength": float(rng.uniform(0.4, 0.85)),
-                "shot_noise": float(rng.uniform(2e-4, 8e-4)), "read_noise": float(rng.uniform(0.002, 0.005)),
-                "jpeg_quality": int(rng.integers(72, 91))}
-    table = {"colour": [float(v) for v in rng.uniform([0.05, 0.04, 0.03], [0.35, 0.3, 0.28])],
-             "roughness": float(rng.uniform(0.4, 0.8))}
-    return SetUp(spec, layout, head, K, float(k1), float(k2), R, t, C, float(tilt),
-                 aperture_mm=float(rng.uniform(1.5, 4.5)), focus_mm=focus, wide_size=wide, lamp=lamp,
-                 window=window, room=room, camera_pipeline=pipeline, wood_seed=int(rng.integers(0, 2**31)),
-                 table=table)
 
 
 # --------------------------------------------------------------------------- textures
@@ -451,56 +332,45 @@ def place_pegs(setup: SetUp, pegs: dict, mesh, materials, rng, steady: bool = Fa
     return objs
 
 
-def _capsule(bm, p0, p1, radius, segments=16):
+def _capsule(bm, p0, p1, radius, segments=16, radius_end=None):
     """A cylinder with spheres on its ends, p0 -> p1 (world m)."""
     p0, p1 = Vector(p0), Vector(p1)
+    radius_end = radius * 0.97 if radius_end is None else radius_end
     d = p1 - p0
     length = d.length
     rot = d.to_track_quat("Z", "Y").to_matrix().to_4x4()
     mat = Matrix.Translation((p0 + p1) / 2) @ rot
-    bmesh.ops.create_cone(bm, cap_ends=False, segments=segments, radius1=radius, radius2=radius * 0.97,
+    bmesh.ops.create_cone(bm, cap_ends=False, segments=segments, radius1=radius, radius2=radius_end,
                           depth=length, matrix=mat)
-    for p, rr in ((p0, radius), (p1, radius * 0.97)):
+    for p, rr in ((p0, radius), (p1, radius_end)):
         bmesh.ops.create_uvsphere(bm, u_segments=segments, v_segments=segments // 2, radius=rr,
                                   matrix=Matrix.Translation(p))
 
 
-def build_hand(setup: SetUp, rng, layout: Layout) -> tuple:
-    """A hand whose fingertips hover over a random hole, forearm out over the player's edge."""
-    holes = list(layout.holes)
-    target = holes[int(rng.integers(len(holes)))]
-    tx, ty = layout.holes[target]
-    cx, cy = layout.width / 2, layout.height / 2
-    # the player sits beyond the board edge, on the side of the target hole (with some spread)
-    ang = math.atan2(ty - cy, tx - cx) + rng.uniform(-0.6, 0.6)
-    back = np.array([math.cos(ang), math.sin(ang)])         # from the tips toward the player
-    lift = rng.uniform(15, 60)
-    width = rng.uniform(0.9, 1.1)
+def build_hand(setup: SetUp, rng, pegs: dict, target: str | None = None) -> tuple:
+    """A hand taking or putting a peg (hand.py: placed so that it hides holes from the camera),
+    its forearm reaching in over the moving player's edge; its solids as Blender meshes."""
+    info = place_hand(setup.layout, setup.camera_mm, setup.head_height, pegs, rng, target)
     bm = bmesh.new()
-
-    def P(u, v, z):     # hand mm: u back from the tips toward the wrist, v across, z up -> world m
-        x = tx + u * back[0] - v * back[1]
-        y = ty + u * back[1] + v * back[0]
-        return to_world((x, y, -z))
-    slope = rng.uniform(0.15, 0.45)                          # the hand rises toward the wrist
-    for v, length in ((-26, 70), (-9, 80), (9, 76), (25, 62)):
-        v *= width
-        u_tip = 80 - length
-        _capsule(bm, P(u_tip, v, lift + 3), P(80, v * 0.9, lift + 3 + 80 * slope), 8.5 / 1000)
-    _capsule(bm, P(95, 40 * width, lift + 10), P(140, 30 * width, lift + 10 + 120 * slope), 10 / 1000)   # thumb
-    palm = bmesh.ops.create_uvsphere(bm, u_segments=24, v_segments=12, radius=1.0)
-    mat = (Matrix.Translation(P(125, 0, lift + 8 + 125 * slope)) @
-           Matrix.Rotation(math.atan2(-back[1], back[0]), 4, "Z") @ Matrix.Diagonal((0.052, 0.046, 0.016, 1)))
-    bmesh.ops.transform(bm, matrix=mat, verts=palm["verts"])
-    _capsule(bm, P(165, 0, lift + 8 + 165 * slope), P(650, 0, lift + 40 + 650 * (slope + 0.25)), 33 / 1000, 20)
+    for s in info["solids"]:
+        if "capsule" in s:
+            p0, p1 = (to_world(p) for p in s["capsule"])
+            r0, r1 = (r / 1000 for r in s["radius"])
+            _capsule(bm, p0, p1, r0, 20 if r0 > 0.02 else 16, radius_end=r1)
+        else:
+            palm = bmesh.ops.create_uvsphere(bm, u_segments=24, v_segments=12, radius=1.0)
+            S = np.diag([1.0, -1.0, -1.0]) / 1000.0      # board mm -> world m (y, z flipped)
+            cols = S @ np.asarray(s["axes"], float).T     # the semi-axes as world columns
+            m = Matrix(((*cols[0], 0.0), (*cols[1], 0.0), (*cols[2], 0.0), (0.0, 0.0, 0.0, 1.0)))
+            bmesh.ops.transform(bm, matrix=Matrix.Translation(to_world(s["ellipsoid"])) @ m, verts=palm["verts"])
     for f in bm.faces:
         f.smooth = True
+    bmesh.ops.recalc_face_normals(bm, faces=bm.faces)
     obj = _link_new("hand", bm)
     skin = rng.choice([[0.80, 0.55, 0.42], [0.62, 0.40, 0.28], [0.38, 0.22, 0.14], [0.86, 0.64, 0.52]])
     skin = [float(v) * rng.uniform(0.92, 1.05) for v in skin]
     obj.data.materials.append(_principled("skin", tuple(skin), 0.5, **{"Subsurface Weight": 0.1}))
-    return obj, {"over_hole": target, "tip_mm": [tx, ty], "lift_mm": round(float(lift), 1),
-                 "toward_player_deg": round(math.degrees(ang), 1), "skin": [round(v, 3) for v in skin]}
+    return obj, {**info, "skin": [round(v, 3) for v in skin]}
 
 
 def build_lights(setup: SetUp):
@@ -749,16 +619,19 @@ class SetUpRenderer:
         return px.reshape(h, w, 4)[::-1, :, :3].copy(), seconds
 
     def render(self, kind: str, pegs: dict, name: str, hand: bool = False, base=None, changed=(),
-               extra: dict | None = None) -> dict:
+               extra: dict | None = None, hand_target: str | None = None) -> dict:
         """Render one picture (kind: calibration | empty | position | hand | move); returns its
         truth. ``base``: (name, linear wide render) of the same set-up with the pegs before a
         move, and ``changed`` the holes the move changed: only those are traced again.
-        ``extra``: more fields for the truth (a game's move)."""
-        seed = int(self.spec.seed * 1000 + self.count)
+        ``extra``: more fields for the truth (a game's move); ``hand_target``: the hole the
+        hand takes a peg from or puts one in (else hand.py draws one)."""
+        seed = int(self.spec.seed * 1000 + self.count)     # render_set.picture_seed
         self.count += 1
         rng = np.random.default_rng(seed)        # the same picture whatever was rendered before
         objs = place_pegs(self.setup, pegs, self.peg_mesh, self.materials, rng, self.steady_pegs)
-        hand_obj, hand_info = (build_hand(self.setup, rng, self.setup.layout) if hand else (None, None))
+        # the hand from a generator of its own: the tests draw the same hand without Blender
+        hand_obj, hand_info = (build_hand(self.setup, np.random.default_rng([seed, HAND_STREAM]), pegs, hand_target)
+                               if hand else (None, None))
         configure_render(self.samples, self.threads, seed, self.setup.wide_size)
         if base is None:
             linear, seconds = self._render_exr(name)
@@ -811,10 +684,6 @@ class SetUpRenderer:
         }
         (self.dir / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
         return truth
-
-
-def spec_to_json(spec: SetUpSpec) -> dict:
-    return asdict(spec)
 
 
 __all__ = ["SetUpSpec", "SetUpRenderer", "draw_setup", "IMAGE_SIZE", "FORMAT"]
