@@ -32,6 +32,9 @@ from vision.layout import load_layout  # noqa: E402
 from vision.render import random_position  # noqa: E402
 
 
+# The generator's own checks over every set and the whole envelope (about 5 s of CPU) are test
+# data, not the companion: .ci/run's slow part; the fast suite keeps the committed pictures' check.
+@pytest.mark.slow
 @pytest.mark.parametrize("which", sorted(render_set.SETS))
 def test_every_hand_picture_a_set_plans_hides_holes_near_its_peg(which):
     """Every hand picture of every set (committed, bench, bench2, bench3: what render_set.py
@@ -64,6 +67,7 @@ ENVELOPE = [(sides, pitch, height, tilt)
             for height in heights for tilt in ((0, 1), (12, 13), (24, 25))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sides, pitch, height, tilt", ENVELOPE)
 def test_hands_hide_holes_across_the_cameras_envelope(sides, pitch, height, tilt):
     """At 0-25 degrees of tilt, 40-75 cm up, 4-, 6- and 8-sided boards (the issue's envelope),
