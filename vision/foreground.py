@@ -47,14 +47,19 @@ def background_points(sampler) -> tuple[np.ndarray, np.ndarray]:
         seen = sampler.head_centres.reshape(-1, 1, 2).astype(np.float64)
         heads = cv2.perspectiveTransform(seen, np.linalg.inv(sampler.homography)).reshape(-1, 2)
     reach = layout.peg_diameter / 2 + CLEAR_MM
-    keep = np.ones(len(grid), bool)
+    # each point on the line (six along it) clears the grid cells within reach of it; the grid is
+    # regular, so only the few cells round a point are measured (every point against every cell
+    # was half of a calibration's time)
+    near = np.zeros((len(ys), len(xs)), bool)
+    span = int(np.ceil(reach / GRID_MM)) + 1
     for t in np.linspace(0.0, 1.0, 6):
-        along = holes + t * (heads - holes)
-        for start in range(0, len(grid), 4096):
-            chunk = grid[start:start + 4096]
-            d = np.linalg.norm(chunk[:, None, :] - along[None], axis=2).min(axis=1)
-            keep[start:start + 4096] &= d > reach
-    grid = grid[keep]
+        for cx, cy in holes + t * (heads - holes):
+            i0, j0 = max(int(cx // GRID_MM) - span, 0), max(int(cy // GRID_MM) - span, 0)
+            wx, wy = xs[i0:int(cx // GRID_MM) + span + 1], ys[j0:int(cy // GRID_MM) + span + 1]
+            dx, dy = wx[None, :] - cx, wy[:, None] - cy
+            near[j0:j0 + len(wy), i0:i0 + len(wx)] |= np.sqrt(dx * dx + dy * dy) <= reach
+    cells_at = np.round(grid / GRID_MM).astype(int)
+    grid = grid[~near[cells_at[:, 1], cells_at[:, 0]]]
     img = sampler.board_to_image(grid)
     w, h = sampler.image_size
     inside = (img[:, 0] >= 2) & (img[:, 0] <= w - 3) & (img[:, 1] >= 2) & (img[:, 1] <= h - 3)
