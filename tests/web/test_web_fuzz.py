@@ -1,8 +1,8 @@
 """Every route, attacked (issue 13 point 13): hypothesis throws generated bodies, headers,
 cookies, query strings and paths at every rule of ``app.url_map`` through Flask's test
 client. Every answer is below 500, and a 4xx changes nothing (no table's state version,
-no row of the database, no setting). At least 10,000 requests a run; ``-m slow`` sends
-more."""
+no row of the database, no setting). The fast suite sends 3,000 requests; ``.ci/run``'s slow
+part (``-m slow``) sends 100,000 more, so a CI run sends over 10,000 (issue 13)."""
 from __future__ import annotations
 
 import json
@@ -29,7 +29,7 @@ H = {"X-Pegs-Request": "1"}
 DRAWN = 5                  # requests hypothesis draws per example ...
 VARIED = 3                 # ... each sent again this many times, varied by a drawn seed
 BATCH = DRAWN * (1 + VARIED)
-CI_EXAMPLES = 510          # x BATCH > 10,000 requests
+FAST_EXAMPLES = 150        # x BATCH = 3,000 requests (10,200 took 14 s of CPU, a twentieth of the fast suite's)
 SLOW_EXAMPLES = 5000
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 ADMIN = "open-sesame"
@@ -320,8 +320,8 @@ def _run(world, examples):
 
 
 def test_every_route_survives_generated_requests(world):
-    _run(world, CI_EXAMPLES)
-    assert world.sent >= 10_000 and world.unsendable < world.sent // 100, (world.sent, world.unsendable)
+    _run(world, FAST_EXAMPLES)
+    assert world.sent >= 3_000 and world.unsendable < world.sent // 100, (world.sent, world.unsendable)
     # the run reached past the gates too: some answers were 2xx, some 400, 403, 404
     for status in (200, 400, 403, 404):
         assert world.statuses.get(status, 0) > 0, world.statuses
