@@ -152,9 +152,10 @@ def test_the_detector_on_the_committed_set_never_reads_a_false_position_or_a_han
 # error. The detector before issue 23 (df28af1) refused all six calibrations, read 6.03 % of the
 # holes wrong and no position; when the set was rendered (h23r fb7d260, h23d's camera model at
 # 747b915) 3 accepted, 4.02 %, 1 position; session 8 (s8-23d, the same at 9a67f5c) 5 accepted
-# (s6-paper refused: no camera model fits it), 2.68 % (24 of 896 holes), 3 of 6 positions.
-ACCEPTED_AT_LEAST = 5
-HOLE_ERROR_AT_MOST = 0.03
+# (s6-paper refused: no camera model fits it), 2.68 % (24 of 896 holes), 3 of 6 positions; main at
+# d3e91cd 2.46 %; s9-23f (the camera judged on the printed discs too) 6 accepted, 0.56 % (5 of 896).
+ACCEPTED_AT_LEAST = 6
+HOLE_ERROR_AT_MOST = 0.01
 POSITIONS_READ_AT_LEAST = 3      # s4-paper-bw, s4-wood, s4-wood-bw
 
 
@@ -169,6 +170,24 @@ def test_the_detector_on_the_committed_set_reads_what_it_read_when_the_set_was_m
     assert len(accepted) >= ACCEPTED_AT_LEAST, {n: su.refused for n, (su, _) in measured.items()}
     assert r["hole_error"] <= HOLE_ERROR_AT_MOST, r
     assert total["positions_read"] >= POSITIONS_READ_AT_LEAST, r
+
+
+def test_the_committed_s6_paper_gets_its_camera_within_a_few_cm_and_a_degree_and_reads_right(measured):
+    """Its holes' dark centroids, moved about a pixel by the lamp and the view into the hole, fit
+    a homography (0.49 px) better than a camera (0.63 px; the true camera 1.05 px), so the camera
+    was refused and the holes read through a homography (10.1 % wrong, calibration refused); on
+    the printed discs round the holes the camera is the better fit and is kept."""
+    from vision.calibration import _camera_fits
+    su, c = measured["s6-paper"]
+    cam, fit = su.calibration.camera, su.calibration.fit
+    assert cam is not None and fit["used"], fit
+    assert not _camera_fits(fit, "rms_px", "homography_rms_px", "points", "homography_points"), fit
+    assert _camera_fits(fit, "discs_camera_rms_px", "discs_homography_rms_px", "discs_camera_points",
+                        "discs_homography_points"), fit
+    assert abs(cam.height_mm - su.camera["height_mm"]) <= 40, (cam.height_mm, su.camera["height_mm"])
+    assert abs(cam.tilt_deg - su.camera["tilt_deg"]) <= 1.0, (cam.tilt_deg, su.camera["tilt_deg"])
+    assert su.refused is None, su.refused
+    assert c["hole_errors"] == 0 and c["false_positions"] == 0, c
 
 
 def test_a_head_whose_hue_as_the_camera_sees_it_is_another_sides_is_not_read_surely(measured):
