@@ -60,6 +60,7 @@ RAW_HUE = 10.0     # degrees: a head's hue as seen this much nearer another colo
 RAW_HUE_OWN = 15.0     # degrees: a head's hue as seen this near one coloured side's start heads' ...
 RAW_HUE_APART = 15.0   # ... and this much further from every other side's names that side (sides_by_raw_hue)
 RAW_HUE_SPREAD = 5.0   # degrees of hue as seen counted as one spread there
+WARMER = 7.0      # Lab b: a head read white or black this much warmer than that side, as seen and divided, is not sure
 SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
 
 
@@ -776,6 +777,11 @@ class Classifier:
                 # peg on a white print) is a peg
                 d_board = np.where(broken & f.ring_clear, np.maximum(d_board, far), d_board)
         f.d_empty = d_empty
+        if f.conflict is not None:
+            # after the pattern's say, so "a peg" here is the label the hole gets
+            warmer = self.warmer_than_a_plain_head(f, d_sides, where, np.minimum(d_empty, d_board))
+            if warmer is not None:
+                f.conflict = f.conflict | warmer
         lighter = self.lighter_than_a_dark_head(f, d_sides, np.minimum(d_empty, d_board))
         if lighter is not None:
             f.conflict = lighter if f.conflict is None else f.conflict | lighter
@@ -862,6 +868,33 @@ class Classifier:
         others = np.where(coloured[None, :] & (np.arange(len(hues))[None, :] != j[rows][:, None]), apart, np.inf)
         out = np.zeros(n, bool)
         out[rows] = (np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA) & (others.min(axis=1) + RAW_HUE < own)
+        return out
+
+    def warmer_than_a_plain_head(self, f: Features, d_sides, where, d_rest) -> np.ndarray | None:
+        """(N,) bool: the nearest side's heads are plain (white or black: their start heads' chroma as
+        seen under ``RAW_CHROMA``), yet the head read is warmer (Lab b) than that side's by more than
+        ``WARMER`` both as the camera sees it (against the start heads) and divided by the board
+        (against the side's class). The lamp warms a plain head as seen and the board's division
+        takes that out; a surface warm of its own, skin, stays warm in both: bench2's s6-wood
+        ``move-06-hand`` read an empty hole under a lamp-lit finger white at 1.00 (+10.4 as seen,
+        +13.6 divided), where the 645 white and 640 black pegs read surely on the path-traced sets
+        were at most +3.7 and +5.1 in the lesser of the two."""
+        if self.raw_hue is None or f.head_raw is None or len(self.sides) == 0:
+            return None
+        _, coloured = self.raw_hue
+        n = len(d_sides)
+        j = d_sides.argmin(axis=1)
+        peg = (d_sides[np.arange(n), j] < d_rest) & ~coloured[j]
+        out = np.zeros(n, bool)
+        if not peg.any():
+            return out
+        rows = np.nonzero(peg)[0]
+        at = where[rows, j[rows]]
+        raw = bgr_to_lab(f.head_raw[rows, at].astype(np.float32))[:, 2]
+        seen = np.array([self.model.raw_heads[s][2] for s in self.sides], float)[j[rows]]
+        divided = f.head_lab[rows, at, 2]
+        own = np.array([self.model.pegs[s][2] for s in self.sides], float)[j[rows]]
+        out[rows] = np.minimum(raw - seen, divided - own) > WARMER
         return out
 
     def readings(self, f: Features, visible=None, d=None, labels=None) -> list:
