@@ -56,7 +56,7 @@ N_CORE = 7        # camera model: the head's first 7 points are its core (the re
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
 LIGHTER_SPREADS = 1.5   # camera model: a spot this much lighter (spreads, L) than its empty look is not surely empty
 RAW_CHROMA = 20.0  # Lab a-b: a head (and a side's start heads) this colourful has a hue worth comparing
-RAW_HUE = 10.0     # degrees: a head's hue as seen this much nearer another coloured side's is not sure
+RAW_HUE_CLEAR = 5.0   # degrees: a head's hue as seen must be this much nearer its side's than any other coloured side's
 RAW_HUE_OWN = 15.0     # degrees: a head's hue as seen this near one coloured side's start heads' ...
 RAW_HUE_APART = 15.0   # ... and this much further from every other side's names that side (sides_by_raw_hue)
 RAW_HUE_SPREAD = 5.0   # degrees of hue as seen counted as one spread there
@@ -846,12 +846,17 @@ class Classifier:
         return dark & lighter & (d_sides[np.arange(n), j] < d_rest)
 
     def raw_hue_disagrees(self, f: Features, d_sides, where, d_rest) -> np.ndarray | None:
-        """(N,) bool: the nearest side's head, as the camera sees it before any normalisation, is
-        clearly of another coloured side's hue (``RAW_HUE`` degrees nearer to it). Dividing by the
+        """(N,) bool: the nearest side's head, as the camera sees it before any normalisation, is not
+        clearly of that side's hue (``RAW_HUE_CLEAR`` degrees nearer its start heads' than any other
+        coloured side's). Dividing by the
         board round a hole assumes the head is lit like the board; a dome turned from the lamp, or a
         ring brighter than the head (a yellow head whose ring is near white), breaks that, and a
         yellow head read orange surely (bench3's s8-wood-k1-0.2) still shows yellow's hue as seen.
-        Only where a peg is the nearest class (not empty, not bare board) and the head is coloured."""
+        Only where a peg is the nearest class (not empty, not bare board) and the head is coloured.
+        On the path-traced sets every coloured peg read surely and rightly was 10 degrees nearer
+        its own side's hue or more; the old bench's s8-wood read two yellow heads orange at 1.00
+        whose hue was 15.2 and 13.0 degrees from orange's, 9.5 and 11.8 from yellow's: nearer the
+        other side's, but by less than the 10 degrees an earlier rule asked for."""
         if self.raw_hue is None or f.head_raw is None or len(self.sides) < 2:
             return None
         hues, coloured = self.raw_hue
@@ -867,7 +872,7 @@ class Classifier:
         own = apart[np.arange(len(rows)), j[rows]]
         others = np.where(coloured[None, :] & (np.arange(len(hues))[None, :] != j[rows][:, None]), apart, np.inf)
         out = np.zeros(n, bool)
-        out[rows] = (np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA) & (others.min(axis=1) + RAW_HUE < own)
+        out[rows] = (np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA) & (own > others.min(axis=1) - RAW_HUE_CLEAR)
         return out
 
     def warmer_than_a_plain_head(self, f: Features, d_sides, where, d_rest) -> np.ndarray | None:
