@@ -56,10 +56,11 @@ N_CORE = 7        # camera model: the head's first 7 points are its core (the re
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
 LIGHTER_SPREADS = 1.5   # camera model: a spot this much lighter (spreads, L) than its empty look is not surely empty
 RAW_CHROMA = 20.0  # Lab a-b: a head (and a side's start heads) this colourful has a hue worth comparing
-RAW_HUE = 10.0     # degrees: a head's hue as seen this much nearer another coloured side's is not sure
+RAW_HUE_CLEAR = 5.0   # degrees: a head's hue as seen must be this much nearer its side's than any other coloured side's
 RAW_HUE_OWN = 15.0     # degrees: a head's hue as seen this near one coloured side's start heads' ...
 RAW_HUE_APART = 15.0   # ... and this much further from every other side's names that side (sides_by_raw_hue)
 RAW_HUE_SPREAD = 5.0   # degrees of hue as seen counted as one spread there
+WARMER = 7.0      # Lab b: a head read white or black this much warmer than that side, as seen and divided, is not sure
 SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
 
 
@@ -776,6 +777,11 @@ class Classifier:
                 # peg on a white print) is a peg
                 d_board = np.where(broken & f.ring_clear, np.maximum(d_board, far), d_board)
         f.d_empty = d_empty
+        if f.conflict is not None:
+            # after the pattern's say, so "a peg" here is the label the hole gets
+            warmer = self.warmer_than_a_plain_head(f, d_sides, where, np.minimum(d_empty, d_board))
+            if warmer is not None:
+                f.conflict = f.conflict | warmer
         lighter = self.lighter_than_a_dark_head(f, d_sides, np.minimum(d_empty, d_board))
         if lighter is not None:
             f.conflict = lighter if f.conflict is None else f.conflict | lighter
@@ -840,12 +846,17 @@ class Classifier:
         return dark & lighter & (d_sides[np.arange(n), j] < d_rest)
 
     def raw_hue_disagrees(self, f: Features, d_sides, where, d_rest) -> np.ndarray | None:
-        """(N,) bool: the nearest side's head, as the camera sees it before any normalisation, is
-        clearly of another coloured side's hue (``RAW_HUE`` degrees nearer to it). Dividing by the
+        """(N,) bool: the nearest side's head, as the camera sees it before any normalisation, is not
+        clearly of that side's hue (``RAW_HUE_CLEAR`` degrees nearer its start heads' than any other
+        coloured side's). Dividing by the
         board round a hole assumes the head is lit like the board; a dome turned from the lamp, or a
         ring brighter than the head (a yellow head whose ring is near white), breaks that, and a
         yellow head read orange surely (bench3's s8-wood-k1-0.2) still shows yellow's hue as seen.
-        Only where a peg is the nearest class (not empty, not bare board) and the head is coloured."""
+        Only where a peg is the nearest class (not empty, not bare board) and the head is coloured.
+        On the path-traced sets every coloured peg read surely and rightly was 10 degrees nearer
+        its own side's hue or more; the old bench's s8-wood read two yellow heads orange at 1.00
+        whose hue was 15.2 and 13.0 degrees from orange's, 9.5 and 11.8 from yellow's: nearer the
+        other side's, but by less than the 10 degrees an earlier rule asked for."""
         if self.raw_hue is None or f.head_raw is None or len(self.sides) < 2:
             return None
         hues, coloured = self.raw_hue
@@ -861,7 +872,34 @@ class Classifier:
         own = apart[np.arange(len(rows)), j[rows]]
         others = np.where(coloured[None, :] & (np.arange(len(hues))[None, :] != j[rows][:, None]), apart, np.inf)
         out = np.zeros(n, bool)
-        out[rows] = (np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA) & (others.min(axis=1) + RAW_HUE < own)
+        out[rows] = (np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA) & (own > others.min(axis=1) - RAW_HUE_CLEAR)
+        return out
+
+    def warmer_than_a_plain_head(self, f: Features, d_sides, where, d_rest) -> np.ndarray | None:
+        """(N,) bool: the nearest side's heads are plain (white or black: their start heads' chroma as
+        seen under ``RAW_CHROMA``), yet the head read is warmer (Lab b) than that side's by more than
+        ``WARMER`` both as the camera sees it (against the start heads) and divided by the board
+        (against the side's class). The lamp warms a plain head as seen and the board's division
+        takes that out; a surface warm of its own, skin, stays warm in both: bench2's s6-wood
+        ``move-06-hand`` read an empty hole under a lamp-lit finger white at 1.00 (+10.4 as seen,
+        +13.6 divided), where the 645 white and 640 black pegs read surely on the path-traced sets
+        were at most +3.7 and +5.1 in the lesser of the two."""
+        if self.raw_hue is None or f.head_raw is None or len(self.sides) == 0:
+            return None
+        _, coloured = self.raw_hue
+        n = len(d_sides)
+        j = d_sides.argmin(axis=1)
+        peg = (d_sides[np.arange(n), j] < d_rest) & ~coloured[j]
+        out = np.zeros(n, bool)
+        if not peg.any():
+            return out
+        rows = np.nonzero(peg)[0]
+        at = where[rows, j[rows]]
+        raw = bgr_to_lab(f.head_raw[rows, at].astype(np.float32))[:, 2]
+        seen = np.array([self.model.raw_heads[s][2] for s in self.sides], float)[j[rows]]
+        divided = f.head_lab[rows, at, 2]
+        own = np.array([self.model.pegs[s][2] for s in self.sides], float)[j[rows]]
+        out[rows] = np.minimum(raw - seen, divided - own) > WARMER
         return out
 
     def readings(self, f: Features, visible=None, d=None, labels=None) -> list:
