@@ -299,7 +299,7 @@ def test_a_plain_head_warmer_than_its_side_as_seen_and_divided_is_not_read_surel
     divided by the board). On the committed s6-wood: a white peg's head made 10 warmer in both looks
     is a conflict (not sure, no reading); warmer only as seen (the lamp, which the division takes
     out) or only divided, it is not. Every white and black peg of the committed positions read
-    through an accepted camera model keeps its sure reading."""
+    surely through an accepted camera model without the rule keeps its sure reading with it."""
     from vision.detect import WARMER, bgr_to_lab, lab_to_bgr_unclipped
 
     su, _ = measured["s6-wood"]
@@ -333,9 +333,15 @@ def test_a_plain_head_warmer_than_its_side_as_seen_and_divided_is_not_read_surel
             if p.kind != "position":
                 continue
             reading, _ = su.read(p)
+            rule = su.classifier.warmer_than_a_plain_head
+            su.classifier.warmer_than_a_plain_head = lambda *a: None   # the reading without the rule
+            try:
+                without, _ = su.read(p)
+            finally:
+                su.classifier.warmer_than_a_plain_head = rule
             for h, side in p.pegs.items():
-                if side in ours and reading.labels[h] == side:
-                    plain += 1
+                if side in ours and without.labels[h] == side and without.confidence[h] >= 0.8:
+                    plain += 1   # (s6-paper's M62 is read black at 0.5 for another reason)
                     assert reading.confidence[h] >= 0.8 and h in reading.readings, (su.name, p.name, h)
     assert plain >= 10
 
