@@ -787,6 +787,13 @@ class Classifier:
             f.conflict = lighter if f.conflict is None else f.conflict | lighter
         return np.column_stack([d_empty, d_sides, d_board]), where
 
+    def _raw_hue_apart(self, f: Features, rows, at) -> tuple[np.ndarray, np.ndarray]:
+        """(Lab of the heads as the camera sees them at ``rows``' shift ``at``, (rows, sides) degrees
+        of hue between each and every side's start heads)."""
+        lab = bgr_to_lab(f.head_raw[rows, at].astype(np.float32))
+        hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
+        return lab, np.abs((hue[:, None] - self.raw_hue[0][None, :] + 180.0) % 360.0 - 180.0)
+
     def sides_by_raw_hue(self, f: Features, d_sides, where, broken) -> np.ndarray:
         """``d_sides`` (N, S), with the coloured sides' distances taken from the head's hue as the
         camera sees it (``RAW_HUE_SPREAD`` degrees a spread) where the colour divided by the board
@@ -800,16 +807,14 @@ class Classifier:
         the divided colour (purple heads nearest blue, yellow nearest orange)."""
         if self.raw_hue is None or f.head_raw is None or f.ring_clear is None or len(self.sides) < 2:
             return d_sides
-        hues, coloured = self.raw_hue
+        _, coloured = self.raw_hue
         n = len(d_sides)
         j = d_sides.argmin(axis=1)
         nearest = d_sides[np.arange(n), j]
         rows = np.nonzero(broken & np.asarray(f.ring_clear, bool))[0]
         if not len(rows):
             return d_sides
-        lab = bgr_to_lab(f.head_raw[rows, where[rows, j[rows]]].astype(np.float32))
-        hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
-        apart = np.abs((hue[:, None] - hues[None, :] + 180.0) % 360.0 - 180.0)       # (rows, sides)
+        lab, apart = self._raw_hue_apart(f, rows, where[rows, j[rows]])
         apart = np.where(coloured[None, :], apart, np.inf)
         k = apart.argmin(axis=1)
         own = apart[np.arange(len(rows)), k]
@@ -859,18 +864,16 @@ class Classifier:
         other side's, but by less than the 10 degrees an earlier rule asked for."""
         if self.raw_hue is None or f.head_raw is None or len(self.sides) < 2:
             return None
-        hues, coloured = self.raw_hue
+        _, coloured = self.raw_hue
         n = len(d_sides)
         j = d_sides.argmin(axis=1)
         peg = (d_sides[np.arange(n), j] < d_rest) & coloured[j]
         if not peg.any():
             return np.zeros(n, bool)
         rows = np.nonzero(peg)[0]
-        lab = bgr_to_lab(f.head_raw[rows, where[rows, j[rows]]].astype(np.float32))
-        hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
-        apart = np.abs((hue[:, None] - hues[None, :] + 180.0) % 360.0 - 180.0)       # (rows, sides)
+        lab, apart = self._raw_hue_apart(f, rows, where[rows, j[rows]])
         own = apart[np.arange(len(rows)), j[rows]]
-        others = np.where(coloured[None, :] & (np.arange(len(hues))[None, :] != j[rows][:, None]), apart, np.inf)
+        others = np.where(coloured[None, :] & (np.arange(len(coloured))[None, :] != j[rows][:, None]), apart, np.inf)
         out = np.zeros(n, bool)
         out[rows] = (np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA) & (own > others.min(axis=1) - RAW_HUE_CLEAR)
         return out

@@ -115,29 +115,36 @@ def test_a_camera_that_reads_colours_takes_a_swap_on_the_board():
         hw.close()
 
 
+def _a_peg_out_and_a_five(svc, hub):
+    """A basic table (seeded deal) where the seat to act has one peg out, 10 holes past its
+    side's start, and a 5 of hearts in hand; the board referee told the game changed."""
+    with _seeded(0):
+        table, _ = svc.create({"preset": "basic", "players": 4, "teams": 2, "names": NAMES[:4]})
+    g = table.game
+    seat = g.actor
+    side = g.seat_side[seat]
+    pegs = pegs_to_json(g.position)
+    pegs[str(side)] = ["S"] * 4 + [f"M{side * 18 + 10}"]
+    new = position_from_json({"format": "pegs-and-jokers/position/1", "rules": "basic", "sides": 4,
+                              "teams": [[0, 2], [1, 3]], "pegs": pegs, "to_move": g.position.to_move})
+    with table.cond:
+        g.position.occ, g.position.start = new.occ, new.start
+        g.hands[seat] = ["5H"] + g.hands[seat][1:]
+    hub.tick()
+    hub.referee.dirty = True
+    return table, seat, side
+
+
 def test_a_camera_unsure_of_the_move_asks_the_phone_and_shows_only_the_doubtful_holes():
     from web import create_app
     clock, hw, camera, store, svc, hub = camera_hub()
     app = create_app({"BOT_DELAY": 0.0, "HEARTBEAT": 0.2}, service=svc, board=hub)
     H = {"X-Pegs-Request": "1"}
     try:
-        with _seeded(0):
-            table, _ = svc.create({"preset": "basic", "players": 4, "teams": 2, "names": NAMES[:4]})
-        g = table.game
-        seat = g.actor
+        table, seat, side = _a_peg_out_and_a_five(svc, hub)
         phone = app.test_client()
         assert phone.post("/api/join", json={"code": svc.join_code(table, seat)}, headers=H).status_code == 200
-        pegs = pegs_to_json(g.position)
-        side = g.seat_side[seat]
-        pegs[str(side)] = ["S"] * 4 + [f"M{side * 18 + 10}"]
-        new = position_from_json({"format": "pegs-and-jokers/position/1", "rules": "basic", "sides": 4,
-                                  "teams": [[0, 2], [1, 3]], "pegs": pegs, "to_move": g.position.to_move})
-        with table.cond:
-            g.position.occ, g.position.start = new.occ, new.start
-            g.hands[seat] = ["5H"] + g.hands[seat][1:]
-        hub.tick()
-        hub.referee.dirty = True
-        pos = g.position
+        pos = table.game.position
         camera.show(picture(pos.geo, pos.pegs()))
         hub.tick()
         gid = table.gid
@@ -174,21 +181,8 @@ def test_a_move_entered_on_a_phone_teaches_the_camera_once_a_picture_shows_it():
     the pegs have been moved to match; never from a picture of the board before the move."""
     clock, hw, camera, store, svc, hub = camera_hub()
     try:
-        with _seeded(0):
-            table, _ = svc.create({"preset": "basic", "players": 4, "teams": 2, "names": NAMES[:4]})
-        g = table.game
-        seat = g.actor
-        side = g.seat_side[seat]
-        pegs = pegs_to_json(g.position)
-        pegs[str(side)] = ["S"] * 4 + [f"M{side * 18 + 10}"]
-        new = position_from_json({"format": "pegs-and-jokers/position/1", "rules": "basic", "sides": 4,
-                                  "teams": [[0, 2], [1, 3]], "pegs": pegs, "to_move": g.position.to_move})
-        with table.cond:
-            g.position.occ, g.position.start = new.occ, new.start
-            g.hands[seat] = ["5H"] + g.hands[seat][1:]
-        hub.tick()
-        hub.referee.dirty = True
-        pos = g.position
+        table, seat, side = _a_peg_out_and_a_five(svc, hub)
+        pos = table.game.position
         before = pos.pegs()
         camera.show(picture(pos.geo, before))
         hub.tick()

@@ -217,6 +217,19 @@ def test_a_head_whose_hue_as_the_camera_sees_it_is_another_sides_is_not_read_sur
                     assert reading.confidence[h] < 0.8, (su.name, p.name, h, su.colours[want], su.colours[side])
 
 
+def _a_head_read_as(su, side):
+    """The first position picture's first hole holding ``side``'s peg, its features, and distances
+    that make ``side`` its nearest side: (classifier, hole index, features, d_sides, where)."""
+    cl = su.classifier
+    p = next(p for p in su.pictures if p.kind == "position")
+    i = next(i for i, h in enumerate(su.sampler.holes) if p.pegs.get(h) == side)
+    f = cl.features(su.sampler.sample(p.image()))
+    n = len(su.sampler.holes)
+    d_sides = np.full((n, len(cl.sides)), 100.0)
+    d_sides[i, list(cl.sides).index(side)] = 1.0
+    return cl, i, f, d_sides, np.zeros((n, len(cl.sides)), int)
+
+
 def test_a_head_read_as_a_side_whose_hue_as_seen_is_not_clearly_that_sides_is_not_sure(measured):
     """The old bench's s8-wood (accepted) read two yellow heads orange at 1.00: their hue as seen
     was 9.5 and 11.8 degrees from yellow's start heads, 15.2 and 13.0 from orange's; an earlier rule
@@ -227,17 +240,10 @@ def test_a_head_read_as_a_side_whose_hue_as_seen_is_not_clearly_that_sides_is_no
     from vision.detect import RAW_HUE_CLEAR, lab_to_bgr_unclipped
 
     su, _ = measured["s8-wood"]
-    cl = su.classifier
-    p = next(p for p in su.pictures if p.kind == "position")
     side = {name: s for s, name in su.colours.items()}
     orange, yellow = side["orange"], side["yellow"]
-    k = list(cl.sides).index(orange)
-    i = next(i for i, h in enumerate(su.sampler.holes) if p.pegs.get(h) == orange)
-    f = cl.features(su.sampler.sample(p.image()))
-    n = len(su.sampler.holes)
-    d_sides = np.full((n, len(cl.sides)), 100.0)
-    d_sides[i, k] = 1.0
-    where = np.zeros((n, len(cl.sides)), int)
+    cl, i, f, d_sides, where = _a_head_read_as(su, orange)
+    n = len(d_sides)
     o, y = np.array(cl.model.raw_heads[orange], float), np.array(cl.model.raw_heads[yellow], float)
     ho, hy = (np.degrees(np.arctan2(v[2], v[1])) for v in (o, y))
     assert abs(hy - ho) > 2 * RAW_HUE_CLEAR + 4
@@ -303,18 +309,10 @@ def test_a_plain_head_warmer_than_its_side_as_seen_and_divided_is_not_read_surel
     from vision.detect import WARMER, bgr_to_lab, lab_to_bgr_unclipped
 
     su, _ = measured["s6-wood"]
-    cl = su.classifier
-    assert cl.raw_hue is not None
-    p = next(p for p in su.pictures if p.kind == "position")
     white = next(s for s, name in su.colours.items() if name == "white")
-    k = list(cl.sides).index(white)
-    i = next(i for i, h in enumerate(su.sampler.holes) if p.pegs.get(h) == white)
-    f = cl.features(su.sampler.sample(p.image()))
-    n = len(su.sampler.holes)
-    d_sides = np.full((n, len(cl.sides)), 100.0)
-    d_sides[i, k] = 1.0
-    d_rest = np.full(n, 50.0)
-    where = np.zeros((n, len(cl.sides)), int)
+    cl, i, f, d_sides, where = _a_head_read_as(su, white)
+    assert cl.raw_hue is not None
+    d_rest = np.full(len(d_sides), 50.0)
     seen, divided = np.array(cl.model.raw_heads[white], float), np.array(cl.model.pegs[white], float)
     warm = WARMER + 3.0
     for raw_b, div_b, conflict in ((warm, warm, True), (warm, 0.0, False), (0.0, warm, False)):
