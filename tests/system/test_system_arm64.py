@@ -363,9 +363,23 @@ def report(proc: subprocess.CompletedProcess) -> str:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port that is free now and stays free until the service starts minutes later: below
+    Linux's ephemeral range (32768-60999), which the kernel hands to apt's and pip's outgoing
+    connections meanwhile (a port from bind(0) was taken by one in CI)."""
+    import random
+    low = 32768
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        pass
+    for port in random.Random().sample(range(20000, min(low, 32768)), 200):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 def unit_command(root: Root) -> str:
