@@ -60,6 +60,7 @@ RAW_HUE_CLEAR = 5.0   # degrees: a head's hue as seen must be this much nearer i
 RAW_HUE_OWN = 15.0     # degrees: a head's hue as seen this near one coloured side's start heads' ...
 RAW_HUE_APART = 15.0   # ... and this much further from every other side's names that side (sides_by_raw_hue)
 RAW_HUE_SPREAD = 5.0   # degrees of hue as seen counted as one spread there
+RAW_COLOURLESS = 0.3   # a head this much less colourful as seen than its side's start heads is not surely of it
 WARMER = 7.0      # Lab b: a head read white or black this much warmer than that side, as seen and divided, is not sure
 SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
 
@@ -521,9 +522,12 @@ class Classifier:
         self.sides = np.array(sorted(model.pegs), int)
         # each coloured side's hue as the camera saw its start heads (camera model; None: not known)
         self.raw_hue = None
+        self.raw_chroma = self.raw_light = None
         if model.raw_heads and all(s in model.raw_heads for s in self.sides):
             lab = np.array([model.raw_heads[s] for s in self.sides], float)
             self.raw_hue = (np.degrees(np.arctan2(lab[:, 2], lab[:, 1])), np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA)
+            self.raw_chroma = np.hypot(lab[:, 1], lab[:, 2])
+            self.raw_light = lab[:, 0]
         d = np.linalg.norm(self.means[:, None] - self.means[None], axis=2)
         np.fill_diagonal(d, np.inf)
         self.separation = d.min(axis=1)               # distance to the nearest other class
@@ -861,7 +865,14 @@ class Classifier:
         On the path-traced sets every coloured peg read surely and rightly was 10 degrees nearer
         its own side's hue or more; the old bench's s8-wood read two yellow heads orange at 1.00
         whose hue was 15.2 and 13.0 degrees from orange's, 9.5 and 11.8 from yellow's: nearer the
-        other side's, but by less than the 10 degrees an earlier rule asked for."""
+        other side's, but by less than the 10 degrees an earlier rule asked for.
+        Nor is a head sure of a coloured side when the camera sees it nearly grey (its chroma under
+        ``RAW_COLOURLESS`` of that side's start heads') and no lighter than they are: the colour
+        then comes from the division by a board in shadow or in a warm light (a lamp's sheen, which
+        lightens a head, may wash its colour out: 2D `hard` 1007, a blue head at L 78 against its
+        start heads' 50, chroma 0.29 of theirs). Over 2,680 coloured heads read surely and rightly
+        on the path-traced sets the lowest was 0.54; two black heads read blue at 0.99 were at
+        0.08 and 0.09 (a black dome's sheen, (62, 58, 56) as seen, divided by a dark warm ring)."""
         if self.raw_hue is None or f.head_raw is None or len(self.sides) < 2:
             return None
         _, coloured = self.raw_hue
@@ -874,8 +885,10 @@ class Classifier:
         lab, apart = self._raw_hue_apart(f, rows, where[rows, j[rows]])
         own = apart[np.arange(len(rows)), j[rows]]
         others = np.where(coloured[None, :] & (np.arange(len(coloured))[None, :] != j[rows][:, None]), apart, np.inf)
+        chroma = np.hypot(lab[:, 1], lab[:, 2])
         out = np.zeros(n, bool)
-        out[rows] = (np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA) & (own > others.min(axis=1) - RAW_HUE_CLEAR)
+        out[rows] = ((chroma > RAW_CHROMA) & (own > others.min(axis=1) - RAW_HUE_CLEAR)) \
+            | ((chroma < RAW_COLOURLESS * self.raw_chroma[j[rows]]) & (lab[:, 0] <= self.raw_light[j[rows]]))
         return out
 
     def warmer_than_a_plain_head(self, f: Features, d_sides, where, d_rest) -> np.ndarray | None:

@@ -257,6 +257,31 @@ def test_a_head_read_as_a_side_whose_hue_as_seen_is_not_clearly_that_sides_is_no
         assert bool(cl.raw_hue_disagrees(f, d_sides, where, np.full(n, 50.0))[i]) is conflict, hue
 
 
+def test_a_head_read_as_a_coloured_side_but_seen_grey_and_no_lighter_is_not_sure(measured):
+    """bench3's s8-wood-k1-0.2 read a black head blue at 0.99: (62, 58, 56) as seen, a black dome's
+    sheen, divided by a dark warm ring. A head read as a coloured side whose chroma as seen is under
+    ``RAW_COLOURLESS`` of that side's start heads', and no lighter than they are, is a conflict; the
+    same grey head lighter than them (a lamp's sheen washing a blue head out: 2D `hard` 1007) is
+    not, nor is the side's own colour a little darker. On the committed s8-wood, a head read blue."""
+    from vision.detect import RAW_COLOURLESS, lab_to_bgr_unclipped
+
+    su, _ = measured["s8-wood"]
+    blue = next(s for s, name in su.colours.items() if name == "blue")
+    cl, i, f, d_sides, where = _a_head_read_as(su, blue)
+    n = len(d_sides)
+    start = np.array(cl.model.raw_heads[blue], float)
+    chroma = np.hypot(start[1], start[2])
+    assert chroma > 2 * 20.0
+    for lab, conflict in (([start[0] - 10, 3.0, -4.0], True),                      # grey, darker
+                          ([start[0] + 15, 3.0, -4.0], False),                     # grey, lighter: sheen
+                          (start * [0.7, 0.7, 0.7], False),                        # blue in shadow
+                          (start * [1.0, RAW_COLOURLESS + 0.05, RAW_COLOURLESS + 0.05], False),
+                          (start * [1.0, RAW_COLOURLESS - 0.05, RAW_COLOURLESS - 0.05], True)):
+        f.head_raw = f.head_raw.copy()
+        f.head_raw[i, 0] = lab_to_bgr_unclipped(lab)
+        assert bool(cl.raw_hue_disagrees(f, d_sides, where, np.full(n, 50.0))[i]) is conflict, lab
+
+
 def test_a_coloured_head_unlike_anything_learnt_is_read_by_its_hue_as_the_camera_sees_it(measured):
     """Committed s8-wood: the purple heads in M81 and M91, their colour divided by the board round
     them, are over 5 spreads from purple's and about as far from blue's (5.2 against 5.5 and 5.3):
