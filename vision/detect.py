@@ -156,6 +156,8 @@ class HoleSampler:
         crowded = d.min(axis=2) < keep_out
         for mx, my, half in stickers:
             crowded |= (np.abs(around[..., 0] - mx) < half) & (np.abs(around[..., 1] - my) < half)
+        if self.camera is not None and self.head_height > 0:
+            crowded |= self._under_own_peg(around, centres)
         pts_ring = []
         for i in range(len(centres)):
             good = around[i][~crowded[i]]
@@ -212,6 +214,31 @@ class HoleSampler:
         self.map_y = np.ascontiguousarray(img_pts[..., 1], dtype=np.float32)
         self.bilinear = Bilinear(self.map_x, self.map_y, self.image_size)   # the same on every OpenCV
         self.visible = inside(img_pts).all(axis=1)
+
+    def _under_own_peg(self, around: np.ndarray, centres: np.ndarray) -> np.ndarray:
+        """(N, R) bool: ring points the camera may see the hole's own peg over, and the points
+        opposite them. Seen from the camera, a peg covers the board from its hole to where its head
+        is seen, which parallax puts head height / (camera height - head height) x the distance
+        from the point under the camera further out: up to 10-14 mm at a tilted camera's far
+        corners, beyond a ring kept one head's radius round the hole, and a ring with the head in
+        it divides the head's colour wrong (path-traced sets: green, yellow, purple and white
+        heads unreadable there). The opposite points go too, so each ring stays balanced round
+        its hole: its median then follows the light's gradient across the hole as before, and
+        neighbouring holes' empty looks still predict each other (dropping one side only made
+        the calibration's spreads wider and refused a set-up). Neighbours' pegs are the ring's
+        ``keep_out`` business."""
+        c = self.camera.centre
+        H, h = -float(c[2]), self.head_height
+        if H <= h:
+            return np.zeros(around.shape[:2], bool)
+        seen = centres + (centres - c[:2]) * (h / (H - h))          # the head's middle, seen on the board
+        reach = self.layout.peg_diameter / 2 * H / (H - h) + 0.5
+        ab = (seen - centres)[:, None, :]                            # each hole -> its head, seen
+        t = np.clip(((around - centres[:, None, :]) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9), 0.0, 1.0)
+        under = np.linalg.norm(around - (centres[:, None, :] + t[..., None] * ab), axis=-1) < reach
+        # the ring's points come as radii x 24 angles: the opposite point is 12 angles on
+        by_angle = under.reshape(len(under), -1, 24)
+        return (by_angle | np.roll(by_angle, 12, axis=2)).reshape(under.shape)
 
     def background(self, cells: np.ndarray) -> np.ndarray:
         """The image points of the calibration's bare-board cells (vision.foreground), kept."""

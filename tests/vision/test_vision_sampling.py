@@ -57,3 +57,32 @@ def test_the_hole_sampler_reads_5_0s_samples():
         ref = cv2.remap(frame, sampler.map_x, sampler.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         assert np.abs(ref.astype(int) - vals.astype(int)).max() <= 1
         assert (ref != vals).mean() < 1e-4          # rounding ties only
+
+
+def test_a_holes_ring_leaves_out_where_its_own_peg_is_seen_and_the_points_opposite():
+    """Camera model: a peg is seen from its hole out to where parallax puts its head (head height /
+    (camera height - head height) x the distance from the point under the camera); the ring round
+    the hole, which divides the head's colour, leaves those points out, and the points opposite
+    them, so it stays balanced round the hole. Straight under the camera nothing is left out."""
+    import math
+    from types import SimpleNamespace
+
+    layout = standard_layout(4)
+    peg_r = layout.peg_diameter / 2
+    ring_r = 2 * peg_r + 1.5
+    ring = np.array([(r * math.cos(2 * math.pi * (k + 0.5 * j) / 24), r * math.sin(2 * math.pi * (k + 0.5 * j) / 24))
+                     for j, r in enumerate((ring_r, ring_r + 1, ring_r + 2)) for k in range(24)])
+    centres = np.array([[0.0, 0.0], [400.0, 0.0]])          # under the camera; 40 cm out along +x
+    around = centres[:, None, :] + ring[None]
+    fake = SimpleNamespace(camera=SimpleNamespace(centre=np.array([0.0, 0.0, -500.0])), head_height=15.0,
+                           layout=layout)
+    out = HoleSampler._under_own_peg(fake, around, centres)
+    assert not out[0].any()
+    seen = 400.0 * 15.0 / (500.0 - 15.0)                     # 12.4 mm further out: beyond the ring's inside
+    assert seen > ring_r - peg_r
+    toward = np.abs(np.arctan2(ring[:, 1], ring[:, 0])) < math.radians(15)
+    away = np.abs(np.arctan2(ring[:, 1], -ring[:, 0])) < math.radians(15)
+    across = np.abs(np.abs(np.arctan2(ring[:, 1], ring[:, 0])) - math.pi / 2) < math.radians(15)
+    assert out[1][toward].all() and out[1][away].all() and not out[1][across].any()
+    assert out[1].reshape(3, 24).tolist() == np.roll(out[1].reshape(3, 24), 12, axis=1).tolist()
+    assert 12 <= (~out[1]).sum() < len(ring)
