@@ -282,6 +282,37 @@ def test_a_head_read_as_a_coloured_side_but_seen_grey_and_no_lighter_is_not_sure
         assert bool(cl.raw_hue_disagrees(f, d_sides, where, np.full(n, 50.0))[i]) is conflict, lab
 
 
+def test_a_shadow_over_an_empty_hole_whose_own_pattern_is_intact_is_read_empty(measured):
+    """A neighbour's shadow darkens an empty hole's head spot like a black head would, and its soft
+    edge breaks the whole patch's pattern half-way; the hole's own half of the patch (on the board)
+    stays intact, where a peg's shaft breaks it. On the committed set: every hole the rule names is
+    empty, s6-wood's M98 (unreadable before it) is read empty, and no black peg's hole keeps its
+    own pattern intact."""
+    from vision.detect import EMPTY, STRUCTURE_EMPTY
+
+    named = []
+    for su, _ in measured.values():
+        if su.calibration.camera is None:
+            continue
+        black = {s for s, name in su.colours.items() if name == "black"}
+        for p in su.pictures:
+            if p.kind != "position":
+                continue
+            f = su.classifier.features(su.sampler.sample(p.image()))
+            su.classifier.distances(f)
+            assert f.structure_hole is not None and f.shadow is not None
+            for i, h in enumerate(su.sampler.holes):
+                if p.pegs.get(h) in black:
+                    assert f.structure_hole[i] < STRUCTURE_EMPTY, (su.name, h, f.structure_hole[i])
+                if f.shadow[i]:
+                    assert h not in p.pegs, (su.name, p.name, h)
+                    named.append((su.name, h))
+    assert ("s6-wood", "M98") in named
+    su, _ = measured["s6-wood"]
+    reading, _ = su.read(next(p for p in su.pictures if p.kind == "position"))
+    assert reading.labels["M98"] == EMPTY
+
+
 def test_a_coloured_head_unlike_anything_learnt_is_read_by_its_hue_as_the_camera_sees_it(measured):
     """Committed s8-wood: the purple heads in M81 and M91, their colour divided by the board round
     them, are over 5 spreads from purple's and about as far from blue's (5.2 against 5.5 and 5.3):
