@@ -704,7 +704,9 @@ class Classifier:
         col = {s: k for k, s in enumerate(sides)}
         hidden = np.array([any(labels[j] >= 0 for j in covered.get(i, ())) for i in range(n)], bool)
         intact, broken = self.structure_says(f)
-        settled = (intact & (labels == EMPTY)) | (broken & (labels >= 0))
+        # an empty hole under a shadow (``distances``): its own pattern intact, the spot only darkened
+        shadowed = np.asarray(f.shadow, bool) if f.shadow is not None and len(f.shadow) == n else np.zeros(n, bool)
+        settled = (intact & (labels == EMPTY)) | (broken & (labels >= 0)) | (shadowed & (labels == EMPTY))
         out = conf.copy()
         if f.structure is not None and f.hue_shift is not None:
             # the pattern neither intact nor broken (a peg's shadow across an empty hole) and the head's
@@ -717,12 +719,16 @@ class Classifier:
                 # path-traced sets), not a black head's 10 or more
                 shadow_like &= f.d_empty <= SHADOW_SPREADS * self.tau
             between = ~intact & ~broken & ~np.asarray(f.covered if f.covered is not None else np.zeros(n), bool)
+            if f.structure_hole is not None and len(f.structure_hole) == n:
+                # ... unless the hole's own half of the patch is broken: something stands in the hole
+                # (a black head's spot over a dark hole keeps the whole patch in between)
+                shadow_like &= ~(f.structure_hole <= STRUCTURE_PEG)
             out = np.where(between & (labels >= 0) & shadow_like, np.minimum(out, 0.5), out)
             # and "empty" there only where the colours say so (fingers over part of the hole's disc
             # break its pattern half-way and leave the colours nearest "empty"; the fingers themselves
             # are vision.foreground's to see, on the bare board round the holes)
             if f.d_empty is not None and len(f.d_empty) == n:
-                out = np.where(between & (labels == EMPTY) & (f.d_empty > EMPTY_SEEN * self.tau),
+                out = np.where(between & (labels == EMPTY) & ~shadowed & (f.d_empty > EMPTY_SEEN * self.tau),
                                np.minimum(out, 0.5), out)
             # nor where the head's spot is lighter than its empty look: a shadow only darkens it, a
             # white head over the grey disc lightens it (bench2's s6-paper, a white peg seen beside its

@@ -153,10 +153,11 @@ def test_the_detector_on_the_committed_set_never_reads_a_false_position_or_a_han
 # holes wrong and no position; when the set was rendered (h23r fb7d260, h23d's camera model at
 # 747b915) 3 accepted, 4.02 %, 1 position; session 8 (s8-23d, the same at 9a67f5c) 5 accepted
 # (s6-paper refused: no camera model fits it), 2.68 % (24 of 896 holes), 3 of 6 positions; main at
-# d3e91cd 2.46 %; s9-23f (the camera judged on the printed discs too) 6 accepted, 0.56 % (5 of 896).
+# d3e91cd 2.46 %; s9-23f (the camera judged on the printed discs too) 6 accepted, 0.56 % (5 of 896);
+# session 9 (shadows over empty holes read empty) 0.45 % (4 of 896), 4 of 6 positions.
 ACCEPTED_AT_LEAST = 6
-HOLE_ERROR_AT_MOST = 0.01
-POSITIONS_READ_AT_LEAST = 3      # s4-paper-bw, s4-wood, s4-wood-bw
+HOLE_ERROR_AT_MOST = 0.006
+POSITIONS_READ_AT_LEAST = 4      # s4-paper-bw, s4-wood, s4-wood-bw, s6-wood
 
 
 def test_the_detector_on_the_committed_set_reads_what_it_read_when_the_set_was_made(measured):
@@ -310,7 +311,32 @@ def test_a_shadow_over_an_empty_hole_whose_own_pattern_is_intact_is_read_empty(m
     assert ("s6-wood", "M98") in named
     su, _ = measured["s6-wood"]
     reading, _ = su.read(next(p for p in su.pictures if p.kind == "position"))
-    assert reading.labels["M98"] == EMPTY
+    # read empty, and surely: the darkening is a shadow's, so "unlike its own empty look" is no doubt
+    assert reading.labels["M98"] == EMPTY and reading.confidence["M98"] >= 0.8
+
+
+def test_a_dark_spot_over_a_hole_whose_own_pattern_is_broken_is_no_shadow(measured):
+    """A black head's spot over the dark hole looks like a shadow there (darker, the same hue, the
+    whole patch in between), so a black peg read there was left unsure. Where the hole's own half of
+    the patch is broken (``STRUCTURE_PEG``), something stands in the hole: the reading stands. The
+    committed s6-paper's M62 (its own half at 0.56) stays unsure; the same hole with that half
+    broken is sure."""
+    from vision.detect import STRUCTURE_PEG
+
+    su, _ = measured["s6-paper"]
+    cl, sm = su.classifier, su.sampler
+    p = next(p for p in su.pictures if p.kind == "position")
+    i = sm.holes.index("M62")
+    black = next(s for s, name in su.colours.items() if name == "black")
+    assert p.pegs["M62"] == black
+    f = cl.features(sm.sample(p.image()))
+    d, _ = cl.distances(f)
+    labels, conf, _, _ = cl.classify(f, d=d)
+    assert labels[i] == black and conf[i] >= 0.8 and f.structure_hole[i] > STRUCTURE_PEG
+    assert cl.check_picture(f, labels, conf, sm.covered)[i] == 0.5
+    f.structure_hole = f.structure_hole.copy()
+    f.structure_hole[i] = STRUCTURE_PEG - 0.05
+    assert cl.check_picture(f, labels, conf, sm.covered)[i] >= 0.8
 
 
 def test_a_coloured_head_unlike_anything_learnt_is_read_by_its_hue_as_the_camera_sees_it(measured):
