@@ -706,6 +706,8 @@ class Classifier:
         intact, broken = self.structure_says(f)
         # an empty hole under a shadow (``distances``): its own pattern intact, the spot only darkened
         shadowed = np.asarray(f.shadow, bool) if f.shadow is not None and len(f.shadow) == n else np.zeros(n, bool)
+        hole_broken = f.structure_hole <= STRUCTURE_PEG if f.structure_hole is not None \
+            and len(f.structure_hole) == n else np.zeros(n, bool)
         settled = (intact & (labels == EMPTY)) | (broken & (labels >= 0)) | (shadowed & (labels == EMPTY))
         out = conf.copy()
         if f.structure is not None and f.hue_shift is not None:
@@ -719,10 +721,9 @@ class Classifier:
                 # path-traced sets), not a black head's 10 or more
                 shadow_like &= f.d_empty <= SHADOW_SPREADS * self.tau
             between = ~intact & ~broken & ~np.asarray(f.covered if f.covered is not None else np.zeros(n), bool)
-            if f.structure_hole is not None and len(f.structure_hole) == n:
-                # ... unless the hole's own half of the patch is broken: something stands in the hole
-                # (a black head's spot over a dark hole keeps the whole patch in between)
-                shadow_like &= ~(f.structure_hole <= STRUCTURE_PEG)
+            # ... unless the hole's own half of the patch is broken: something stands in the hole
+            # (a black head's spot over a dark hole keeps the whole patch in between)
+            shadow_like &= ~hole_broken
             out = np.where(between & (labels >= 0) & shadow_like, np.minimum(out, 0.5), out)
             # and "empty" there only where the colours say so (fingers over part of the hole's disc
             # break its pattern half-way and leave the colours nearest "empty"; the fingers themselves
@@ -744,7 +745,8 @@ class Classifier:
                 continue
             if labels[i] >= 0 and labels[i] in col:
                 k = col[labels[i]]
-                if distinct[i, k] and d_hole[i] < 0.35 * gap[i, k]:
+                # (the shaft is seen where the hole's own half of the patch is broken, whatever its colours)
+                if distinct[i, k] and d_hole[i] < 0.35 * gap[i, k] and not hole_broken[i]:
                     out[i] = min(out[i], 0.5)
             elif labels[i] == EMPTY:
                 if distinct[i].any() and d_hole[i] > max(0.5 * gap[i][distinct[i]].min(), 4 * self.tau):
