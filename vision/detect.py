@@ -650,6 +650,12 @@ class Classifier:
             # and the pattern nearer broken than intact
             peg_now = (np.asarray(labels) >= 0) & (np.asarray(d_empty) > SHADOW_SPREADS * self.tau) \
                 & (f.structure < UNSURE_EMPTY_STRUCTURE)
+            if f.structure_hole is not None and len(f.structure_hole) == len(out):
+                # ... or the hole's own half of the patch says it: broken under a peg read there (a shaft
+                # stands in the hole), or a shadow's darkening over an intact one under "empty"
+                peg_now |= (np.asarray(labels) >= 0) & (f.structure_hole <= STRUCTURE_PEG)
+                if f.shadow is not None and len(f.shadow) == len(out):
+                    empty_now |= (np.asarray(labels) == EMPTY) & np.asarray(f.shadow, bool)
             out &= ~empty_now & ~peg_now
         return out
 

@@ -374,6 +374,38 @@ def test_a_peg_whose_hole_looks_empty_in_colour_is_sure_where_its_own_pattern_is
     assert tried >= 2
 
 
+def test_a_calibrations_unsure_hole_is_settled_by_its_own_pattern(measured):
+    """The calibration's unsure holes (a side's peg there may look like the hole empty) stay unsure
+    until a frame settles them. The hole's own half of the patch does: broken under a peg read
+    there (bench3's s4-wood-bw-40cm: a black peg, its own half at 0.46, unsure before), or a
+    shadow's darkening over an intact one under "empty". On the committed s8-wood, an unsure hole
+    with the whole patch in between and colours that settle nothing."""
+    from vision.detect import EMPTY, STRUCTURE_EMPTY, STRUCTURE_PEG
+
+    su, _ = measured["s8-wood"]
+    cl = su.classifier
+    assert cl.unsure is not None and cl.unsure.sum() > 0
+    p = next(p for p in su.pictures if p.kind == "position")
+    f = cl.features(su.sampler.sample(p.image()))
+    cl.distances(f)
+    i = int(np.nonzero(cl.unsure)[0][0])
+    n = len(cl.unsure)
+    f.structure = np.full(n, 0.7, np.float32)            # neither intact nor broken
+    f.structure_hole = np.full(n, 0.7, np.float32)
+    f.shadow = np.zeros(n, bool)
+    side = int(cl.sides[0])
+    peg = np.full(n, side)
+    d_empty = np.full(n, 5.0 * cl.tau)                   # more than 2 spreads, less than a shadow's 8
+    assert cl.still_unsure(f, peg, d_empty)[i]
+    f.structure_hole[i] = STRUCTURE_PEG - 0.05
+    assert not cl.still_unsure(f, peg, d_empty)[i]
+    empty = np.full(n, EMPTY)
+    f.structure_hole[i] = STRUCTURE_EMPTY
+    assert cl.still_unsure(f, empty, d_empty)[i]
+    f.shadow[i] = True
+    assert not cl.still_unsure(f, empty, d_empty)[i]
+
+
 def test_a_coloured_head_unlike_anything_learnt_is_read_by_its_hue_as_the_camera_sees_it(measured):
     """Committed s8-wood: the purple heads in M81 and M91, their colour divided by the board round
     them, are over 5 spreads from purple's and about as far from blue's (5.2 against 5.5 and 5.3):
