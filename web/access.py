@@ -31,6 +31,7 @@ import socket
 import threading
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -348,12 +349,13 @@ class Name(Field):
             self.bad(v, key)
         v = unicodedata.normalize("NFKC", v)
         if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") and not c.isspace() for c in v):
-            raise ApiError(400, f"{key}: a name can't hold control or unassigned characters", field=key)
+            raise ApiError(400, msg("%(who)s: a name can't hold control or unassigned characters", who=key),
+                           field=str(key))
         # zero-width and direction marks (Cf) go, but the joiner inside emoji sequences stays
         v = "".join(c for c in v if unicodedata.category(c) != "Cf" or c == "\u200d")
         v = " ".join(v.split())[:self.max_len]
         if not v.replace("\u200d", "").strip():
-            raise ApiError(400, f"{key} needs a name with something visible in it", field=key)
+            raise ApiError(400, msg("%(who)s needs a name with something visible in it", who=key), field=str(key))
         return v
 
 
@@ -390,16 +392,16 @@ class OneOf(Field):
 
 
 class List(Field):
-    """A list; `label` names an entry in messages ("seat {n}": n counts from 1)."""
+    """A list; `label(n)` names an entry in messages (n counts from 1; a player may read it)."""
 
-    def __init__(self, item: Field, max_len: int = 10, label: str | None = None):
+    def __init__(self, item: Field, max_len: int = 10, label: Callable[[int], str] | None = None):
         self.item, self.max_len, self.label = item, max_len, label
         self.words = f"a list of at most {max_len} entries"
 
     def __call__(self, v, key):
         if type(v) is not list or len(v) > self.max_len:
             self.bad(v, key)
-        return [self.item(x, self.label.format(n=i + 1) if self.label else f"{key}[{i}]")
+        return [self.item(x, self.label(i + 1) if self.label else f"{key}[{i}]")
                 for i, x in enumerate(v)]
 
 

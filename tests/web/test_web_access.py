@@ -143,6 +143,22 @@ def test_names_are_normalised_and_invisible_or_control_names_refused(client, app
         assert app.extensions["pegs"].get(r.get_json()["gid"]).seats[0].name == ok
 
 
+@pytest.mark.parametrize("lang, words", [
+    ("fr-CA", ("place 2 a besoin d'un nom", "place 3 : un nom ne peut pas contenir")),
+    ("ar", ("المقعد 2 يحتاج اسمًا", "المقعد 3: الاسم ما يقدر")),
+])
+def test_a_refused_name_is_said_in_the_pages_language(client, lang, words):
+    # a name pasted with only zero-width characters, or with a control character, on a French or
+    # Arabic phone: the refusal comes from the catalog, the seat named as the page names it
+    for name, i, want in (("\u200b\u200c", 1, words[0]), ("An\x1bn", 2, words[1])):
+        names = ["Ann", "Bob", "Cy", "Di"]
+        names[i] = name
+        r = client.post("/api/games", json={**BODY, "names": names}, headers={**H, "X-Pegs-Lang": lang})
+        assert r.status_code == 400, r.get_json()
+        error = r.get_json()["error"].replace("\u2068", "").replace("\u2069", "")
+        assert want in error and "seat" not in error and "name" not in error, error
+
+
 def test_look_alike_names_are_one_name(client):
     r = client.post("/api/games", json={**BODY, "names": ["Ann", "Ａｎｎ\u200b", "Cy", "Di"]}, headers=H)
     assert r.status_code == 400 and "different name" in r.get_json()["error"]

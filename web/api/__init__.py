@@ -38,7 +38,7 @@ HOST_ACTIONS = ("undo", "pause", "resume", "end", "reseat", "bot", "approve", "r
 VERSION = Int(0, words="the state version your page shows (a number)")
 NEW_TABLE = Body({
     "preset": Str(40), "players": Int(0, 99, "2, 4, 6, 8 or 10"), "teams": Int(0, 99, "a number of teams"),
-    "names": List(Name(), 12, label="seat {n}"),
+    "names": List(Name(), 12, label=lambda n: msg("seat %(number)s", number=n)),
     "colours": List(Str(20), 12), "bots": List(Opt(Str(20)), 12), "decks": Opt(Int(0, 99)),
     "jokers_per_deck": Opt(Int(0, 99)), "extra_jokers": Opt(Int(0, 99)), "draw_for_partners": Bool(),
     "dealer": Int(0, 99),
