@@ -110,8 +110,10 @@ class CameraSensor:
         learn their own empty look from that picture (``BoardVision.learn_start_empties``).
         Returns the holes learnt."""
         with self.lock:
-            took = self.vision.learn_start_empties(start_counts, stamp)
+            took = self.vision.learn_start_empties(start_counts, stamp, keep=False)
         if took:
+            # the file is written (and fsynced) outside the lock, which every frame's readings take
+            self.vision.keep_learned()
             log.info("camera: learnt the empty look of start holes %s", ", ".join(took))
         return took
 

@@ -16,6 +16,7 @@ each (``timings``); ``BoardWatcher`` reads a camera and hands out events:
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -69,6 +70,7 @@ class BoardVision:
         self.learned_path = learned
         self.calibration_key = calibration_key(calibration)
         self.learned: dict = {}
+        self._keep_lock = threading.Lock()
         if learned is not None:
             calibration.colours, self.learned = load_learned(learned, self.calibration_key, calibration.colours,
                                                              list(layout.holes))
@@ -168,7 +170,7 @@ class BoardVision:
             return None
         return dict(reading.readings)
 
-    def learn_start_empties(self, start_counts: dict, stamp: int | None = None) -> list:
+    def learn_start_empties(self, start_counts: dict, stamp: int | None = None, keep: bool = True) -> list:
         """The referee's start counts (side -> pegs in its start area) after a move it took from
         the latest still board: start holes that must then be empty (the others of that side
         read surely as its pegs) learn their own empty look from that board's picture, if it
@@ -177,7 +179,8 @@ class BoardVision:
         print under a tilted camera's view can make that estimate look like a black head.
         ``stamp``: the frame index of the readings the referee judged; another still board since
         (the board changed again) learns nothing. Returns the holes learnt (kept in
-        ``calibration.colours``, and in the file ``learned`` if one was given)."""
+        ``calibration.colours``, and in the file ``learned`` if one was given; ``keep=False``: the
+        caller writes the file with ``keep_learned``, outside its own locks)."""
         if self.still is None or (stamp is not None and stamp != self.still[0]):
             return []
         _, reading, samples = self.still
@@ -189,12 +192,21 @@ class BoardVision:
             self.classifier = clf
             self.calibration.colours = clf.model
             self.learned.update(learned_entries(clf.model, took))
-            if self.learned_path is not None:
-                try:
-                    save_learned(self.learned_path, self.calibration_key, self.learned)
-                except OSError as exc:   # kept in memory all the same; learnt again after a restart
-                    log.warning("camera: can't keep what it learnt in %s (%s)", self.learned_path, exc)
+            if keep:
+                self.keep_learned()
         return took
+
+    def keep_learned(self) -> None:
+        """Write what was learnt to the file ``learned``, if one was given: one writer at a time,
+        each the latest (a dict's copy is atomic), and nothing lost if it fails (kept in memory;
+        learnt again after a restart)."""
+        if self.learned_path is None:
+            return
+        with self._keep_lock:
+            try:
+                save_learned(self.learned_path, self.calibration_key, dict(self.learned))
+            except OSError as exc:
+                log.warning("camera: can't keep what it learnt in %s (%s)", self.learned_path, exc)
 
     def process(self, frame: np.ndarray) -> FrameResult:
         events: list = []

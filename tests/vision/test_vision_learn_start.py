@@ -187,3 +187,28 @@ def test_learning_goes_on_when_the_file_cant_be_written(wood_bw, tmp_path, caplo
     with caplog.at_level("WARNING", logger="vision.watch"):
         vision, took = _learn_from_the_empty_board(su, pics, tmp_path / "no-such-folder" / "learned.json")
     assert all(h in vision.classifier.model.hole_empty for h in took) and "can't keep" in caplog.text
+
+
+def test_the_camera_sensor_writes_what_it_learnt_outside_the_lock_its_frames_take(wood_bw, tmp_path, monkeypatch):
+    """The file is written and fsynced (file and folder) while the camera's frames go
+    on: the sensor's lock, which every frame's readings take, is free during the write."""
+    import json
+    import vision.watch as watch
+    from vision.sensor import CameraSensor
+
+    su, pics = wood_bw
+    learned = tmp_path / "camera-learned.json"
+    vision = BoardVision(su.layout, _fresh_calibration(su), learned=learned)
+    sensor = CameraSensor(None, vision, su.layout.hole_ids(), threaded=False)
+    img = pics["empty"].image()
+    vision.still = (3, read_holes(img, vision.sampler, vision.classifier), vision.sampler.sample(img))
+    held = []
+    real = watch.save_learned
+
+    def save(path, key, entries):
+        held.append(sensor.lock.locked())
+        real(path, key, entries)
+    monkeypatch.setattr(watch, "save_learned", save)
+    took = sensor.board_known(start_counts(pics["empty"].pegs, su.layout), stamp=3)
+    assert took and held == [False]
+    assert sorted(json.loads(learned.read_text())["holes"]) == sorted(took)
