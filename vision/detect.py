@@ -49,6 +49,7 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
 STRUCTURE_EMPTY = 0.85   # a patch this like its empty pattern (correlation) is an empty hole
 UNSURE_EMPTY_STRUCTURE = 0.6   # an unsure hole read "empty" closely is sure from this pattern score up
 STRUCTURE_PEG = 0.5      # ... this unlike it holds something (the middle is left to the colours)
+HOLE_NEARLY_INTACT = 0.7  # a hole's own half this like its empty pattern, the spot's half no less: a shadow
 RING_CLEAR = 10.0        # Lab: a ring this near its calibration look (light change divided out) is bare
 SHADOW_SPREADS = 8.0     # a shadow moves an empty look by at most this many spreads (tau)
 HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spot's colour less than this
@@ -367,6 +368,7 @@ class Features:
     d_empty: np.ndarray | None = None          # (N,) the distance to "empty" (distances())
     structure: np.ndarray | None = None        # (N,) the patch's correlation with its empty pattern
     structure_hole: np.ndarray | None = None   # (N,) the same of its half on the hole itself (camera model)
+    structure_spot: np.ndarray | None = None   # (N,) ... and of its half where the head is seen
     shadow: np.ndarray | None = None           # (N,) bool: a shadow over an empty hole (distances())
     conflict: np.ndarray | None = None         # (N,) bool: pattern intact, yet the head's spot changed hue
     hue_shift: np.ndarray | None = None        # (N,) Lab a-b distance of the head's spot from its empty look
@@ -627,6 +629,7 @@ class Classifier:
             k = samples.hole_points
             if k:
                 f.structure_hole = structure_score(unit_pattern(samples.patch[:, :k]), unit_pattern(self.patch_ref[:, :k]))
+                f.structure_spot = structure_score(unit_pattern(samples.patch[:, k:]), unit_pattern(self.patch_ref[:, k:]))
         if self.ring_ref is not None and len(self.ring_ref) == len(samples.ring):
             # each ring against its own look at calibration, the frame's change of light divided out
             ring = ring_estimate(samples.ring)
@@ -836,7 +839,13 @@ class Classifier:
             # the shadow's soft edge). A peg's shaft in the hole breaks that half: on the four
             # path-traced sets its correlation was at most 0.74 under 645 black pegs, and 0.75-0.96
             # under the 8 empty holes read black in a neighbour's shadow. So no side there
-            shadow = (f.structure_hole >= STRUCTURE_EMPTY) & ~intact & ~broken \
+            # (or nearly intact, 0.7, with the spot's half no less so: a black head there breaks the spot's
+            # half, 0.11-1.23 below its own half's under every black peg whose own half is 0.6 or more;
+            # an empty hole's spot half is mostly the likelier, 0.1 above at the median)
+            spot_half = f.structure_spot if f.structure_spot is not None else f.structure_hole
+            own_intact = (f.structure_hole >= STRUCTURE_EMPTY) | (
+                (f.structure_hole >= HOLE_NEARLY_INTACT) & (spot_half >= f.structure_hole - 0.05))
+            shadow = own_intact & ~intact & ~broken \
                 & ~np.asarray(f.covered if f.covered is not None else np.zeros(len(d_empty)), bool) \
                 & (f.spot_lab[..., 0].min(axis=1) < f.head_empty_lab[..., 0].max(axis=1)) \
                 & (f.hue_shift <= HUE_SHIFT) & (d_empty <= SHADOW_SPREADS * self.tau)
