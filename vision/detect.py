@@ -53,6 +53,7 @@ HOLE_NEARLY_INTACT = 0.7  # a hole's own half this like its empty pattern, the s
 RING_CLEAR = 10.0        # Lab: a ring this near its calibration look (light change divided out) is bare
 SHADOW_SPREADS = 8.0     # a shadow moves an empty look by at most this many spreads (tau)
 HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spot's colour less than this
+RING_ANGLES = 24   # a hole's ring: points at this many angles on each of its 3 radii
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
 LIGHTER_SPREADS = 1.5   # camera model: a spot this much lighter (spreads, L) than its empty look is not surely empty
@@ -143,8 +144,9 @@ class HoleSampler:
         hole_disc = _disc(g["hole"], 2, 6)
         head_disc = g.get("head_points") or _disc(g["head"], 2, 6)
         self.n_hole, self.n_head, self.n_shift = len(hole_disc), len(head_disc), len(g["shifts"])
-        ring = [(r * math.cos(2 * math.pi * (k + 0.5 * j) / 24), r * math.sin(2 * math.pi * (k + 0.5 * j) / 24))
-                for j, r in enumerate(np.linspace(g["ring_in"], g["ring_out"], 3)) for k in range(24)]
+        ring = [(r * math.cos(2 * math.pi * (k + 0.5 * j) / RING_ANGLES),
+                 r * math.sin(2 * math.pi * (k + 0.5 * j) / RING_ANGLES))
+                for j, r in enumerate(np.linspace(g["ring_in"], g["ring_out"], 3)) for k in range(RING_ANGLES)]
         keep_out = layout.peg_diameter / 2 + g["max_shift"] + 0.5
         centres = np.array([layout.holes[h] for h in self.holes], np.float64)
         stickers = [(m.x, m.y, m.size / 2 + m.quiet + 1.0) for m in layout.markers]
@@ -239,9 +241,9 @@ class HoleSampler:
         ab = (seen - centres)[:, None, :]                            # each hole -> its head, seen
         t = np.clip(((around - centres[:, None, :]) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9), 0.0, 1.0)
         under = np.linalg.norm(around - (centres[:, None, :] + t[..., None] * ab), axis=-1) < reach
-        # the ring's points come as radii x 24 angles: the opposite point is 12 angles on
-        by_angle = under.reshape(len(under), -1, 24)
-        return (by_angle | np.roll(by_angle, 12, axis=2)).reshape(under.shape)
+        # the ring's points come as radii x RING_ANGLES: the opposite point is half of them on
+        by_angle = under.reshape(len(under), -1, RING_ANGLES)
+        return (by_angle | np.roll(by_angle, RING_ANGLES // 2, axis=2)).reshape(under.shape)
 
     def background(self, cells: np.ndarray) -> np.ndarray:
         """The image points of the calibration's bare-board cells (vision.foreground), kept."""
@@ -543,6 +545,7 @@ class Classifier:
             if holes is not None and model.head_weak else None
         # each hole's empty pattern (structure_points), where calibration learnt one for every hole
         self.patch_ref = None
+        self._halves: tuple | None = None    # _ref_halves
         if holes is not None and model.hole_patch and all(h in model.hole_patch for h in holes):
             self.patch_ref = np.array([model.hole_patch[h] for h in holes], np.float32)
         self.background_ref = None
@@ -559,9 +562,8 @@ class Classifier:
         self.raw_chroma = self.raw_light = None
         if model.raw_heads and all(s in model.raw_heads for s in self.sides):
             lab = np.array([model.raw_heads[s] for s in self.sides], float)
-            self.raw_hue = (np.degrees(np.arctan2(lab[:, 2], lab[:, 1])), np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA)
-            self.raw_chroma = np.hypot(lab[:, 1], lab[:, 2])
-            self.raw_light = lab[:, 0]
+            self.raw_chroma, self.raw_light = np.hypot(lab[:, 1], lab[:, 2]), lab[:, 0]
+            self.raw_hue = (np.degrees(np.arctan2(lab[:, 2], lab[:, 1])), self.raw_chroma > RAW_CHROMA)
         d = np.linalg.norm(self.means[:, None] - self.means[None], axis=2)
         np.fill_diagonal(d, np.inf)
         self.separation = d.min(axis=1)               # distance to the nearest other class
@@ -628,8 +630,9 @@ class Classifier:
             f.structure = structure_score(samples.patch, self.patch_ref)
             k = samples.hole_points
             if k:
-                f.structure_hole = structure_score(unit_pattern(samples.patch[:, :k]), unit_pattern(self.patch_ref[:, :k]))
-                f.structure_spot = structure_score(unit_pattern(samples.patch[:, k:]), unit_pattern(self.patch_ref[:, k:]))
+                hole_ref, spot_ref = self._ref_halves(k)
+                f.structure_hole = structure_score(samples.patch[:, :k], hole_ref)
+                f.structure_spot = structure_score(samples.patch[:, k:], spot_ref)
         if self.ring_ref is not None and len(self.ring_ref) == len(samples.ring):
             # each ring against its own look at calibration, the frame's change of light divided out
             ring = ring_estimate(samples.ring)
@@ -637,6 +640,30 @@ class Classifier:
             dev = np.linalg.norm(bgr_to_lab(ring) - bgr_to_lab(self.ring_ref * gain), axis=1)
             f.ring_clear = dev < RING_CLEAR
         return f
+
+    def _ref_halves(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The empty patterns' two halves (the hole's first ``k`` points, the spot's the rest), each
+        zero-mean and unit-norm as ``structure_score`` wants its reference: made once."""
+        if self._halves is None or self._halves[0] != k:
+            self._halves = (k, unit_pattern(self.patch_ref[:, :k]), unit_pattern(self.patch_ref[:, k:]))
+        return self._halves[1], self._halves[2]
+
+    def own_half_broken(self, f: Features, n: int) -> np.ndarray:
+        """(N,) bool: the hole's own half of the patch is broken (``STRUCTURE_PEG``): a shaft stands in
+        the hole, whatever the whole patch says (camera model; all False without it)."""
+        if f.structure_hole is None or len(f.structure_hole) != n:
+            return np.zeros(n, bool)
+        return f.structure_hole <= STRUCTURE_PEG
+
+    def darkened_like_a_shadow(self, f: Features, d_empty) -> np.ndarray:
+        """(N,) bool: the head's spot darker than its empty look, in the same hue (``HUE_SHIFT``),
+        and no further from it than a peg's shadow moves an empty look (``SHADOW_SPREADS``: up to
+        6-7 spreads on the path-traced sets, not a black head's 10 or more)."""
+        darker = f.spot_lab[..., 0].min(axis=1) < f.head_empty_lab[..., 0].max(axis=1)
+        out = darker & (f.hue_shift <= HUE_SHIFT)
+        if d_empty is not None and len(d_empty) == len(out):
+            out &= np.asarray(d_empty) <= SHADOW_SPREADS * self.tau
+        return out
 
     def still_unsure(self, f: Features, labels, d_empty) -> np.ndarray:
         """(N,) bool: the calibration's unsure holes (a side's peg there may look like the hole
@@ -656,7 +683,7 @@ class Classifier:
             if f.structure_hole is not None and len(f.structure_hole) == len(out):
                 # ... or the hole's own half of the patch says it: broken under a peg read there (a shaft
                 # stands in the hole), or a shadow's darkening over an intact one under "empty"
-                peg_now |= (np.asarray(labels) >= 0) & (f.structure_hole <= STRUCTURE_PEG)
+                peg_now |= (np.asarray(labels) >= 0) & self.own_half_broken(f, len(out))
                 if f.shadow is not None and len(f.shadow) == len(out):
                     empty_now |= (np.asarray(labels) == EMPTY) & np.asarray(f.shadow, bool)
             out &= ~empty_now & ~peg_now
@@ -715,20 +742,14 @@ class Classifier:
         intact, broken = self.structure_says(f)
         # an empty hole under a shadow (``distances``): its own pattern intact, the spot only darkened
         shadowed = np.asarray(f.shadow, bool) if f.shadow is not None and len(f.shadow) == n else np.zeros(n, bool)
-        hole_broken = f.structure_hole <= STRUCTURE_PEG if f.structure_hole is not None \
-            and len(f.structure_hole) == n else np.zeros(n, bool)
+        hole_broken = self.own_half_broken(f, n)
         settled = (intact & (labels == EMPTY)) | (broken & (labels >= 0)) | (shadowed & (labels == EMPTY))
         out = conf.copy()
         if f.structure is not None and f.hue_shift is not None:
             # the pattern neither intact nor broken (a peg's shadow across an empty hole) and the head's
             # spot darker but of the same hue as the hole's empty look: a shadow may be all there is,
             # so a peg read there on the colours alone is not sure
-            darker = f.spot_lab[..., 0].min(axis=1) < f.head_empty_lab[..., 0].max(axis=1)
-            shadow_like = darker & (f.hue_shift <= HUE_SHIFT)
-            if f.d_empty is not None and len(f.d_empty) == n:
-                # ... by as much as a peg's shadow darkens an empty look (up to 6-7 spreads on the
-                # path-traced sets), not a black head's 10 or more
-                shadow_like &= f.d_empty <= SHADOW_SPREADS * self.tau
+            shadow_like = self.darkened_like_a_shadow(f, f.d_empty)
             between = ~intact & ~broken & ~np.asarray(f.covered if f.covered is not None else np.zeros(n), bool)
             # ... unless the hole's own half of the patch is broken: something stands in the hole
             # (a black head's spot over a dark hole keeps the whole patch in between)
@@ -845,10 +866,8 @@ class Classifier:
             spot_half = f.structure_spot if f.structure_spot is not None else f.structure_hole
             own_intact = (f.structure_hole >= STRUCTURE_EMPTY) | (
                 (f.structure_hole >= HOLE_NEARLY_INTACT) & (spot_half >= f.structure_hole - 0.05))
-            shadow = own_intact & ~intact & ~broken \
-                & ~np.asarray(f.covered if f.covered is not None else np.zeros(len(d_empty)), bool) \
-                & (f.spot_lab[..., 0].min(axis=1) < f.head_empty_lab[..., 0].max(axis=1)) \
-                & (f.hue_shift <= HUE_SHIFT) & (d_empty <= SHADOW_SPREADS * self.tau)
+            shadow = own_intact & ~intact & ~broken & self.darkened_like_a_shadow(f, d_empty) \
+                & ~np.asarray(f.covered if f.covered is not None else np.zeros(len(d_empty)), bool)
             d_sides = np.where(shadow[:, None], np.maximum(d_sides, 1e3), d_sides)
             f.shadow = shadow
         f.d_empty = d_empty

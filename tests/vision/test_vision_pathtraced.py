@@ -352,7 +352,7 @@ def test_a_peg_whose_hole_looks_empty_in_colour_is_sure_where_its_own_pattern_is
     old bench's s6-wood: two blue pegs, their discs 18-22 from empty, their own halves at 0.12-0.18).
     On the committed set, a peg read surely with the whole patch in between and its disc made to
     look empty: unsure with its own half intact, sure with it broken."""
-    from vision.detect import STRUCTURE_EMPTY, STRUCTURE_PEG, weighted
+    from vision.detect import LAB_WEIGHT, STRUCTURE_EMPTY, STRUCTURE_PEG
 
     tried = 0
     for su, _ in measured.values():
@@ -369,7 +369,7 @@ def test_a_peg_whose_hole_looks_empty_in_colour_is_sure_where_its_own_pattern_is
                     and not broken[i] and i not in sm.covered and labels[i] in cl.model.bodies):
                 continue
             f.hole_lab = f.hole_lab.copy()
-            f.hole_lab[i] = cl.empty_means[i] / weighted(np.ones((1, 3)))[0]
+            f.hole_lab[i] = cl.empty_means[i] / LAB_WEIGHT     # (weighted Lab back to Lab)
             f.structure_hole = f.structure_hole.copy()
             f.structure_hole[i] = STRUCTURE_EMPTY
             if cl.check_picture(f, labels, conf, sm.covered)[i] != 0.5:
