@@ -54,6 +54,8 @@ RING_CLEAR = 10.0        # Lab: a ring this near its calibration look (light cha
 SHADOW_SPREADS = 8.0     # a shadow moves an empty look by at most this many spreads (tau)
 HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spot's colour less than this
 RING_ANGLES = 24   # a hole's ring: points at this many angles on each of its 3 radii
+RING_NEIGHBOURS = 8   # a ring that isn't clear is told by this many nearest holes' rings ...
+RING_TOLD_BY = 3      # ... at least this many of them clear
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
 LIGHTER_SPREADS = 1.5   # camera model: a spot this much lighter (spreads, L) than its empty look is not surely empty
@@ -63,6 +65,7 @@ RAW_HUE_OWN = 15.0     # degrees: a head's hue as seen this near one coloured si
 RAW_HUE_APART = 15.0   # ... and this much further from every other side's names that side (sides_by_raw_hue)
 RAW_HUE_SPREAD = 5.0   # degrees of hue as seen counted as one spread there
 RAW_COLOURLESS = 0.3   # a head this much less colourful as seen than its side's start heads is not surely of it
+RAW_PLAIN_AB = 5.0   # Lab a-b: a white head read through a told ring this far from its start heads as seen is not sure
 WARMER = 7.0      # Lab b: a head read white or black this much warmer than that side, as seen and divided, is not sure
 SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
 
@@ -119,6 +122,7 @@ class Samples:
     covered: np.ndarray | None = None   # (N,) bool: some neighbour's head can be seen over the hole's disc
     patch: np.ndarray | None = None     # (N, P) grey levels over the hole and where its head would be seen
     hole_points: int = 0                # camera model: the patch's first this many points lie on the hole itself
+    neighbours: np.ndarray | None = None   # (N, K) each hole's nearest holes on the board, nearest first
 
 
 class HoleSampler:
@@ -204,6 +208,9 @@ class HoleSampler:
                 if len(near):
                     self.covered[i] = [int(j) for j in near]
         self.covered_mask = np.array([i in self.covered for i in range(len(centres))], bool)
+        apart = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+        np.fill_diagonal(apart, np.inf)
+        self.neighbours = np.argsort(apart, axis=1)[:, :RING_NEIGHBOURS] if len(centres) > RING_NEIGHBOURS else None
         w, h = self.image_size
 
         def inside(p):
@@ -284,7 +291,7 @@ class HoleSampler:
             rim = _median(vals[:, a + N_CORE:a + self.n_head], 1)
             spot = np.stack([core, rim], axis=1)
         return Samples(hole, heads, ring, saturated, spot, self.covered_mask, patch,
-                       self.hole_points)
+                       self.hole_points, self.neighbours)
 
 
 def structure_points(layout: Layout) -> np.ndarray:
@@ -375,6 +382,7 @@ class Features:
     conflict: np.ndarray | None = None         # (N,) bool: pattern intact, yet the head's spot changed hue
     hue_shift: np.ndarray | None = None        # (N,) Lab a-b distance of the head's spot from its empty look
     ring_clear: np.ndarray | None = None       # (N,) bool: the hole's ring looks as at calibration
+    ring_told: np.ndarray | None = None        # (N,) bool: ... told by its neighbours' (Classifier._ring_told)
     head_raw: np.ndarray | None = None         # (N, C, 3) the heads' BGR as seen (not normalised)
 
 
@@ -623,23 +631,60 @@ class Classifier:
     def features(self, samples: Samples) -> Features:
         """The samples normalised as this model was learnt (see ``features``), and each hole's
         structure score where the model has the holes' empty patterns."""
-        f = features(samples, self.model.board_ref, self.norm)
-        f.head_raw = samples.heads
+        structure = structure_hole = structure_spot = None
         if self.patch_ref is not None and samples.patch is not None \
                 and samples.patch.shape == self.patch_ref.shape:
-            f.structure = structure_score(samples.patch, self.patch_ref)
+            structure = structure_score(samples.patch, self.patch_ref)
             k = samples.hole_points
             if k:
                 hole_ref, spot_ref = self._ref_halves(k)
-                f.structure_hole = structure_score(samples.patch[:, :k], hole_ref)
-                f.structure_spot = structure_score(samples.patch[:, k:], spot_ref)
+                structure_hole = structure_score(samples.patch[:, :k], hole_ref)
+                structure_spot = structure_score(samples.patch[:, k:], spot_ref)
+        ring_clear = told = None
         if self.ring_ref is not None and len(self.ring_ref) == len(samples.ring):
             # each ring against its own look at calibration, the frame's change of light divided out
             ring = ring_estimate(samples.ring)
             gain = np.median(ring / np.maximum(self.ring_ref, 1.0), axis=0)
             dev = np.linalg.norm(bgr_to_lab(ring) - bgr_to_lab(self.ring_ref * gain), axis=1)
-            f.ring_clear = dev < RING_CLEAR
+            ring_clear = dev < RING_CLEAR
+            if structure is not None:
+                samples, told = self._ring_told(samples, ring, ring_clear, structure, structure_hole)
+                ring_clear = ring_clear | told
+        f = features(samples, self.model.board_ref, self.norm)
+        f.head_raw = samples.heads
+        f.structure, f.structure_hole, f.structure_spot = structure, structure_hole, structure_spot
+        f.ring_clear = ring_clear
+        f.ring_told = told
         return f
+
+    def _ring_told(self, samples: Samples, ring, clear, structure, structure_hole) -> tuple[Samples, np.ndarray]:
+        """``samples`` with the ring of each hole that holds something (its pattern, or its own half
+        of it, broken) but whose ring isn't as at calibration taken from its calibration look times
+        the change of light its clear neighbours' rings show. At a tilted camera's far corners a
+        peg's own head, or a neighbour's, is seen 10-14 mm out, over the ring that divides its
+        colour: a black head's ring went from (150, 186, 218) to (38, 62, 110) and the head read
+        blue, green and yellow heads read unlike anything learnt. A hand over the hole leaves too
+        few clear rings near it, and its ring is left as it is. Also (N,) bool: the rings so told."""
+        none = np.zeros(len(ring), bool)
+        if samples.neighbours is None or len(samples.neighbours) != len(ring):
+            return samples, none
+        holds = structure <= STRUCTURE_PEG
+        if structure_hole is not None:
+            holds = holds | (structure_hole <= STRUCTURE_PEG)
+        rows = np.nonzero(holds & ~clear)[0]
+        if not len(rows):
+            return samples, none
+        near = samples.neighbours[rows]                                   # (R, K)
+        ok = clear[near]
+        told = ok.sum(axis=1) >= RING_TOLD_BY
+        if not told.any():
+            return samples, none
+        ratio = ring[near] / np.maximum(self.ring_ref[near], 1.0)         # (R, K, 3)
+        gain = np.nanmedian(np.where(ok[..., None], ratio, np.nan)[told], axis=1)
+        out = np.array(samples.ring, np.float32, copy=True)
+        out[rows[told]] = self.ring_ref[rows[told]] * gain
+        none[rows[told]] = True
+        return replace(samples, ring=out), none
 
     def _ref_halves(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """The empty patterns' two halves (the hole's first ``k`` points, the spot's the rest), each
@@ -876,6 +921,9 @@ class Classifier:
             warmer = self.warmer_than_a_plain_head(f, d_sides, where, np.minimum(d_empty, d_board))
             if warmer is not None:
                 f.conflict = f.conflict | warmer
+            unlike = self.unlike_its_side_as_seen(f, d_sides, where, np.minimum(d_empty, d_board))
+            if unlike is not None:
+                f.conflict = f.conflict | unlike
         lighter = self.lighter_than_a_dark_head(f, d_sides, np.minimum(d_empty, d_board))
         if lighter is not None:
             f.conflict = lighter if f.conflict is None else f.conflict | lighter
@@ -1006,6 +1054,34 @@ class Classifier:
         divided = f.head_lab[rows, at, 2]
         own = np.array([self.model.pegs[s][2] for s in self.sides], float)[j[rows]]
         out[rows] = np.minimum(raw - seen, divided - own) > WARMER
+        return out
+
+    def unlike_its_side_as_seen(self, f: Features, d_sides, where, d_rest) -> np.ndarray | None:
+        """(N,) bool: a hole whose ring was told by its neighbours' (``_ring_told``), nearest a side's
+        pegs, whose head as the camera sees it is unlike that side's start heads: a light plain
+        side's (white) further than ``RAW_PLAIN_AB`` from theirs in Lab a-b, a coloured side's less
+        than half as colourful. A told ring divides whatever stands over the hole as if it were lit
+        like the board at calibration, and a lamp-lit finger over an empty hole came out white at
+        1.00 (bench2's s8-wood ``move-06-hand`` M97 and M100, bench3's s8-wood-k1-0.2 ``hand-01``
+        M109-M111: 6.7-14.8 from the white start heads as seen, redder; the white heads read through
+        told rings on the path-traced sets 0.0-3.9). Not black: a black dome's sheen tints it as seen,
+        up to 8.4 from its start heads through told rings, and no hand over a hole read black."""
+        if f.ring_told is None or not np.any(f.ring_told) or self.raw_hue is None or f.head_raw is None \
+                or len(self.sides) == 0:
+            return None
+        _, coloured = self.raw_hue
+        n = len(d_sides)
+        j = d_sides.argmin(axis=1)
+        out = np.zeros(n, bool)
+        rows = np.nonzero((d_sides[np.arange(n), j] < d_rest) & np.asarray(f.ring_told, bool))[0]
+        if not len(rows):
+            return out
+        lab = bgr_to_lab(f.head_raw[rows, where[rows, j[rows]]].astype(np.float32))
+        start = np.array([self.model.raw_heads[s] for s in self.sides], float)[j[rows]]
+        ab = np.hypot(lab[:, 1] - start[:, 1], lab[:, 2] - start[:, 2])
+        chroma = np.hypot(lab[:, 1], lab[:, 2])
+        light = self.raw_light[j[rows]] >= 50.0
+        out[rows] = np.where(coloured[j[rows]], chroma < 0.5 * self.raw_chroma[j[rows]], light & (ab > RAW_PLAIN_AB))
         return out
 
     def readings(self, f: Features, visible=None, d=None, labels=None) -> list:

@@ -155,9 +155,10 @@ def test_the_detector_on_the_committed_set_never_reads_a_false_position_or_a_han
 # (s6-paper refused: no camera model fits it), 2.68 % (24 of 896 holes), 3 of 6 positions; main at
 # d3e91cd 2.46 %; s9-23f (the camera judged on the printed discs too) 6 accepted, 0.56 % (5 of 896);
 # session 9 (shadows over empty holes read empty) 0.45 % (4 of 896), 4 of 6 positions; then 0.22 %
-# (2 of 896: s8-wood's M92, an empty hole in a shadow, read black, and M116, orange read yellow).
+# (2 of 896: s8-wood's M92, an empty hole in a shadow, read black, and M116, orange read yellow);
+# session 10 (rings told by their neighbours) 0.11 % (1 of 896, M92).
 ACCEPTED_AT_LEAST = 6
-HOLE_ERROR_AT_MOST = 0.003
+HOLE_ERROR_AT_MOST = 0.002
 POSITIONS_READ_AT_LEAST = 4      # s4-paper-bw, s4-wood, s4-wood-bw, s6-wood
 
 
@@ -196,14 +197,20 @@ def test_a_head_whose_hue_as_the_camera_sees_it_is_another_sides_is_not_read_sur
     """Committed s8-wood (75 cm, tilt 13): the orange peg in M116, its colour divided by the board
     round it, looks like yellow's (1.9 spreads from yellow, 3.1 from orange; read yellow at 0.95
     before s8-23d), but its hue as the camera sees it is orange's start heads' (3 degrees off, 23
-    from yellow's): not sure, and the referee gets no reading there. No hole of a set-up read
-    through the camera model is read surely as another coloured side's peg."""
+    from yellow's): not sure, and the referee gets no reading there (its ring as seen, which its own
+    head is over: since session 10 the ring is told by its neighbours and M116 reads orange). No hole
+    of a set-up read through the camera model is read surely as another coloured side's peg."""
     su, _ = measured["s8-wood"]
     assert su.classifier.raw_hue is not None
     p = next(p for p in su.pictures if p.kind == "position")
     orange = next(s for s, name in su.colours.items() if name == "orange")
     assert p.pegs["M116"] == orange
-    reading, _ = su.read(p)
+    tell = su.classifier._ring_told
+    su.classifier._ring_told = lambda samples, ring, *a: (samples, np.zeros(len(ring), bool))
+    try:
+        reading, _ = su.read(p)
+    finally:
+        su.classifier._ring_told = tell
     assert reading.confidence["M116"] < 0.8 and "M116" not in reading.readings
     for su, _ in measured.values():
         if su.calibration is None or su.calibration.camera is None:
@@ -498,6 +505,86 @@ def test_a_plain_head_warmer_than_its_side_as_seen_and_divided_is_not_read_surel
                     plain += 1   # (s6-paper's M62 is read black at 0.5 for another reason)
                     assert reading.confidence[h] >= 0.8 and h in reading.readings, (su.name, p.name, h)
     assert plain >= 10
+
+
+def test_a_ring_a_head_is_seen_over_is_told_by_its_clear_neighbours(measured):
+    """At a tilted camera's far corners a peg's head, its own or a neighbour's, is seen over the ring
+    of bare board that divides its colour. Where something stands in the hole and its ring isn't as
+    at calibration, the ring is its calibration look times the light its clear neighbours' rings
+    show. On the committed s8-wood: M116's orange head, read yellow through its own ring, and M117's
+    white one are read right and surely through told rings, and every told hole of the committed
+    positions is read right; without telling, M116 is not read orange surely."""
+    told_holes = 0
+    for su, _ in measured.values():
+        for p in su.pictures:
+            if p.kind != "position":
+                continue
+            f = su.classifier.features(su.sampler.sample(p.image()))
+            if f.ring_told is None:
+                continue
+            reading, _ = su.read(p)
+            for i in np.nonzero(f.ring_told)[0]:
+                h = su.sampler.holes[i]
+                assert h in p.pegs, (su.name, h)            # only where something stands
+                assert reading.labels[h] == p.pegs[h] and reading.confidence[h] >= 0.8, (su.name, h)
+                told_holes += 1
+    assert told_holes >= 8
+    su, _ = measured["s8-wood"]
+    p = next(p for p in su.pictures if p.kind == "position")
+    f = su.classifier.features(su.sampler.sample(p.image()))
+    for h in ("M116", "M117"):
+        assert f.ring_told[su.sampler.holes.index(h)], h
+    orange = next(s for s, name in su.colours.items() if name == "orange")
+    assert p.pegs["M116"] == orange
+    tell = su.classifier._ring_told
+    su.classifier._ring_told = lambda samples, ring, *a: (samples, np.zeros(len(ring), bool))
+    try:
+        without, _ = su.read(p)
+    finally:
+        su.classifier._ring_told = tell
+    assert not (without.labels["M116"] == orange and without.confidence["M116"] >= 0.8)
+
+
+def test_a_light_hand_over_a_told_ring_is_not_a_sure_white_head(measured):
+    """A told ring divides whatever stands over the hole as if it were lit like the board at
+    calibration, and a lamp-lit finger over an empty hole came out white at 1.00 (bench2's s8-wood
+    ``move-06-hand``, bench3's s8-wood-k1-0.2 ``hand-01``). So a white head read through a told ring
+    must look white as the camera sees it too (``RAW_PLAIN_AB``). On the committed s8-wood: M117's
+    white head, read through a told ring, passes; the same head given the finger's look as seen
+    (Lab a +13.3, b +6.5 against the start heads) is a conflict; a coloured head seen grey is too."""
+    from vision.detect import lab_to_bgr_unclipped
+
+    su, _ = measured["s8-wood"]
+    cl = su.classifier
+    p = next(p for p in su.pictures if p.kind == "position")
+    white = next(s for s, name in su.colours.items() if name == "white")
+    i = su.sampler.holes.index("M117")
+    assert p.pegs["M117"] == white
+    f = cl.features(su.sampler.sample(p.image()))
+    assert f.ring_told[i]
+    n = len(su.sampler.holes)
+    d_sides = np.full((n, len(cl.sides)), 100.0)
+    d_sides[i, list(cl.sides).index(white)] = 1.0
+    where = np.zeros((n, len(cl.sides)), int)
+    d_rest = np.full(n, 50.0)
+    seen = np.array(cl.model.raw_heads[white], float)
+    f.head_raw = f.head_raw.copy()
+    f.head_raw[i, 0] = lab_to_bgr_unclipped(seen)
+    assert not cl.unlike_its_side_as_seen(f, d_sides, where, d_rest)[i]
+    f.head_raw[i, 0] = lab_to_bgr_unclipped(seen + [-10.0, 13.3, 6.5])
+    assert cl.unlike_its_side_as_seen(f, d_sides, where, d_rest)[i]
+    f.ring_told = np.zeros(n, bool)          # the rule is the told rings' only
+    untold = cl.unlike_its_side_as_seen(f, d_sides, where, d_rest)
+    assert untold is None or not untold.any()
+    f.ring_told = np.zeros(n, bool)
+    f.ring_told[i] = True
+    orange = next(s for s, name in su.colours.items() if name == "orange")
+    d_sides[i] = 100.0
+    d_sides[i, list(cl.sides).index(orange)] = 1.0
+    f.head_raw[i, 0] = lab_to_bgr_unclipped([70.0, 3.0, 5.0])
+    assert cl.unlike_its_side_as_seen(f, d_sides, where, d_rest)[i]
+    f.head_raw[i, 0] = lab_to_bgr_unclipped(np.array(cl.model.raw_heads[orange], float))
+    assert not cl.unlike_its_side_as_seen(f, d_sides, where, d_rest)[i]
 
 
 # s4-wood's short game (game.json): the detector at 47d4a70 took all 4 moves without asking
