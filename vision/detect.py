@@ -49,6 +49,8 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
 STRUCTURE_EMPTY = 0.85   # a patch this like its empty pattern (correlation) is an empty hole
 UNSURE_EMPTY_STRUCTURE = 0.6   # an unsure hole read "empty" closely is sure from this pattern score up
 STRUCTURE_PEG = 0.5      # ... this unlike it holds something (the middle is left to the colours)
+SHADOW_OWN_INTACT = 0.78  # a darkened spot over a hole whose own half is this intact: a shadow (black pegs: 0.74 at most)
+SPOT_HALF_INTACT = 0.8  # the spot's half of the patch this like its empty pattern: no dark head there
 HOLE_NEARLY_INTACT = 0.7  # a hole's own half this like its empty pattern, the spot's half no less: a shadow
 RING_CLEAR = 10.0        # Lab: a ring this near its calibration look (light change divided out) is bare
 SHADOW_SPREADS = 8.0     # a shadow moves an empty look by at most this many spreads (tau)
@@ -903,14 +905,19 @@ class Classifier:
             # by no more than a shadow darkens it, and the pattern of the hole itself (its half of
             # the patch, on the board) intact, though the whole patch is not (the spot's half is in
             # the shadow's soft edge). A peg's shaft in the hole breaks that half: on the four
-            # path-traced sets its correlation was at most 0.74 under 645 black pegs, and 0.75-0.96
-            # under the 8 empty holes read black in a neighbour's shadow. So no side there
+            # path-traced sets its correlation was at most 0.74 under 670 black pegs (0.56 under the
+            # 12 pegs of any colour whose spot was darkened like this), and 0.78-0.96 under empty
+            # holes read black in a neighbour's shadow. So no side there
             # (or nearly intact, 0.7, with the spot's half no less so: a black head there breaks the spot's
             # half, 0.11-1.23 below its own half's under every black peg whose own half is 0.6 or more;
             # an empty hole's spot half is mostly the likelier, 0.1 above at the median)
+            # (or the spot's half intact: a dark head seen there breaks it, to 0.74 at most under
+            # the 670 black pegs; the own half of an empty hole at a far corner, 0.39-0.61, may be
+            # broken by a neighbour's peg seen over it)
             spot_half = f.structure_spot if f.structure_spot is not None else f.structure_hole
-            own_intact = (f.structure_hole >= STRUCTURE_EMPTY) | (
+            own_intact = (f.structure_hole >= SHADOW_OWN_INTACT) | (
                 (f.structure_hole >= HOLE_NEARLY_INTACT) & (spot_half >= f.structure_hole - 0.05))
+            own_intact |= spot_half >= SPOT_HALF_INTACT
             shadow = own_intact & ~intact & ~broken & self.darkened_like_a_shadow(f, d_empty) \
                 & ~np.asarray(f.covered if f.covered is not None else np.zeros(len(d_empty)), bool)
             d_sides = np.where(shadow[:, None], np.maximum(d_sides, 1e3), d_sides)
