@@ -58,6 +58,7 @@ HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spo
 RING_ANGLES = 24   # a hole's ring: points at this many angles on each of its 3 radii
 RING_NEIGHBOURS = 8   # a ring that isn't clear is told by this many nearest holes' rings ...
 RING_TOLD_BY = 3      # ... at least this many of them clear
+SEEN_MARGIN = 8.0     # mm above the measured head height (its middle) a peg may be seen over a neighbour
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
 LIGHTER_SPREADS = 1.5   # camera model: a spot this much lighter (spreads, L) than its empty look is not surely empty
@@ -125,6 +126,7 @@ class Samples:
     patch: np.ndarray | None = None     # (N, P) grey levels over the hole and where its head would be seen
     hole_points: int = 0                # camera model: the patch's first this many points lie on the hole itself
     neighbours: np.ndarray | None = None   # (N, K) each hole's nearest holes on the board, nearest first
+    seen_over: np.ndarray | None = None    # (N, K) bool: camera model: that neighbour's peg may be seen over the hole
 
 
 class HoleSampler:
@@ -213,6 +215,9 @@ class HoleSampler:
         apart = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
         np.fill_diagonal(apart, np.inf)
         self.neighbours = np.argsort(apart, axis=1)[:, :RING_NEIGHBOURS] if len(centres) > RING_NEIGHBOURS else None
+        self.seen_over = None
+        if self.camera is not None and self.head_height > 0 and self.neighbours is not None:
+            self.seen_over = self._seen_over(centres)
         w, h = self.image_size
 
         def inside(p):
@@ -254,6 +259,24 @@ class HoleSampler:
         by_angle = under.reshape(len(under), -1, RING_ANGLES)
         return (by_angle | np.roll(by_angle, RING_ANGLES // 2, axis=2)).reshape(under.shape)
 
+    def _seen_over(self, centres: np.ndarray) -> np.ndarray | None:
+        """(N, K) bool: the camera may see neighbour k's peg (``neighbours``) over hole i's own half of
+        the structure patch: the peg, from its hole up to its top (``SEEN_MARGIN`` mm above the head
+        height calibration measures, which is the head's middle), passes within a head's radius
+        (as seen) and half of one of the hole's centre. At a tilted camera's far corners the pegs next
+        to an empty hole broke its own half to 0.39-0.48 from 7.2-8.4 mm away."""
+        c = self.camera.centre
+        H, h = -float(c[2]), self.head_height + SEEN_MARGIN
+        if H <= h:
+            return None
+        r = self.layout.peg_diameter / 2
+        seen = centres + (centres - c[:2]) * (h / (H - h))
+        reach = r * H / (H - h) + 0.5 * r
+        a, ab = centres[self.neighbours], (seen - centres)[self.neighbours]         # (N, K, 2)
+        rel = centres[:, None, :] - a
+        t = np.clip((rel * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9), 0.0, 1.0)
+        return np.linalg.norm(rel - t[..., None] * ab, axis=-1) < reach
+
     def background(self, cells: np.ndarray) -> np.ndarray:
         """The image points of the calibration's bare-board cells (vision.foreground), kept."""
         if getattr(self, "_background", None) is None or self._background[0] is not cells:
@@ -293,7 +316,7 @@ class HoleSampler:
             rim = _median(vals[:, a + N_CORE:a + self.n_head], 1)
             spot = np.stack([core, rim], axis=1)
         return Samples(hole, heads, ring, saturated, spot, self.covered_mask, patch,
-                       self.hole_points, self.neighbours)
+                       self.hole_points, self.neighbours, self.seen_over)
 
 
 def structure_points(layout: Layout) -> np.ndarray:
@@ -385,6 +408,8 @@ class Features:
     hue_shift: np.ndarray | None = None        # (N,) Lab a-b distance of the head's spot from its empty look
     ring_clear: np.ndarray | None = None       # (N,) bool: the hole's ring looks as at calibration
     ring_told: np.ndarray | None = None        # (N,) bool: ... told by its neighbours' (Classifier._ring_told)
+    overlooked: np.ndarray | None = None       # (N,) bool: a neighbour that may hold a peg may be seen over the hole
+    shaft: np.ndarray | None = None            # (N,) bool: a peg's shaft stands in the hole (distances())
     head_raw: np.ndarray | None = None         # (N, C, 3) the heads' BGR as seen (not normalised)
 
 
@@ -545,8 +570,9 @@ class Classifier:
             else None
         keys, self.means = model.classes()
         # each hole's own empty look where calibration saw it (else the board's typical empty hole)
-        self.empty_means = None
+        self.empty_means = self.empty_seen = None
         if holes is not None and model.hole_empty:
+            self.empty_seen = np.array([h in model.hole_empty for h in holes], bool)
             self.empty_means = weighted(np.array([model.hole_empty.get(h, model.empty) for h in holes], float))
         # holes where calibration saw both looks and the peg clipped where the empty look did not
         self.clip_proven = np.array([h in model.clip_proven for h in holes], bool) \
@@ -657,6 +683,10 @@ class Classifier:
         f.structure, f.structure_hole, f.structure_spot = structure, structure_hole, structure_spot
         f.ring_clear = ring_clear
         f.ring_told = told
+        if structure_hole is not None and samples.seen_over is not None \
+                and len(samples.seen_over) == len(structure_hole):
+            # a neighbour whose pattern is not intact may hold a peg (a yellow one's at 0.52)
+            f.overlooked = (samples.seen_over & (structure < STRUCTURE_EMPTY)[samples.neighbours]).any(axis=1)
         return f
 
     def _ring_told(self, samples: Samples, ring, clear, structure, structure_hole) -> tuple[Samples, np.ndarray]:
@@ -701,6 +731,22 @@ class Classifier:
         if f.structure_hole is None or len(f.structure_hole) != n:
             return np.zeros(n, bool)
         return f.structure_hole <= STRUCTURE_PEG
+
+    def shaft_seen(self, f: Features, intact, broken) -> np.ndarray | None:
+        """(N,) bool: a peg's shaft stands in the hole though the whole patch is only in between (its
+        head seen beside the hole, over the board): the hole's own half of the patch broken
+        (``STRUCTURE_PEG``), no neighbour holding something that may be seen over it
+        (``Features.overlooked``), nothing as wide as a hand over its ring (``ring_clear``), and the
+        hole's empty look measured at calibration, not borrowed from its neighbours (a start hole's
+        borrowed pattern came out broken, 0.20-0.21, over two empty start holes). On the four
+        path-traced sets' positions and games 3,879 pegs' own halves were broken; 5 empty holes'
+        outside the hand pictures, those two and three beside far-corner pegs."""
+        n = len(intact)
+        if f.overlooked is None or f.ring_clear is None or self.empty_seen is None or len(self.empty_seen) != n:
+            return None
+        covered = np.zeros(n, bool) if f.covered is None else np.asarray(f.covered, bool)
+        return self.own_half_broken(f, n) & ~intact & ~broken & ~f.overlooked & np.asarray(f.ring_clear, bool) \
+            & self.empty_seen & ~covered
 
     def darkened_like_a_shadow(self, f: Features, d_empty) -> np.ndarray:
         """(N,) bool: the head's spot darker than its empty look, in the same hue (``HUE_SHIFT``),
@@ -883,7 +929,7 @@ class Classifier:
             # more than a shadow or a neighbour's reflection moves it, where the pattern is intact: a
             # coloured head seen there with its hole in view is not a peg in this hole: not sure there
             f.conflict = intact & (f.hue_shift > HUE_SHIFT)
-            d_sides = self.sides_by_raw_hue(f, d_sides, where, broken)
+            d_sides = self.sides_by_raw_hue(f, d_sides, where, broken | self.own_half_broken(f, len(d_sides)))
             other_hue = self.raw_hue_disagrees(f, d_sides, where, np.minimum(d_empty, d_board))
             if other_hue is not None:
                 f.conflict = f.conflict | other_hue
@@ -900,6 +946,10 @@ class Classifier:
                 # as wide as a hand or a card covers it, so a head that looks like the board (a white
                 # peg on a white print) is a peg
                 d_board = np.where(broken & f.ring_clear, np.maximum(d_board, far), d_board)
+        shaft = f.shaft = self.shaft_seen(f, intact, broken)
+        if shaft is not None:
+            d_empty = np.where(shaft, np.maximum(d_empty, 1e3), d_empty)
+            d_board = np.where(shaft, np.maximum(d_board, 1e3), d_board)
         if f.structure_hole is not None and f.hue_shift is not None:
             # a shadow over an empty hole: the head's spot darker than its empty look, in the same hue,
             # by no more than a shadow darkens it, and the pattern of the hole itself (its half of
@@ -1153,6 +1203,8 @@ class Classifier:
             # 3.5 spreads further (2D `hard` 1010: green pegs in the sheen 25-27 from green, 48-50 from the
             # next; yellow against green there stays unread: 27.5 against 29.5)
             _, broken = self.structure_says(f)
+            if f.shaft is not None and len(f.shaft) == n:
+                broken = broken | f.shaft
             peg_far = broken & np.asarray(f.ring_clear, bool) & (self.keys[best] >= 0) \
                 & (d1 <= 6 * self.class_tau[best]) & (second >= d1 + 3.5 * self.tau)
             outlier &= ~peg_far

@@ -593,6 +593,67 @@ def test_a_light_hand_over_a_told_ring_is_not_a_sure_white_head(measured):
     assert not cl.unlike_its_side_as_seen(f, d_sides, where, d_rest)[i]
 
 
+def test_a_shaft_seen_in_its_hole_makes_it_not_empty_unless_a_neighbours_peg_may_be_seen_there(measured):
+    """A peg whose head is seen beside its hole leaves the whole patch in between, but its shaft
+    breaks the hole's own half: then the hole is not empty, unless a neighbour that may hold a
+    peg can be seen over it (far-corner empty holes' own halves broke to 0.39-0.48 beside pegs), a
+    hand lies over its ring, or its empty look was only borrowed. On the committed set every hole
+    so named holds a peg; an empty hole given a broken own half is named, and not where its ring
+    isn't clear, its empty look wasn't measured, or a neighbour whose pattern isn't intact may be
+    seen over it."""
+    from vision.detect import STRUCTURE_EMPTY
+
+    named = 0
+    for su, _ in measured.values():
+        for p in su.pictures:
+            if p.kind != "position":
+                continue
+            f = su.classifier.features(su.sampler.sample(p.image()))
+            su.classifier.distances(f)
+            if f.shaft is None:
+                continue
+            for i in np.nonzero(f.shaft)[0]:
+                assert su.sampler.holes[i] in p.pegs, (su.name, su.sampler.holes[i])
+                named += 1
+    assert named >= 5
+    # an empty hole whose empty look was measured, a neighbour it may see a peg of (empty now)
+    found = None
+    for su, _ in measured.values():
+        cl, sm = su.classifier, su.sampler
+        p = next(p for p in su.pictures if p.kind == "position")
+        samples = sm.sample(p.image())
+        f = cl.features(samples)
+        if samples.seen_over is None:
+            continue
+        found = next(((su, cl, sm, p, samples, f, i) for i, h in enumerate(sm.holes)
+                      if h not in p.pegs and h in cl.model.hole_empty and not f.overlooked[i] and f.ring_clear[i]
+                      and not (f.covered is not None and f.covered[i]) and samples.seen_over[i].any()), None)
+        if found:
+            break
+    assert found
+    su, cl, sm, p, samples, f, i = found
+    intact, broken = cl.structure_says(f)
+    f.structure_hole = f.structure_hole.copy()
+    f.structure_hole[i] = 0.2
+    intact[i] = broken[i] = False
+    assert cl.shaft_seen(f, intact, broken)[i]
+    f.ring_clear = f.ring_clear.copy()
+    f.ring_clear[i] = False
+    assert not cl.shaft_seen(f, intact, broken)[i]
+    f.ring_clear[i] = True
+    seen = cl.empty_seen[i]
+    cl.empty_seen[i] = False
+    try:
+        assert not cl.shaft_seen(f, intact, broken)[i]
+    finally:
+        cl.empty_seen[i] = seen
+    k = next(k for k in range(samples.neighbours.shape[1]) if samples.seen_over[i, k])
+    structure = f.structure.copy()
+    structure[samples.neighbours[i, k]] = STRUCTURE_EMPTY - 0.3
+    f.overlooked = (samples.seen_over & (structure < STRUCTURE_EMPTY)[samples.neighbours]).any(axis=1)
+    assert not cl.shaft_seen(f, intact, broken)[i]
+
+
 # s4-wood's short game (game.json): the detector at 47d4a70 took all 4 moves without asking
 GAME_TAKEN_AT_LEAST = 3
 
