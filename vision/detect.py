@@ -971,6 +971,9 @@ class Classifier:
             shadow = own_intact & ~intact & ~broken & self.darkened_like_a_shadow(f, d_empty) \
                 & ~np.asarray(f.covered if f.covered is not None else np.zeros(len(d_empty)), bool)
             d_sides = np.where(shadow[:, None], np.maximum(d_sides, 1e3), d_sides)
+            if f.ring_clear is not None:
+                # nor a hand or a card: the board round the hole looks as it did
+                d_board = np.where(shadow & np.asarray(f.ring_clear, bool), np.maximum(d_board, 1e3), d_board)
             f.shadow = shadow
         f.d_empty = d_empty
         if f.conflict is not None:

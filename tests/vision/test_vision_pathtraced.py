@@ -313,8 +313,10 @@ def test_a_shadow_over_an_empty_hole_whose_own_pattern_is_intact_is_read_empty(m
             if p.kind != "position":
                 continue
             f = su.classifier.features(su.sampler.sample(p.image()))
-            su.classifier.distances(f)
+            d, _ = su.classifier.distances(f)
             assert f.structure_hole is not None and f.shadow is not None
+            # a shadow with the board round the hole as it was is no hand or card either
+            assert (d[f.shadow & f.ring_clear, -1] >= 1e3).all()
             for i, h in enumerate(su.sampler.holes):
                 if p.pegs.get(h) in black:
                     assert f.structure_hole[i] < SHADOW_OWN_INTACT, (su.name, h, f.structure_hole[i])
