@@ -67,6 +67,7 @@ RAW_HUE_CLEAR = 5.0   # degrees: a head's hue as seen must be this much nearer i
 RAW_HUE_OWN = 15.0     # degrees: a head's hue as seen this near one coloured side's start heads' ...
 RAW_HUE_APART = 15.0   # ... and this much further from every other side's names that side (sides_by_raw_hue)
 RAW_HUE_SPREAD = 5.0   # degrees of hue as seen counted as one spread there
+RAW_COLOURFUL = 0.5    # a head named by its hue as seen is at least this colourful as its side's start heads
 RAW_COLOURLESS = 0.3   # a head this much less colourful as seen than its side's start heads is not surely of it
 RAW_PLAIN_AB = 5.0   # Lab a-b: a white head read through a told ring this far from its start heads as seen is not sure
 WARMER = 7.0      # Lab b: a head read white or black this much warmer than that side, as seen and divided, is not sure
@@ -1006,7 +1007,10 @@ class Classifier:
         further from every other side's (black and white ones by their own distances). On the
         path-traced sets the hue as seen named the right side for all 671 coloured pegs read and
         for all 18 coloured heads left "unlike anything learnt", 8 of them nearest another side by
-        the divided colour (purple heads nearest blue, yellow nearest orange)."""
+        the divided colour (purple heads nearest blue, yellow nearest orange). The hue is read
+        where the nearest side's head was found and where the head is most colourful (its lit
+        side); either names the side where it is clear and the head there is ``RAW_COLOURFUL``
+        as colourful as that side's start heads (the 2,730 coloured pegs in view: 0.76 or more)."""
         if self.raw_hue is None or f.head_raw is None or f.ring_clear is None or len(self.sides) < 2:
             return d_sides
         _, coloured = self.raw_hue
@@ -1016,21 +1020,37 @@ class Classifier:
         rows = np.nonzero(broken & np.asarray(f.ring_clear, bool))[0]
         if not len(rows):
             return d_sides
-        lab, apart = self._raw_hue_apart(f, rows, where[rows, j[rows]])
-        apart = np.where(coloured[None, :], apart, np.inf)
-        k = apart.argmin(axis=1)
-        own = apart[np.arange(len(rows)), k]
-        second = np.partition(apart, 1, axis=1)[:, 1] if apart.shape[1] > 1 else np.full(len(rows), np.inf)
-        by_hue = np.where(coloured[None, :], self.tau * apart / RAW_HUE_SPREAD, d_sides[rows])
-        clear = np.partition(by_hue, 1, axis=1)[:, 1] - by_hue[np.arange(len(rows)), k]
-        fails = (j[rows] != k) | (nearest[rows] > 4 * self.class_tau[1 + j[rows]])
-        take = fails & (np.hypot(lab[:, 1], lab[:, 2]) > RAW_CHROMA) & (own <= RAW_HUE_OWN) \
-            & (second >= own + RAW_HUE_APART) & (by_hue.argmin(axis=1) == k) \
-            & (clear >= RAW_HUE_APART / RAW_HUE_SPREAD * self.tau)
+        at = where[rows, j[rows]]
+        # the hue where the nearest side's head was best found, and where the head is most colourful:
+        # a yellow head's shaded side looks orange as seen (hue 91 against yellow's 100 and orange's
+        # 76, where orange found its best match), its lit side yellow (100)
+        every = bgr_to_lab(f.head_raw[rows].astype(np.float32))                       # (R, shifts, 3)
+        vivid = np.hypot(every[..., 1], every[..., 2]).argmax(axis=1)
+        by, ks, takes = [], [], []
+        for shift in (at, vivid):
+            lab, apart = self._raw_hue_apart(f, rows, shift)
+            apart = np.where(coloured[None, :], apart, np.inf)
+            k = apart.argmin(axis=1)
+            own = apart[np.arange(len(rows)), k]
+            second = np.partition(apart, 1, axis=1)[:, 1] if apart.shape[1] > 1 else np.full(len(rows), np.inf)
+            by_hue = np.where(coloured[None, :], self.tau * apart / RAW_HUE_SPREAD, d_sides[rows])
+            clear = np.partition(by_hue, 1, axis=1)[:, 1] - by_hue[np.arange(len(rows)), k]
+            fails = (j[rows] != k) | (nearest[rows] > 4 * self.class_tau[1 + j[rows]])
+            # as colourful as that side's start heads, or half so (a warm white head's most
+            # colourful spot has yellow's hue, not its colour)
+            chroma = np.hypot(lab[:, 1], lab[:, 2])
+            takes.append(fails & (chroma > RAW_CHROMA) & (chroma >= RAW_COLOURFUL * self.raw_chroma[k]) & (own <= RAW_HUE_OWN)
+                         & (second >= own + RAW_HUE_APART) & (by_hue.argmin(axis=1) == k)
+                         & (clear >= RAW_HUE_APART / RAW_HUE_SPREAD * self.tau))
+            by.append(by_hue)
+            ks.append(k)
+        # either look, where the two don't name different sides
+        agree = ~(takes[0] & takes[1]) | (ks[0] == ks[1])
+        take = (takes[0] | takes[1]) & agree
         if not take.any():
             return d_sides
         out = d_sides.copy()
-        out[rows[take]] = by_hue[take]
+        out[rows[take]] = np.where(takes[0][:, None], by[0], by[1])[take]
         return out
 
     def lighter_than_a_dark_head(self, f: Features, d_sides, d_rest) -> np.ndarray | None:

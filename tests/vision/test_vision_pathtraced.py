@@ -444,6 +444,42 @@ def test_a_coloured_head_unlike_anything_learnt_is_read_by_its_hue_as_the_camera
         assert reading.readings[h][1] == purple and reading.readings[h][0] > 0.9
 
 
+def test_a_heads_hue_as_seen_is_also_read_where_it_is_most_colourful(measured):
+    """A yellow head's shaded side looks orange as the camera sees it (the old bench's s8-wood M21:
+    hue 91 where orange found its best match, against yellow's start heads' 100 and orange's 76; its
+    lit side 100), so the hue was read where the nearest side's head was found and was "between":
+    not sure. The hue is now also read where the head is most colourful, and names the side when
+    that look is clear and the head is at least half as colourful as that side's start heads (2,730
+    coloured pegs in view on the four path-traced sets: 0.76 or more; bench2's warm white head in
+    s6-paper M18, whose most colourful spot has nearly yellow's hue, 0.29: it read yellow, a false
+    position, before that guard). On the committed s8-wood, a yellow peg's head given orange's look
+    at the nearest side's place and yellow's at another is read yellow; made a third as colourful
+    there, it is not."""
+    from vision.detect import lab_to_bgr_unclipped
+
+    su, _ = measured["s8-wood"]
+    yellow = next(s for s, name in su.colours.items() if name == "yellow")
+    orange = next(s for s, name in su.colours.items() if name == "orange")
+    cl, i, f, d_sides, where = _a_head_read_as(su, orange)
+    n = len(d_sides)
+    ky, ko = list(cl.sides).index(yellow), list(cl.sides).index(orange)
+    d_sides[i, ky] = 8.0 * cl.tau                  # yellow far by the divided colour, orange nearest
+    broken = np.zeros(n, bool)
+    broken[i] = True
+    f.ring_clear = np.ones(n, bool)
+    seen_y, seen_o = np.array(cl.model.raw_heads[yellow], float), np.array(cl.model.raw_heads[orange], float)
+    # elsewhere the head is shaded: between the two hues and greyer (clear for neither)
+    shaded = 0.5 * (seen_y + seen_o) * [1.0, 0.25, 0.25]
+    f.head_raw = f.head_raw.copy()
+    f.head_raw[i, :] = lab_to_bgr_unclipped(shaded)
+    f.head_raw[i, 3] = lab_to_bgr_unclipped(seen_y)
+    assert cl.sides_by_raw_hue(f, d_sides, where, broken)[i].argmin() == ky
+    faint = seen_y * [1.0, 0.35, 0.35]              # still the most colourful spot, yellow's hue
+    assert 20.0 < np.hypot(*faint[1:]) < 0.5 * np.hypot(*seen_y[1:])
+    f.head_raw[i, 3] = lab_to_bgr_unclipped(faint)
+    assert cl.sides_by_raw_hue(f, d_sides, where, broken)[i].argmin() == ko
+
+
 def test_a_dark_head_is_not_read_where_the_spot_is_lighter_than_empty(measured):
     """A black head darkens its spot; bench2's s4-wood-bw read an empty start hole (its empty look
     only estimated) black at 1.00 with core and rim 2 spreads lighter than that look. On the
