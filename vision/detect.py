@@ -696,7 +696,7 @@ class Classifier:
         the change of light its clear neighbours' rings show. At a tilted camera's far corners a
         peg's own head, or a neighbour's, is seen 10-14 mm out, over the ring that divides its
         colour: a black head's ring went from (150, 186, 218) to (38, 62, 110) and the head read
-        blue, green and yellow heads read unlike anything learnt. A hand over the hole leaves too
+        blue; green and yellow heads read unlike anything learnt. A hand over the hole leaves too
         few clear rings near it, and its ring is left as it is. Also (N,) bool: the rings so told."""
         none = np.zeros(len(ring), bool)
         if samples.neighbours is None or len(samples.neighbours) != len(ring):
@@ -1140,7 +1140,7 @@ class Classifier:
         """(N,) bool: a hole whose ring was told by its neighbours' (``_ring_told``), nearest a side's
         pegs, whose head as the camera sees it is unlike that side's start heads: a light plain
         side's (white) further than ``RAW_PLAIN_AB`` from theirs in Lab a-b, a coloured side's less
-        than half as colourful. A told ring divides whatever stands over the hole as if it were lit
+        than ``RAW_COLOURFUL`` as colourful. A told ring divides whatever stands over the hole as if it were lit
         like the board at calibration, and a lamp-lit finger over an empty hole came out white at
         1.00 (bench2's s8-wood ``move-06-hand`` M97 and M100, bench3's s8-wood-k1-0.2 ``hand-01``
         M109-M111: 6.7-14.8 from the white start heads as seen, redder; the white heads read through
@@ -1160,8 +1160,9 @@ class Classifier:
         start = np.array([self.model.raw_heads[s] for s in self.sides], float)[j[rows]]
         ab = np.hypot(lab[:, 1] - start[:, 1], lab[:, 2] - start[:, 2])
         chroma = np.hypot(lab[:, 1], lab[:, 2])
-        light = self.raw_light[j[rows]] >= 50.0
-        out[rows] = np.where(coloured[j[rows]], chroma < 0.5 * self.raw_chroma[j[rows]], light & (ab > RAW_PLAIN_AB))
+        light = self.raw_light[j[rows]] >= 50.0          # white, not black (Lab L as seen)
+        out[rows] = np.where(coloured[j[rows]], chroma < RAW_COLOURFUL * self.raw_chroma[j[rows]],
+                             light & (ab > RAW_PLAIN_AB))
         return out
 
     def readings(self, f: Features, visible=None, d=None, labels=None) -> list:
