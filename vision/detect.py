@@ -247,15 +247,12 @@ class HoleSampler:
         neighbouring holes' empty looks still predict each other (dropping one side only made
         the calibration's spreads wider and refused a set-up). Neighbours' pegs are the ring's
         ``keep_out`` business."""
-        c = self.camera.centre
-        H, h = -float(c[2]), self.head_height
-        if H <= h:
+        sight = _line_of_sight(self.camera.centre, centres, self.head_height)     # to the head's middle
+        if sight is None:
             return np.zeros(around.shape[:2], bool)
-        seen = centres + (centres - c[:2]) * (h / (H - h))          # the head's middle, seen on the board
-        reach = self.layout.peg_diameter / 2 * H / (H - h) + 0.5
-        ab = (seen - centres)[:, None, :]                            # each hole -> its head, seen
-        t = np.clip(((around - centres[:, None, :]) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9), 0.0, 1.0)
-        under = np.linalg.norm(around - (centres[:, None, :] + t[..., None] * ab), axis=-1) < reach
+        ab, scale = sight
+        reach = self.layout.peg_diameter / 2 * scale + 0.5
+        under = _off_segment(around - centres[:, None, :], ab[:, None, :]) < reach
         # the ring's points come as radii x RING_ANGLES: the opposite point is half of them on
         by_angle = under.reshape(len(under), -1, RING_ANGLES)
         return (by_angle | np.roll(by_angle, RING_ANGLES // 2, axis=2)).reshape(under.shape)
@@ -266,17 +263,13 @@ class HoleSampler:
         height calibration measures, which is the head's middle), passes within a head's radius
         (as seen) and half of one of the hole's centre. At a tilted camera's far corners the pegs next
         to an empty hole broke its own half to 0.39-0.48 from 7.2-8.4 mm away."""
-        c = self.camera.centre
-        H, h = -float(c[2]), self.head_height + SEEN_MARGIN
-        if H <= h:
+        sight = _line_of_sight(self.camera.centre, centres, self.head_height + SEEN_MARGIN)
+        if sight is None:
             return None
+        ab, scale = sight
         r = self.layout.peg_diameter / 2
-        seen = centres + (centres - c[:2]) * (h / (H - h))
-        reach = r * H / (H - h) + 0.5 * r
-        a, ab = centres[self.neighbours], (seen - centres)[self.neighbours]         # (N, K, 2)
-        rel = centres[:, None, :] - a
-        t = np.clip((rel * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9), 0.0, 1.0)
-        return np.linalg.norm(rel - t[..., None] * ab, axis=-1) < reach
+        rel = centres[:, None, :] - centres[self.neighbours]                       # (N, K, 2)
+        return _off_segment(rel, ab[self.neighbours]) < r * scale + 0.5 * r
 
     def background(self, cells: np.ndarray) -> np.ndarray:
         """The image points of the calibration's bare-board cells (vision.foreground), kept."""
@@ -318,6 +311,23 @@ class HoleSampler:
             spot = np.stack([core, rim], axis=1)
         return Samples(hole, heads, ring, saturated, spot, self.covered_mask, patch,
                        self.hole_points, self.neighbours, self.seen_over)
+
+
+def _line_of_sight(camera_centre, centres: np.ndarray, height: float) -> tuple[np.ndarray, float] | None:
+    """((N, 2) mm from each hole to where the camera (its centre, board mm, z negative above the
+    board) sees a point ``height`` mm above it, on the board; the scale a length at that height is
+    seen at there), or None for a camera no higher than that. Parallax puts the point height /
+    (camera height - height) x the distance from the point under the camera further out."""
+    H = -float(camera_centre[2])
+    if H <= height:
+        return None
+    return (centres - camera_centre[:2]) * (height / (H - height)), H / (H - height)
+
+
+def _off_segment(rel: np.ndarray, ab: np.ndarray) -> np.ndarray:
+    """The distance of points ``rel`` (..., 2) from the segments from the origin to ``ab`` (..., 2)."""
+    t = np.clip((rel * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9), 0.0, 1.0)
+    return np.linalg.norm(rel - t[..., None] * ab, axis=-1)
 
 
 def structure_points(layout: Layout) -> np.ndarray:
@@ -994,8 +1004,13 @@ class Classifier:
         """(Lab of the heads as the camera sees them at ``rows``' shift ``at``, (rows, sides) degrees
         of hue between each and every side's start heads)."""
         lab = bgr_to_lab(f.head_raw[rows, at].astype(np.float32))
+        return lab, self._hue_apart(lab)
+
+    def _hue_apart(self, lab: np.ndarray) -> np.ndarray:
+        """(R, sides) degrees of hue between each of the heads ``lab`` (R, 3) as seen and every
+        side's start heads."""
         hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
-        return lab, np.abs((hue[:, None] - self.raw_hue[0][None, :] + 180.0) % 360.0 - 180.0)
+        return np.abs((hue[:, None] - self.raw_hue[0][None, :] + 180.0) % 360.0 - 180.0)
 
     def sides_by_raw_hue(self, f: Features, d_sides, where, broken) -> np.ndarray:
         """``d_sides`` (N, S), with the coloured sides' distances taken from the head's hue as the
@@ -1028,8 +1043,8 @@ class Classifier:
         vivid = np.hypot(every[..., 1], every[..., 2]).argmax(axis=1)
         by, ks, takes = [], [], []
         for shift in (at, vivid):
-            lab, apart = self._raw_hue_apart(f, rows, shift)
-            apart = np.where(coloured[None, :], apart, np.inf)
+            lab = every[np.arange(len(rows)), shift]
+            apart = np.where(coloured[None, :], self._hue_apart(lab), np.inf)
             k = apart.argmin(axis=1)
             own = apart[np.arange(len(rows)), k]
             second = np.partition(apart, 1, axis=1)[:, 1] if apart.shape[1] > 1 else np.full(len(rows), np.inf)

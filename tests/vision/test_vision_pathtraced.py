@@ -194,6 +194,14 @@ def test_the_committed_s6_paper_gets_its_camera_within_a_few_cm_and_a_degree_and
     assert c["hole_errors"] == 0 and c["false_positions"] == 0, c
 
 
+def _read_through_rings_as_seen(su, p):
+    """``su.read(p)``'s reading with no ring told by its neighbours' (``Classifier._ring_told`` off)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(su.classifier, "_ring_told", lambda samples, ring, *a: (samples, np.zeros(len(ring), bool)))
+        reading, _ = su.read(p)
+    return reading
+
+
 def test_a_head_whose_hue_as_the_camera_sees_it_is_another_sides_is_not_read_surely(measured):
     """Committed s8-wood (75 cm, tilt 13): the orange peg in M116, its colour divided by the board
     round it, looks like yellow's (1.9 spreads from yellow, 3.1 from orange; read yellow at 0.95
@@ -206,12 +214,7 @@ def test_a_head_whose_hue_as_the_camera_sees_it_is_another_sides_is_not_read_sur
     p = next(p for p in su.pictures if p.kind == "position")
     orange = next(s for s, name in su.colours.items() if name == "orange")
     assert p.pegs["M116"] == orange
-    tell = su.classifier._ring_told
-    su.classifier._ring_told = lambda samples, ring, *a: (samples, np.zeros(len(ring), bool))
-    try:
-        reading, _ = su.read(p)
-    finally:
-        su.classifier._ring_told = tell
+    reading = _read_through_rings_as_seen(su, p)
     assert reading.confidence["M116"] < 0.8 and "M116" not in reading.readings
     for su, _ in measured.values():
         if su.calibration is None or su.calibration.camera is None:
@@ -580,12 +583,7 @@ def test_a_ring_a_head_is_seen_over_is_told_by_its_clear_neighbours(measured):
         assert f.ring_told[su.sampler.holes.index(h)], h
     orange = next(s for s, name in su.colours.items() if name == "orange")
     assert p.pegs["M116"] == orange
-    tell = su.classifier._ring_told
-    su.classifier._ring_told = lambda samples, ring, *a: (samples, np.zeros(len(ring), bool))
-    try:
-        without, _ = su.read(p)
-    finally:
-        su.classifier._ring_told = tell
+    without = _read_through_rings_as_seen(su, p)
     assert not (without.labels["M116"] == orange and without.confidence["M116"] >= 0.8)
 
 
