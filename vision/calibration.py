@@ -670,6 +670,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
     stand_out = max(4 * spread_e, 8.0)
     side_full: dict = {}
     side_lab, centres, side_spread, spreads = {}, {}, {}, [dh if camera else np.linalg.norm(e_keep - mu_e, axis=1)]
+    side_heads = {}
     found_sides = []
     for s in range(layout.sides):
         ids = layout.start_ids(s)
@@ -704,6 +705,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         centres[s] = np.median(x[[index[hh] for hh in ids]], axis=0)    # what sits in the hole itself
         spreads.append(np.linalg.norm(use - mu, axis=1))
         side_spread[s] = float(np.sqrt(np.mean(spreads[-1] ** 2)))
+        side_heads[s] = use
     if not found_sides:
         raise CalibrationError(msg("no side's start holes hold pegs: take the set-up picture with every "
                                    "colour's pegs in its start holes (or name the sides with pegs)"))
@@ -782,7 +784,8 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         model.raw_heads = {s: [round(float(v), 2) for v in bgr_to_lab(np.median(
             samples.heads[[index[hh] for hh in layout.start_ids(s)], 0][side_full[s]], axis=0).astype(np.float32))]
             for s in side_lab}
-    problems = weak_sides(model, in_hole, at_holes)
+    empty_spread = float(np.sqrt(np.mean(spreads[0] ** 2)))
+    problems = weak_sides(model, in_hole, at_holes, side_heads, empty_spread)
     if camera and model.hole_patch and samples.patch is not None:
         # a side whose pegs look like the empty spot but break their holes' empty pattern (the dark
         # hole in its grey disc: a black head covers it) is told from empty holes by that pattern
@@ -811,7 +814,8 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             light = msg("add light over that side")
         cause = None
         if at_holes is not None and any(k == "empty" for k, *_ in items):
-            cause = _weak_cause(layout, calib, sampler.holes, at_holes[0], at_holes[1][s], hole_margin(model))
+            cause = _weak_cause(layout, calib, sampler.holes, at_holes[0], at_holes[1][s],
+                                hole_margin(model, s, empty_spread))
         for kind, other, d, margin in items:
             what = _like(model, kind, other)
             fix = (msg("give one of these seats pegs of a clearly different colour") if kind == "side"
@@ -967,17 +971,40 @@ def margin_for(model: ColourModel) -> float:
 WEAK_SHARE = 0.05     # a side is refused when its pegs look like the empty spot at more holes than this
 
 
-def hole_margin(model: ColourModel) -> float:
-    """A side's pegs closer than this to one hole's own empty look (camera model) can't be read there."""
-    return max(4.5 * model.tau, 12.0)
+def hole_margin(model: ColourModel, side: int | None = None, empty_spread: float | None = None) -> float:
+    """A side's pegs closer than this to one hole's own empty look (camera model) can't be read there:
+    4.5 spreads, at least 12. The spread is the pooled one (every side's and the empty holes'), or,
+    given ``side`` and the empty holes' own spread, that side's and the empty holes' alone: a glossy
+    side's highlights say nothing of how a black head differs from an empty hole."""
+    tau = model.tau
+    if side is not None and empty_spread is not None and side in model.spreads:
+        tau = max(float(np.hypot(empty_spread, model.spreads[side]) / np.sqrt(2)), 2.0)
+    return max(4.5 * tau, 12.0)
 
 
-def weak_sides(model: ColourModel, in_hole: dict | None = None, at_holes=None) -> dict:
+def pair_margin(model: ColourModel, a: int, b: int, heads: dict | None = None) -> float:
+    """Two sides' pegs closer than this (weighted Lab) can't be told apart reliably: 6 spreads (3
+    either side), at least 15, for the light changing during a game. The spread is the pooled one,
+    or, given both sides' start heads (``heads``: side -> (n, 3) weighted Lab), each side's spread
+    along the line between the two: how far its heads stray towards the other side, not how much
+    a glossy head's highlight moves its lightness."""
+    if not heads or a not in heads or b not in heads:
+        return margin_for(model)
+    mu_a, mu_b = weighted(model.pegs[a]), weighted(model.pegs[b])
+    axis = (mu_b - mu_a) / max(float(np.linalg.norm(mu_b - mu_a)), 1e-6)
+    along = [float(np.sqrt(np.mean(((np.asarray(heads[s]) - mu) @ axis) ** 2))) for s, mu in ((a, mu_a), (b, mu_b))]
+    return max(6 * max(float(np.hypot(along[0], along[1]) / np.sqrt(2)), 2.0), 15.0)
+
+
+def weak_sides(model: ColourModel, in_hole: dict | None = None, at_holes=None, heads: dict | None = None,
+               empty_spread: float | None = None) -> dict:
     """side -> [(kind, other side or None, distance, margin needed)] for every class a side's
     pegs are too close to (kind: empty, board, side). ``in_hole``: side -> how far (weighted Lab)
     the middle of its occupied start holes is from an empty hole. ``at_holes``: (N, 3) weighted
     Lab of each hole's head spot with the hole empty (the camera model): a side is then judged
-    against every hole's own look, at the ``WEAK_SHARE`` worst holes' distance."""
+    against every hole's own look, at the ``WEAK_SHARE`` worst holes' distance. ``heads`` (side ->
+    its start heads, weighted Lab) and ``empty_spread`` (the empty holes' spread): each side is
+    judged on its own spread (``hole_margin``, ``pair_margin``), else on the pooled one."""
     out: dict = {}
     margin = margin_for(model)
     empty = weighted(model.empty)
@@ -987,7 +1014,7 @@ def weak_sides(model: ColourModel, in_hole: dict | None = None, at_holes=None) -
         p = weighted(model.pegs[s])
         if at_holes is not None:
             # each hole's own empty look is measured there, not a class mean: 4.5 spreads suffice
-            m = hole_margin(model)
+            m = hole_margin(model, s, empty_spread)
             d = float(np.quantile(spot_distance(at_holes[1][s][None], at_holes[0]), WEAK_SHARE))
             if d < m:
                 out.setdefault(s, []).append(("empty", None, d, m))
@@ -1003,8 +1030,9 @@ def weak_sides(model: ColourModel, in_hole: dict | None = None, at_holes=None) -
     for i, a in enumerate(sides):
         for b in sides[i + 1:]:
             d = float(np.linalg.norm(weighted(model.pegs[a]) - weighted(model.pegs[b])))
-            if d < margin:
-                out.setdefault(a, []).append(("side", b, d, margin))
+            m = pair_margin(model, a, b, heads)
+            if d < m:
+                out.setdefault(a, []).append(("side", b, d, m))
     return out
 
 

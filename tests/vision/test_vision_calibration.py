@@ -114,6 +114,31 @@ def test_black_pegs_and_lookalike_colours_are_flagged(layout4):
     assert 3 not in cal.colours.pegs or any("side 3" in w and "empty holes" in w for w in cal.warnings)
 
 
+def test_a_side_is_judged_on_its_own_spread():
+    """A glossy side's highlights (its heads' lightness strays) neither refuse two sides whose hues
+    are apart nor widen the margin a black side needs from the empty holes; a side whose heads stray
+    towards another's is still refused."""
+    from vision.calibration import hole_margin, pair_margin, weak_sides
+    from vision.detect import ColourModel
+    w = np.array([0.6, 1.0, 1.0])
+    red, orange = np.array([30.0, 60, 40]), np.array([30.0, 45, 55])       # weighted Lab, 21 apart in hue
+    rng = np.random.default_rng(3)
+    lit = red + np.outer(rng.normal(0, 9, 5), [1, 0, 0])                   # lightness only: along L
+    model = ColourModel(board_ref=[200.0, 200, 200], empty=[30.0, 0, 0],
+                        pegs={0: list(red / w), 1: list(orange / w)}, tau=6.0, spreads={0: 5.5, 1: 1.0})
+    flat = {0: lit, 1: np.tile(orange, (5, 1))}
+    assert pair_margin(model, 0, 1) == pytest.approx(36.0)                 # pooled: 6 spreads
+    assert pair_margin(model, 0, 1, flat) == 15.0
+    assert not weak_sides(model, heads=flat)
+    toward = {0: red + np.outer(rng.normal(0, 6, 5), orange - red) / 21, 1: flat[1]}
+    assert pair_margin(model, 0, 1, toward) > 21
+    assert {(k, o) for k, o, *_ in weak_sides(model, heads=toward)[0]} == {("side", 1)}
+    # the black side (spread 1) beside empty holes of spread 3: 4.5 of their pooled spread, at least 12
+    assert hole_margin(model) == pytest.approx(27.0)
+    assert hole_margin(model, 1, 3.0) == 12.0
+    assert hole_margin(model, 0, 8.0) == pytest.approx(4.5 * np.hypot(8.0, 5.5) / np.sqrt(2))
+
+
 def test_marker_check_notices_a_moved_board(layout4, calibrated):
     scene, cal = calibrated("mild")[0]
     check = MarkerCheck(layout4, cal.homography, cal.image_size)
