@@ -415,6 +415,7 @@ class Features:
     structure_hole: np.ndarray | None = None   # (N,) the same of its half on the hole itself (camera model)
     structure_spot: np.ndarray | None = None   # (N,) ... and of its half where the head is seen
     shadow: np.ndarray | None = None           # (N,) bool: a shadow over an empty hole (distances())
+    deep_shadow: np.ndarray | None = None      # (N,) bool: ... one darker than a shadow's usual, read unsure
     conflict: np.ndarray | None = None         # (N,) bool: pattern intact, yet the head's spot changed hue
     hue_shift: np.ndarray | None = None        # (N,) Lab a-b distance of the head's spot from its empty look
     ring_clear: np.ndarray | None = None       # (N,) bool: the hole's ring looks as at calibration
@@ -874,6 +875,8 @@ class Classifier:
             out = np.where(between & (labels == EMPTY) & lighter, np.minimum(out, 0.5), out)
             if getattr(f, "conflict", None) is not None:
                 out = np.where(f.conflict, np.minimum(out, 0.5), out)
+            if f.deep_shadow is not None and len(f.deep_shadow) == n:
+                out = np.where(f.deep_shadow, np.minimum(out, 0.5), out)
         for i in range(n):
             if hidden[i] or labels[i] == UNKNOWN or settled[i]:
                 continue
@@ -979,8 +982,19 @@ class Classifier:
             own_intact = (f.structure_hole >= SHADOW_OWN_INTACT) | (
                 (f.structure_hole >= HOLE_NEARLY_INTACT) & (spot_half >= f.structure_hole - 0.05))
             own_intact |= spot_half >= SPOT_HALF_INTACT
-            shadow = own_intact & ~intact & ~broken & self.darkened_like_a_shadow(f, d_empty) \
-                & ~np.asarray(f.covered if f.covered is not None else np.zeros(len(d_empty)), bool)
+            covered = np.asarray(f.covered if f.covered is not None else np.zeros(len(d_empty)), bool)
+            shadow = own_intact & ~intact & ~broken & self.darkened_like_a_shadow(f, d_empty) & ~covered
+            if f.overlooked is not None:
+                # a lamp's shadow darker than that (a peg's, near the lamp: the spot at a third of its
+                # empty look's lightness) breaks the spot's half and the whole patch with it; the hole's
+                # own half intact says no shaft stands in it all the same (no black peg's above 0.74 on
+                # the five path-traced sets; the few coloured pegs' above it show their hue), where no
+                # neighbour's peg may be seen over it. Empty, but not surely: the spot is hidden
+                deep = (f.structure_hole >= SHADOW_OWN_INTACT) & ~intact & ~covered & ~f.overlooked \
+                    & self.darkened_like_a_shadow(f, None)
+                f.deep_shadow = deep & ~shadow
+                d_empty = np.where(f.deep_shadow, 0.0, d_empty)
+                shadow = shadow | deep
             d_sides = np.where(shadow[:, None], np.maximum(d_sides, 1e3), d_sides)
             if f.ring_clear is not None:
                 # nor a hand or a card: the board round the hole looks as it did
