@@ -50,6 +50,7 @@ STRUCTURE_EMPTY = 0.85   # a patch this like its empty pattern (correlation) is 
 UNSURE_EMPTY_STRUCTURE = 0.6   # an unsure hole read "empty" closely is sure from this pattern score up
 STRUCTURE_PEG = 0.5      # ... this unlike it holds something (the middle is left to the colours)
 SHADOW_OWN_INTACT = 0.78  # a darkened spot over a hole whose own half is this intact: a shadow (black pegs: 0.74 at most)
+DEEP_OWN_INTACT = 0.9   # ... and, darker than a shadow, this intact (black pegs: 0.79 at most, bench5's H4-s4)
 SPOT_HALF_INTACT = 0.8  # the spot's half of the patch this like its empty pattern: no dark head there
 HOLE_NEARLY_INTACT = 0.7  # a hole's own half this like its empty pattern, the spot's half no less: a shadow
 RING_CLEAR = 10.0        # Lab: a ring this near its calibration look (light change divided out) is bare
@@ -987,10 +988,9 @@ class Classifier:
             if f.overlooked is not None:
                 # a lamp's shadow darker than that (a peg's, near the lamp: the spot at a third of its
                 # empty look's lightness) breaks the spot's half and the whole patch with it; the hole's
-                # own half intact says no shaft stands in it all the same (no black peg's above 0.74 on
-                # the five path-traced sets; the few coloured pegs' above it show their hue), where no
-                # neighbour's peg may be seen over it. Empty, but not surely: the spot is hidden
-                deep = (f.structure_hole >= SHADOW_OWN_INTACT) & ~intact & ~covered & ~f.overlooked \
+                # own half all but intact (``DEEP_OWN_INTACT``) says no shaft stands in it all the same,
+                # where no neighbour's peg may be seen over it. Empty, but not surely: the spot is hidden
+                deep = (f.structure_hole >= DEEP_OWN_INTACT) & ~intact & ~covered & ~f.overlooked \
                     & self.darkened_like_a_shadow(f, None)
                 f.deep_shadow = deep & ~shadow
                 d_empty = np.where(f.deep_shadow, 0.0, d_empty)
