@@ -669,8 +669,8 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         spread_e = max(_robust_spread(dh) + float(np.median(dh)), 1.0)
         # an empty hole its neighbours don't predict at all (a lamp's hot spot washing its grey disc
         # out: bench5's s4-wood-bw, 67-103 against a median of 4) is no measure of how empty holes
-        # vary; it would widen every class's spread (there, tau 13 instead of 6: its black pegs read
-        # 20 %). Left out, and never read surely
+        # vary; it would widen every class's spread (there, tau 13.1 instead of 5.7: its black pegs
+        # read 20 %). Left out, and never read surely
         wild = dh > float(np.median(dh)) + WILD_SPREADS * max(_robust_spread(dh), 1.0)
         wild_holes = {sampler.holes[i] for i, v in zip(keep_i, wild) if v}
         dh = dh[~wild]

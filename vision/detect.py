@@ -49,7 +49,8 @@ def _disc(radius: float, rings: int, first: int) -> list[tuple[float, float]]:
 STRUCTURE_EMPTY = 0.85   # a patch this like its empty pattern (correlation) is an empty hole
 UNSURE_EMPTY_STRUCTURE = 0.6   # an unsure hole read "empty" closely is sure from this pattern score up
 STRUCTURE_PEG = 0.5      # ... this unlike it holds something (the middle is left to the colours)
-SHADOW_OWN_INTACT = 0.78  # a darkened spot over a hole whose own half is this intact: a shadow (black pegs: 0.74 at most)
+SHADOW_OWN_INTACT = 0.78  # a darkened spot over a hole whose own half is this intact: a shadow (black pegs: 0.74 at
+#                           most on four sets; 0.76 and 0.79 on bench5's H4-s4, its whole patch broken: not a shadow's)
 DEEP_OWN_INTACT = 0.9   # ... and, darker than a shadow, this intact (black pegs: 0.79 at most, bench5's H4-s4)
 SPOT_HALF_INTACT = 0.8  # the spot's half of the patch this like its empty pattern: no dark head there
 HOLE_NEARLY_INTACT = 0.7  # a hole's own half this like its empty pattern, the spot's half no less: a shadow
