@@ -417,7 +417,7 @@ class Features:
     structure_hole: np.ndarray | None = None   # (N,) the same of its half on the hole itself (camera model)
     structure_spot: np.ndarray | None = None   # (N,) ... and of its half where the head is seen
     shadow: np.ndarray | None = None           # (N,) bool: a shadow over an empty hole (distances())
-    deep_shadow: np.ndarray | None = None      # (N,) bool: ... one darker than a shadow's usual, read unsure
+    unsure_shadow: np.ndarray | None = None    # (N,) bool: ... read empty, not surely (see distances())
     conflict: np.ndarray | None = None         # (N,) bool: pattern intact, yet the head's spot changed hue
     hue_shift: np.ndarray | None = None        # (N,) Lab a-b distance of the head's spot from its empty look
     ring_clear: np.ndarray | None = None       # (N,) bool: the hole's ring looks as at calibration
@@ -588,6 +588,9 @@ class Classifier:
         if holes is not None and model.hole_empty:
             self.empty_seen = np.array([h in model.hole_empty for h in holes], bool)
             self.empty_means = weighted(np.array([model.hole_empty.get(h, model.empty) for h in holes], float))
+        # each start hole's side (else -1): the only pegs calibration saw in a start hole are its side's
+        self.start_side = None if holes is None else np.array(
+            [Layout.parse_id(h)[1] if Layout.parse_id(h)[0] == "S" else -1 for h in holes], int)
         # holes where calibration saw both looks and the peg clipped where the empty look did not
         self.clip_proven = np.array([h in model.clip_proven for h in holes], bool) \
             if holes is not None and model.clip_proven else None
@@ -877,8 +880,16 @@ class Classifier:
             out = np.where(between & (labels == EMPTY) & lighter, np.minimum(out, 0.5), out)
             if getattr(f, "conflict", None) is not None:
                 out = np.where(f.conflict, np.minimum(out, 0.5), out)
-            if f.deep_shadow is not None and len(f.deep_shadow) == n:
-                out = np.where(f.deep_shadow, np.minimum(out, 0.5), out)
+            if f.unsure_shadow is not None and len(f.unsure_shadow) == n:
+                out = np.where(f.unsure_shadow, np.minimum(out, 0.5), out)
+        if self.empty_seen is not None and self.start_side is not None and len(self.start_side) == n:
+            # a start hole whose empty look was never seen (its side's pegs stood in it at calibration)
+            # is known with its own side's peg in it, not empty nor with another side's: its borrowed
+            # empty look and pattern may be unlike its own (bench6's s4-wood-bw, white's empty start
+            # holes, own half 0.01-0.10 against the borrowed pattern, read black at 1.00), so another
+            # side read there is not sure
+            other = ~self.empty_seen & (self.start_side >= 0) & (labels >= 0) & (labels != self.start_side)
+            out = np.where(other, np.minimum(out, 0.5), out)
         for i in range(n):
             if hidden[i] or labels[i] == UNKNOWN or settled[i]:
                 continue
@@ -986,6 +997,11 @@ class Classifier:
             own_intact |= spot_half >= SPOT_HALF_INTACT
             covered = np.asarray(f.covered if f.covered is not None else np.zeros(len(d_empty)), bool)
             shadow = own_intact & ~intact & ~broken & self.darkened_like_a_shadow(f, d_empty) & ~covered
+            # told only by the nearly intact own half with the spot's half a little less intact than it
+            # (within 0.05): empty, not surely (bench6's s6-paper M87, a black peg: own 0.71, spot's 0.67)
+            barely = shadow & (f.structure_hole < SHADOW_OWN_INTACT) & (spot_half < SPOT_HALF_INTACT) \
+                & (spot_half < f.structure_hole)
+            f.unsure_shadow = barely
             if f.overlooked is not None:
                 # a lamp's shadow darker than that (a peg's, near the lamp: the spot at a third of its
                 # empty look's lightness) breaks the spot's half and the whole patch with it; the hole's
@@ -993,9 +1009,10 @@ class Classifier:
                 # where no neighbour's peg may be seen over it. Empty, but not surely: the spot is hidden
                 deep = (f.structure_hole >= DEEP_OWN_INTACT) & ~intact & ~covered & ~f.overlooked \
                     & self.darkened_like_a_shadow(f, None)
-                f.deep_shadow = deep & ~shadow
-                d_empty = np.where(f.deep_shadow, 0.0, d_empty)
+                deep &= ~shadow
+                d_empty = np.where(deep, 0.0, d_empty)
                 shadow = shadow | deep
+                f.unsure_shadow = barely | deep
             d_sides = np.where(shadow[:, None], np.maximum(d_sides, 1e3), d_sides)
             if f.ring_clear is not None:
                 # nor a hand or a card: the board round the hole looks as it did

@@ -157,10 +157,13 @@ def test_the_detector_on_the_committed_set_never_reads_a_false_position_or_a_han
 # session 9 (shadows over empty holes read empty) 0.45 % (4 of 896), 4 of 6 positions; then 0.22 %
 # (2 of 896: s8-wood's M92, an empty hole in a shadow, read black, and M116, orange read yellow);
 # session 10 (rings told by their neighbours) 0.11 % (1 of 896, M92); then (shadows over holes whose
-# own half is 0.78 or more, or whose spot's half is 0.8 or more) 0.00 %, 5 of 6 positions.
+# own half is 0.78 or more, or whose spot's half is 0.8 or more) 0.00 %, 5 of 6 positions; session 11
+# 4 of 6: a shadow told only by a nearly intact own half with the spot's half a little less intact is
+# read empty unsurely (s8-wood's H3-s7, own 0.75, spot's 0.72), for a black peg of bench6 looked just
+# so (own 0.71, spot's 0.67) and was read empty at 1.00.
 ACCEPTED_AT_LEAST = 6
 HOLE_ERROR_AT_MOST = 0.002
-POSITIONS_READ_AT_LEAST = 5      # s4-paper-bw, s4-wood, s4-wood-bw, s6-wood, s8-wood
+POSITIONS_READ_AT_LEAST = 4      # s4-paper-bw, s4-wood, s4-wood-bw, s6-wood
 
 
 def test_the_detector_on_the_committed_set_reads_what_it_read_when_the_set_was_made(measured):
@@ -338,6 +341,12 @@ def test_a_shadow_over_an_empty_hole_whose_own_pattern_is_intact_is_read_empty(m
     reading, _ = su.read(next(p for p in su.pictures if p.kind == "position"))
     assert reading.labels["M26"] == reading.labels["H3-s7"] == reading.labels["M92"] == EMPTY
     assert reading.confidence["M92"] >= 0.8
+    # H3-s7 is told only by its nearly intact own half (0.75), its spot's half a little less intact
+    # (0.72): so was a black peg of bench6 (0.71, 0.67), so not surely
+    i = su.sampler.holes.index("H3-s7")
+    f = su.classifier.features(su.sampler.sample(next(p for p in su.pictures if p.kind == "position").image()))
+    su.classifier.distances(f)
+    assert f.unsure_shadow[i] and reading.confidence["H3-s7"] == 0.5
 
 
 def test_a_shadow_darker_than_a_shadows_usual_over_an_intact_hole_is_empty_but_not_sure(measured):
@@ -375,9 +384,11 @@ def test_a_shadow_darker_than_a_shadows_usual_over_an_intact_hole_is_empty_but_n
         labels, conf, _, _ = cl.classify(f, d=d)
         conf = cl.check_picture(f, labels, conf, sm.covered)
         assert f.structure[i] < 0.5 and f.structure_hole[i] >= DEEP_OWN_INTACT
-        assert f.deep_shadow[i] and labels[i] == EMPTY and conf[i] == 0.5, (name, sm.holes[i], labels[i], conf[i])
-        # nowhere else
-        assert not np.delete(f.deep_shadow, i).any()
+        assert f.unsure_shadow[i] and labels[i] == EMPTY and conf[i] == 0.5, (name, sm.holes[i], labels[i], conf[i])
+        # nowhere else than in the picture as it was
+        f0 = cl.features(sm.sample(img))
+        cl.distances(f0)
+        assert not f0.unsure_shadow[i] and (np.delete(f.unsure_shadow, i) == np.delete(f0.unsure_shadow, i)).all()
         tried += 1
     assert tried == 3
 
@@ -409,6 +420,28 @@ def test_an_empty_hole_washed_out_at_calibration_does_not_widen_every_spread(mea
     assert abs(cal.colours.tau - tau) < 0.15 * tau and hole in cal.colours.unsure, (tau, cal.colours.tau)
     monkeypatch.setattr(calibration, "WILD_SPREADS", float("inf"))
     assert calibrate(washed, su.layout, names=su.colours).colours.tau > 2 * tau
+
+
+def test_another_sides_peg_in_a_start_hole_never_seen_empty_is_not_sure(measured):
+    """The only pegs calibration saw in a start hole are its side's; without the empty-board picture
+    its empty look and pattern are borrowed from a neighbour and may be unlike its own (bench6's
+    s4-wood-bw: white's empty start holes read black at 1.00). A peg of another side read there is
+    not sure; its own side's is as sure as before."""
+    su, _ = measured["s4-wood"]
+    cl, sm = su.classifier, su.sampler
+    p = next(p for p in su.pictures if p.kind == "position")
+    f = cl.features(sm.sample(p.image()))
+    d, _ = cl.distances(f)
+    labels, conf, _, _ = cl.classify(f, d=d)
+    sure = cl.check_picture(f, labels, conf, sm.covered)
+    starts = [i for i, h in enumerate(sm.holes) if h.startswith("S-") and h in p.pegs and sure[i] >= 0.8]
+    assert starts and not cl.empty_seen[starts].any()
+    for i in starts:
+        own = int(cl.start_side[i])
+        assert labels[i] == own == p.pegs[sm.holes[i]]
+        other = labels.copy()
+        other[i] = next(s for s in cl.sides if s != own)
+        assert cl.check_picture(f, other, conf, sm.covered)[i] == 0.5
 
 
 def test_a_dark_spot_over_a_hole_whose_own_pattern_is_broken_is_no_shadow(measured):
