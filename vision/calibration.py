@@ -34,8 +34,9 @@ import numpy as np
 from companion.message import Join, msg, nmsg, pmsg
 
 from .colours import bgr_to_lab
-from .detect import (STRUCTURE_PEG, Classifier, ColourModel, HoleSampler, LocalNorm, features, ring_estimate,
-                     spot_distance, structure_score, unit_pattern, weighted)
+from .detect import (STRUCTURE_PEG, Classifier, ColourModel, HoleSampler, LocalNorm, features, read_holes,
+                     ring_estimate, spot_distance, structure_score, unit_pattern, weighted)
+from .foreground import PATCH_POINTS
 from .geometry import CameraModel, fit_camera, fit_pose, residuals
 from .layout import Layout
 from .markers import detect_in_windows, detect_markers, to_gray
@@ -809,17 +810,19 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                 if not problems[s_]:
                     del problems[s_]
     # how the light is where each weak side's pegs stand: the advice depends on it
-    for s, items in problems.items():
+    def light_at(s):
         ring = np.median(samples.ring[[index[hh] for hh in layout.start_ids(s)]], axis=0)
         level = float(bgr_to_lab(ring)[0])
         if level < 35:
-            light = msg("add light over that side or raise the camera's exposure (it looks dark there)")
-        elif float(ring.max()) >= CLIP_LEVEL:
+            return msg("add light over that side or raise the camera's exposure (it looks dark there)")
+        if float(ring.max()) >= CLIP_LEVEL:
             light = msg("lower the camera's exposure or move the lamp (the board is washed out there)")
             if empty_image is None:     # a peg clipping where the empty hole does not can be told apart
                 light = Join([light, EMPTY_ADVICE], "comma").msg()
-        else:
-            light = msg("add light over that side")
+            return light
+        return msg("add light over that side")
+    for s, items in problems.items():
+        light = light_at(s)
         cause = None
         if at_holes is not None and any(k == "empty" for k, *_ in items):
             cause = _weak_cause(layout, calib, sampler.holes, at_holes[0], at_holes[1][s],
@@ -873,6 +876,26 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         model.unsure = sorted({hh for s in like_empty for hh in layout.start_ids(s) if hh not in proven}
                               | ({hh for hh, v in zip(sampler.holes, samples.saturated) if v > 0.3} if like_empty
                                  else set()))
+    if at_holes is not None:
+        # the set-up picture read with what was just learnt: a side whose pegs are not read surely
+        # in most of their own start holes there, where they were learnt, won't be read surely
+        # where they look the same elsewhere (bench6's s4-paper-bw: its black heads like the empty
+        # holes' borrowed look, none of 5 sure, then unsure in every position picture)
+        reading = read_holes(image, sampler, Classifier(model, sampler.holes))
+        for s in sorted(model.pegs):
+            ids = layout.start_ids(s)
+            sure = sum(reading.labels[hh] == s and reading.confidence[hh] >= SURE for hh in ids)
+            if s in problems or reading.foreground >= PATCH_POINTS or sure >= SELF_READ_SURE * len(ids):
+                continue
+            fix = light_at(s) if empty_image is not None else Join([light_at(s), EMPTY_ADVICE], "comma").msg()
+            calib.weak.append({"side": s, "colour": model.names.get(s), "like": "unsure", "other": None,
+                               "distance": sure, "needed": math.ceil(SELF_READ_SURE * len(ids)),
+                               "message": nmsg("%(pegs)s are read surely in only %(sure)s of their %(n)s start hole "
+                                               "in the set-up picture: %(fix)s",
+                                               "%(pegs)s are read surely in only %(sure)s of their %(n)s start holes "
+                                               "in the set-up picture: %(fix)s", len(ids),
+                                               pegs=_side_name(model, s), sure=sure, fix=fix)})
+            warnings.append(calib.weak[-1]["message"])
     calib.colours = model
     calib.warnings = [w for w in calib.warnings if w.startswith("manual")] + warnings
     return model
@@ -977,6 +1000,8 @@ def margin_for(model: ColourModel) -> float:
     return max(6 * model.tau, 15.0)
 
 
+SELF_READ_SURE = 0.5  # a side whose pegs the set-up picture reads surely in fewer of its start holes is refused
+SURE = 0.8            # a hole read at this confidence or more is sure
 WILD_SPREADS = 8.0    # an empty hole's look this many spreads beyond the median from its neighbours' is wild
 WEAK_SHARE = 0.05     # a side is refused when its pegs look like the empty spot at more holes than this
 
