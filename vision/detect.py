@@ -590,7 +590,7 @@ class Classifier:
             self.empty_means = weighted(np.array([model.hole_empty.get(h, model.empty) for h in holes], float))
         # each start hole's side (else -1): the only pegs calibration saw in a start hole are its side's
         self.start_side = None if holes is None else np.array(
-            [Layout.parse_id(h)[1] if Layout.parse_id(h)[0] == "S" else -1 for h in holes], int)
+            [side if kind == "S" else -1 for kind, side, _ in map(Layout.parse_id, holes)], int)
         # holes where calibration saw both looks and the peg clipped where the empty look did not
         self.clip_proven = np.array([h in model.clip_proven for h in holes], bool) \
             if holes is not None and model.clip_proven else None
@@ -1001,18 +1001,17 @@ class Classifier:
             # (within 0.05): empty, not surely (bench6's s6-paper M87, a black peg: own 0.71, spot's 0.67)
             barely = shadow & (f.structure_hole < SHADOW_OWN_INTACT) & (spot_half < SPOT_HALF_INTACT) \
                 & (spot_half < f.structure_hole)
-            f.unsure_shadow = barely
+            deep = np.zeros_like(shadow)
             if f.overlooked is not None:
                 # a lamp's shadow darker than that (a peg's, near the lamp: the spot at a third of its
                 # empty look's lightness) breaks the spot's half and the whole patch with it; the hole's
                 # own half all but intact (``DEEP_OWN_INTACT``) says no shaft stands in it all the same,
                 # where no neighbour's peg may be seen over it. Empty, but not surely: the spot is hidden
                 deep = (f.structure_hole >= DEEP_OWN_INTACT) & ~intact & ~covered & ~f.overlooked \
-                    & self.darkened_like_a_shadow(f, None)
-                deep &= ~shadow
-                d_empty = np.where(deep, 0.0, d_empty)
-                shadow = shadow | deep
-                f.unsure_shadow = barely | deep
+                    & self.darkened_like_a_shadow(f, None) & ~shadow
+            d_empty = np.where(deep, 0.0, d_empty)
+            shadow = shadow | deep
+            f.unsure_shadow = barely | deep
             d_sides = np.where(shadow[:, None], np.maximum(d_sides, 1e3), d_sides)
             if f.ring_clear is not None:
                 # nor a hand or a card: the board round the hole looks as it did
