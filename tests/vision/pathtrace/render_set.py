@@ -6,6 +6,7 @@
     python tests/vision/pathtrace/render_set.py bench4         # tests/vision/data/pathtraced-bench4/ (not committed)
     python tests/vision/pathtrace/render_set.py bench5         # tests/vision/data/pathtraced-bench5/ (not committed)
     python tests/vision/pathtrace/render_set.py bench6         # tests/vision/data/pathtraced-bench6/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench7         # tests/vision/data/pathtraced-bench7/ (not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -110,6 +111,10 @@ SETS = {
     # and again: bench5 was read hole by hole for the wild holes' rule and the deep shadows' threshold,
     # so this one, rendered after those changes, is read only to measure
     "bench6": {"dir": DATA / "pathtraced-bench6", "first_seed": 6700, "positions": 3, "hands": 1, "steady": True,
+               "by_setup": True},
+    # session 12: bench6 was read hole by hole after it measured session 11, so this one, rendered
+    # at the session's start and left unread until the session's changes are done, measures them
+    "bench7": {"dir": DATA / "pathtraced-bench7", "first_seed": 6800, "positions": 3, "hands": 1, "steady": True,
                "by_setup": True},
 }
 
