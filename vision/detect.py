@@ -52,6 +52,7 @@ STRUCTURE_PEG = 0.5      # ... this unlike it holds something (the middle is lef
 SHADOW_OWN_INTACT = 0.78  # a darkened spot over a hole whose own half is this intact: a shadow (black pegs: 0.74 at
 #                           most on four sets; 0.76 and 0.79 on bench5's H4-s4, its whole patch broken: not a shadow's)
 DEEP_OWN_INTACT = 0.9   # ... and, darker than a shadow, this intact (black pegs: 0.79 at most, bench5's H4-s4)
+SPOT_NO_HEAD = 0.9      # the spot's half of the patch this like its empty pattern: no head there, of any colour
 SPOT_HALF_INTACT = 0.8  # the spot's half of the patch this like its empty pattern: no dark head there
 HOLE_NEARLY_INTACT = 0.7  # a hole's own half this like its empty pattern, the spot's half no less: a shadow
 RING_CLEAR = 10.0        # Lab: a ring this near its calibration look (light change divided out) is bare
@@ -882,6 +883,11 @@ class Classifier:
                 out = np.where(f.conflict, np.minimum(out, 0.5), out)
             if f.unsure_shadow is not None and len(f.unsure_shadow) == n:
                 out = np.where(f.unsure_shadow, np.minimum(out, 0.5), out)
+        if f.structure_spot is not None and len(f.structure_spot) == n:
+            # a head seen at the spot breaks its half of the patch (0.88 at most under the 6,570 pegs of
+            # the seven path-traced sets): a peg read where that half keeps its empty pattern is not
+            # sure (bench6's s8-wood H1-s4, empty, a neighbour's black peg seen over its disc: white at 0.95)
+            out = np.where((labels >= 0) & (f.structure_spot >= SPOT_NO_HEAD), np.minimum(out, 0.5), out)
         if self.empty_seen is not None and self.start_side is not None and len(self.start_side) == n:
             # a start hole whose empty look was never seen (its side's pegs stood in it at calibration)
             # is known with its own side's peg in it, not empty nor with another side's: its borrowed
