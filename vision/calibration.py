@@ -600,7 +600,9 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         raise CalibrationError(nmsg("%(n)s holes are outside the picture (%(holes)s): move the camera back",
                                     "%(n)s holes are outside the picture (%(holes)s): move the camera back",
                                     len(missing), holes=_some(missing, 4)))
-    samples = sampler.sample(image)
+    # every ratio to a hole's ring is learnt from the bare board: not where a start peg is seen over it
+    samples = sampler.ring_clear_of(image, sampler.sample(image),
+                                    [i for i, hh in enumerate(sampler.holes) if hh.startswith("S-")])
     index = {hh: i for i, hh in enumerate(sampler.holes)}
     board_ref = np.median(samples.ring, axis=0)
     f = features(samples, board_ref)

@@ -61,6 +61,7 @@ HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spo
 RING_ANGLES = 24   # a hole's ring: points at this many angles on each of its 3 radii
 RING_NEIGHBOURS = 8   # a ring that isn't clear is told by this many nearest holes' rings ...
 RING_TOLD_BY = 3      # ... at least this many of them clear
+RING_KEPT = 24        # a ring taken again clear of pegs seen over it keeps at least this many points
 SEEN_MARGIN = 8.0     # mm above the measured head height (its middle) a peg may be seen over a neighbour
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
@@ -180,6 +181,7 @@ class HoleSampler:
             if len(good) < 12:      # crowded: fall back to the whole ring
                 good = around[i]
             pts_ring.append(good[np.arange(len(ring)) % len(good)])
+        self.ring_board = np.array(pts_ring, np.float64)       # (N, R, 2) mm: each hole's ring points
         # the structure patch: a grid over the hole's disc on the board and over the head's spot
         # (``structure_points``); its grey levels are compared with the hole's empty look by their
         # correlation, which a shadow or a change of light (gain and offset) leaves alone
@@ -259,6 +261,36 @@ class HoleSampler:
         # the ring's points come as radii x RING_ANGLES: the opposite point is half of them on
         by_angle = under.reshape(len(under), -1, RING_ANGLES)
         return (by_angle | np.roll(by_angle, RING_ANGLES // 2, axis=2)).reshape(under.shape)
+
+    def ring_clear_of(self, frame: np.ndarray, samples: Samples, pegs) -> Samples:
+        """``samples`` with each hole's ring median taken again without the points over which the
+        camera may see a peg standing in one of the holes ``pegs`` (indices; from its hole up to
+        ``SEEN_MARGIN`` mm above the head height), where at least ``RING_KEPT`` points are left. The
+        ring keeps out of the other holes on the board, not of their heads as seen beside them: in
+        the set-up picture a start peg's head over half of a neighbour's ring tinted that hole's
+        every ratio to its ring (bench6's s8-wood, M64 beside yellow start pegs: its spot's empty
+        look 22 Lab b off each of its later looks, and M64 empty read unsure in every position)."""
+        if self.camera is None or self.head_height <= 0 or not len(pegs):
+            return samples
+        centres = np.array([self.layout.holes[h] for h in self.holes], np.float64)
+        sight = _line_of_sight(self.camera.centre, centres, self.head_height + SEEN_MARGIN)
+        if sight is None:
+            return samples
+        ab, scale = sight
+        pegs = np.asarray(pegs, int)
+        rel = self.ring_board[:, None, :, :] - centres[pegs][None, :, None, :]             # (N, P, R, 2)
+        under = _off_segment(rel, ab[pegs][None, :, None, :]) < self.layout.peg_diameter / 2 * scale
+        under[pegs, np.arange(len(pegs))] = False          # a hole's own peg is the sampler's business
+        under = under.any(axis=1)
+        rows = np.nonzero(under.any(axis=1) & ((~under).sum(axis=1) >= RING_KEPT))[0]
+        if not len(rows):
+            return samples
+        b = self.n_hole + self.n_head * self.n_shift
+        ring_vals = self.bilinear(frame)[:, b:b + self.n_ring].astype(np.float32)
+        ring = samples.ring.astype(np.float32).copy()
+        for i in rows:
+            ring[i] = np.median(ring_vals[i][~under[i]], axis=0)
+        return replace(samples, ring=ring.astype(samples.ring.dtype))
 
     def _seen_over(self, centres: np.ndarray) -> np.ndarray | None:
         """(N, K) bool: the camera may see neighbour k's peg (``neighbours``) over hole i's own half of
