@@ -57,6 +57,7 @@ SPOT_HALF_INTACT = 0.8  # the spot's half of the patch this like its empty patte
 HOLE_NEARLY_INTACT = 0.7  # a hole's own half this like its empty pattern, the spot's half no less: a shadow
 RING_CLEAR = 10.0        # Lab: a ring this near its calibration look (light change divided out) is bare
 SHADOW_SPREADS = 8.0     # a shadow moves an empty look by at most this many spreads (tau)
+FAR_FROM_EMPTY = 10.0    # ... and a calibration's unsure hole read as a peg this far from it is settled
 HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spot's colour less than this
 RING_ANGLES = 24   # a hole's ring: points at this many angles on each of its 3 radii
 RING_NEIGHBOURS = 8   # a ring that isn't clear is told by this many nearest holes' rings ...
@@ -823,6 +824,11 @@ class Classifier:
             # and the pattern nearer broken than intact
             peg_now = (np.asarray(labels) >= 0) & (np.asarray(d_empty) > SHADOW_SPREADS * self.tau) \
                 & (f.structure < UNSURE_EMPTY_STRUCTURE)
+            # ... or a peg whose colours are further still from the empty look, whatever the pattern:
+            # the hole is unsure for a side that looks like it empty (black), not for a colour this
+            # far off (bench2's s8-wood: orange start pegs 8.6-14 spreads off, the pattern 0.60-0.71,
+            # left unsure in every picture; pegs read wrongly in unsure holes: 3.7 spreads at most)
+            peg_now |= (np.asarray(labels) >= 0) & (np.asarray(d_empty) > FAR_FROM_EMPTY * self.tau)
             if f.structure_hole is not None and len(f.structure_hole) == len(out):
                 # ... or the hole's own half of the patch says it: broken under a peg read there (a shaft
                 # stands in the hole), or a shadow's darkening over an intact one under "empty"
