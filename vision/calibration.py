@@ -812,17 +812,20 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                 if not problems[s_]:
                     del problems[s_]
     # how the light is where each weak side's pegs stand: the advice depends on it
-    def light_at(s):
+    def light_at(s, empty_advice=False):
+        """The advice for side ``s``'s light, and to add the empty-board picture (if there is none)
+        where ``empty_advice`` or where the board is washed out (a peg clipping where the empty hole
+        does not can be told apart): once, not twice."""
         ring = np.median(samples.ring[[index[hh] for hh in layout.start_ids(s)]], axis=0)
         level = float(bgr_to_lab(ring)[0])
         if level < 35:
-            return msg("add light over that side or raise the camera's exposure (it looks dark there)")
-        if float(ring.max()) >= CLIP_LEVEL:
+            light = msg("add light over that side or raise the camera's exposure (it looks dark there)")
+        elif float(ring.max()) >= CLIP_LEVEL:
             light = msg("lower the camera's exposure or move the lamp (the board is washed out there)")
-            if empty_image is None:     # a peg clipping where the empty hole does not can be told apart
-                light = Join([light, EMPTY_ADVICE], "comma").msg()
-            return light
-        return msg("add light over that side")
+            empty_advice = True
+        else:
+            light = msg("add light over that side")
+        return Join([light, EMPTY_ADVICE], "comma").msg() if empty_advice and empty_image is None else light
     for s, items in problems.items():
         light = light_at(s)
         cause = None
@@ -889,7 +892,7 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
             sure = sum(reading.labels[hh] == s and reading.confidence[hh] >= SURE for hh in ids)
             if s in problems or reading.foreground >= PATCH_POINTS or sure >= SELF_READ_SURE * len(ids):
                 continue
-            fix = light_at(s) if empty_image is not None else Join([light_at(s), EMPTY_ADVICE], "comma").msg()
+            fix = light_at(s, empty_advice=True)
             calib.weak.append({"side": s, "colour": model.names.get(s), "like": "unsure", "other": None,
                                "distance": sure, "needed": math.ceil(SELF_READ_SURE * len(ids)),
                                "message": nmsg("%(pegs)s are read surely in only %(sure)s of their %(n)s start hole "

@@ -471,7 +471,13 @@ def test_a_side_the_set_up_picture_itself_does_not_read_surely_is_refused_by_nam
     assert [(w["side"], w["like"], w["distance"], w["needed"]) for w in cal.weak] == [(black, "unsure", 2, 3)]
     text = str(cal.weak[0]["message"])
     assert "black pegs are read surely in only 2 of their 5 start holes" in text and "empty board" in text
+    # where the board is washed out the light's advice names the empty-board picture too: said once
+    clip = calibration.CLIP_LEVEL
+    monkeypatch.setattr(calibration, "CLIP_LEVEL", 0)
+    text = str(calibrate(pic.image(), su.layout, names=su.colours).weak[0]["message"])
+    assert "washed out" in text and text.count("empty board") == 1, text
     monkeypatch.setattr(calibration, "read_holes", lambda *a: unsure_black(*a, foreground=PATCH_POINTS))
+    monkeypatch.setattr(calibration, "CLIP_LEVEL", clip)
     assert not calibrate(pic.image(), su.layout, names=su.colours).weak
 
 
