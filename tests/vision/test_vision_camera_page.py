@@ -285,6 +285,35 @@ def test_phone_shows_the_camera_and_takes_the_sheen_set_up_with_an_empty_board_p
     assert errors == []
 
 
+@browser_only
+@pytest.mark.browser
+@pytest.mark.timeout(90)
+def test_phone_tells_a_camera_outside_the_working_envelope_what_to_change(live_page, tmp_path, monkeypatch):
+    """A camera that sees the farthest heads further off their holes than the envelope allows gets a
+    warning on the phone page in the words of what to change (issue 23: "raise the camera", "point it
+    straight down"), wrapped within a phone's width. A `room` set-up (pegs with heads above the
+    board, their height measured), its envelope made tiny."""
+    from playwright.sync_api import expect
+
+    import vision.calibration as calibration
+    layout = standard_layout(4)
+    scene = make_hard_scene(layout, "room", 201)
+    (tmp_path / "room").mkdir()
+    cv2.imwrite(str(tmp_path / "room" / "00.png"), render_hard(scene, setup_pegs(layout, colours=TABLE_COLOURS), 201))
+    monkeypatch.setattr(calibration, "HEAD_OFFSET_READ", 0.05)
+    open_page, page, errors = live_page
+    srv, _ = open_page(str(tmp_path / "room"))
+    page.goto(srv.url + "/settings/camera")
+    page.click("#take")
+    warning = page.locator("#warnings li", has_text="farthest peg heads")
+    expect(warning).to_have_count(1, timeout=30000)
+    expect(warning).to_contain_text("these holes read well at")
+    expect(warning).to_contain_text("point it straight down")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(tmp_path / "camera-outside-envelope.png"), full_page=True)
+    assert errors == []
+
+
 @pytest.mark.parametrize("lang", ["fr_CA", "ar"])
 def test_the_camera_speaks_the_pages_language(tmp_path, recordings, lang):
     """Issue 25.1: the camera API's refusals, the calibration's refusals, warnings and summary

@@ -162,3 +162,56 @@ def test_heads_seen_off_the_grey_discs_are_blamed_on_the_camera_not_the_colour()
     assert white, cal.weak
     assert "raise the camera" in white[0]["message"] and "straight down" in white[0]["message"]
     assert "grey discs" in white[0]["message"] and "different colour" not in white[0]["message"]
+
+
+def test_a_camera_outside_the_working_envelope_is_told_what_to_change(monkeypatch):
+    """The calibration warns, in the words of what to change, when the camera sees the farthest
+    heads more than ENVELOPE_SLACK x the envelope's offset off their holes: below the envelope's
+    height at its tilt, raise it (or point it straight down); tilted so far that no height up to
+    MOUNT_MAX_MM will do, point it straight down; high enough but aimed off the board's middle,
+    aim it there. Within the envelope, nothing is said. And a calibration keeps such a warning
+    (the lens's and the camera's warnings were dropped when the colours were learnt)."""
+    import math
+
+    import cv2
+
+    import vision.calibration as calibration
+    from vision.calibration import ENVELOPE_SLACK, outside_envelope, working_envelope
+    from vision.geometry import CameraModel
+    layout = standard_layout(4)
+    middle = np.array([layout.width / 2, layout.height / 2])
+    head = 12.0
+
+    def camera(height, tilt, aim=(0.0, 0.0)):
+        t = math.radians(tilt)
+        c, s = math.cos(t), math.sin(t)
+        R = np.array([[1.0, 0, 0], [0, c, -s], [0, s, c]])          # looks down (+z), tilted towards +y
+        foot = middle + np.array(aim) - np.array([0.0, height * math.tan(t)])
+        centre = np.array([foot[0], foot[1], -height])
+        rvec = cv2.Rodrigues(R)[0].ravel()
+        return CameraModel(np.array([[900.0, 0, 640], [0, 900.0, 360], [0, 0, 1]]), np.zeros(5), rvec,
+                           -R @ centre, (1280, 720))
+
+    def advice(cam):
+        calib = Calibration(homography=np.eye(3), image_size=(1280, 720))
+        calib.camera, calib.head_height = cam, head
+        got = outside_envelope(layout, calib)
+        return None if got is None else str(got)
+
+    (_, lowest), = working_envelope(layout, head, tilts=(10.0,))
+    assert advice(camera(lowest + 20, 10.0)) is None
+    low = advice(camera(0.6 * lowest, 10.0))
+    assert low is not None and f"raise the camera to at least {math.ceil(lowest / 10):.0f} cm" in low \
+        and "point it straight down" in low and "tilted 10 degrees" in low, low
+    steep = advice(camera(600.0, 40.0))
+    assert steep is not None and steep.split(": ", 1)[1].startswith("point it straight down, from at least"), steep
+    off_centre = advice(camera(lowest + 20, 10.0, aim=(250.0, 250.0)))
+    assert off_centre is not None and "aim the camera at the board's middle" in off_centre, off_centre
+    calib = Calibration(homography=np.eye(3), image_size=(1280, 720))
+    calib.camera, calib.head_height = camera(0.6 * lowest, 10.0), 0.0
+    assert outside_envelope(layout, calib) is None          # no head height measured: nothing to say
+    assert ENVELOPE_SLACK > 1
+    # kept by calibrate(): a room set-up whose envelope is made tiny
+    monkeypatch.setattr(calibration, "HEAD_OFFSET_READ", 0.01)
+    room = CameraSetUp(201, level="room")
+    assert any("farthest peg heads" in str(w) for w in room.calibration.warnings), room.calibration.warnings
