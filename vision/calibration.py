@@ -1270,13 +1270,13 @@ def working_envelope(layout: Layout, head_height: float, tilts=(0, 10, 20, 25)) 
 
 
 def outside_envelope(layout: Layout, calib: Calibration):
-    """The advice (a message) when the camera sees some heads further off their holes than
-    ``head_offset_read`` (the working envelope's limit: peg holes read wrong at most 1.1 % under
-    it, 1.6-3.9 % beyond, on the path-traced sets), in the words of what to change: raise the camera to the
-    envelope's height at its tilt, point it more nearly straight down where no height (up to
-    ``MOUNT_MAX_MM``) will do at that tilt, or aim it at the board's middle where the height is
-    enough but the aim is not.
-    None within the envelope, or without a camera model or a measured head height."""
+    """The advice (a message) when the camera sees some heads more than ``ENVELOPE_SLACK`` x
+    ``head_offset_read`` off their holes (the working envelope's limit: peg holes read wrong at most
+    1.1 % under it, 1.6-3.9 % beyond, on the path-traced sets), in the words of what to change:
+    raise the camera to the envelope's height at its tilt, point it straight down where no height
+    up to ``MOUNT_MAX_MM`` will do at that tilt, or aim it at the board's middle where the height is
+    enough but the aim is not. None within the envelope, or without a camera model or a measured
+    head height."""
     cam = calib.camera
     if cam is None or not calib.head_height or calib.head_height <= 0:
         return None
