@@ -7,6 +7,7 @@
     python tests/vision/pathtrace/render_set.py bench5         # tests/vision/data/pathtraced-bench5/ (not committed)
     python tests/vision/pathtrace/render_set.py bench6         # tests/vision/data/pathtraced-bench6/ (not committed)
     python tests/vision/pathtrace/render_set.py bench7         # tests/vision/data/pathtraced-bench7/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench8         # tests/vision/data/pathtraced-bench8/ (not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -115,6 +116,10 @@ SETS = {
     # session 12: bench6 was read hole by hole after it measured session 11, so this one, rendered
     # at the session's start and left unread until the session's changes are done, measures them
     "bench7": {"dir": DATA / "pathtraced-bench7", "first_seed": 6800, "positions": 3, "hands": 1, "steady": True,
+               "by_setup": True},
+    # and one more at session 12's end, read once by the session's first and last trees: a second
+    # measure of where the detector stands (bench7 was then read hole by hole for the report)
+    "bench8": {"dir": DATA / "pathtraced-bench8", "first_seed": 6900, "positions": 3, "hands": 1, "steady": True,
                "by_setup": True},
 }
 
