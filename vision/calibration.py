@@ -902,7 +902,8 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                                                pegs=_side_name(model, s), sure=sure, fix=fix)})
             warnings.append(calib.weak[-1]["message"])
     calib.colours = model
-    calib.warnings = [w for w in calib.warnings if w.startswith("manual")] + warnings
+    # what the calibration already said (a manual one's caveat, the camera fit's lens and envelope) stays
+    calib.warnings = list(calib.warnings) + warnings
     return model
 
 
@@ -1102,9 +1103,7 @@ def calibrate(image: np.ndarray, layout: Layout, sides=None, points=None, names=
         search = None
     calib.homography, calib.refined_on = refine_with_holes(image, layout, calib.homography, search_mm=search)
     fit_camera_geometry(image, layout, calib, sides, names, head_height=head_height, fov=fov)
-    geometry = list(calib.warnings)          # the lens and the camera's place: learn_colours sets its own
     learn_colours(image, layout, calib, sides, names, empty_image)
-    calib.warnings = [w for w in geometry if w not in calib.warnings] + calib.warnings
     return calib
 
 
