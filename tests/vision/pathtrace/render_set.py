@@ -8,6 +8,7 @@
     python tests/vision/pathtrace/render_set.py bench6         # tests/vision/data/pathtraced-bench6/ (not committed)
     python tests/vision/pathtrace/render_set.py bench7         # tests/vision/data/pathtraced-bench7/ (not committed)
     python tests/vision/pathtrace/render_set.py bench8         # tests/vision/data/pathtraced-bench8/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench9         # tests/vision/data/pathtraced-bench9/ (not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -120,6 +121,10 @@ SETS = {
     # and one more at session 12's end, read once by the session's first and last trees: a second
     # measure of where the detector stands (bench7 was then read hole by hole for the report)
     "bench8": {"dir": DATA / "pathtraced-bench8", "first_seed": 6900, "positions": 3, "hands": 1, "steady": True,
+               "by_setup": True},
+    # session 13: rendered at the session's start and read once by its first tree, left unread
+    # hole by hole, then read once more by its last tree
+    "bench9": {"dir": DATA / "pathtraced-bench9", "first_seed": 7000, "positions": 3, "hands": 1, "steady": True,
                "by_setup": True},
 }
 
