@@ -366,7 +366,7 @@ def _reading_json(r):
 def cmd_detect(args) -> int:
     from .calibration import CalibrationError
     from .detect import EMPTY, UNKNOWN
-    from .position import ReadingError, position_from_labels
+    from .position import ReadingError, position_from_labels, settle_by_count
     from .watch import detect_image
     layout, calib = _layout_and_calibration(args)
     image = _read_image(args.image)
@@ -389,7 +389,12 @@ def cmd_detect(args) -> int:
             rules = json.loads(rules)
         except json.JSONDecodeError as exc:
             raise _Fail(f"--rules is not JSON: {exc.msg}") from None
-    low = [h for h, c in reading.confidence.items() if c < args.min_confidence and reading.labels[h] != UNKNOWN]
+    labels, settled = reading.labels, {}
+    if not (args.assume_start or args.strict):
+        # the few holes the picture leaves unsure, settled where one way alone gives every side its pegs
+        labels, settled = settle_by_count(reading, layout, sides, args.pegs, args.min_confidence)
+    low = [h for h, c in reading.confidence.items()
+           if c < args.min_confidence and labels[h] != UNKNOWN and h not in settled]
     try:
         if low and not args.force:
             raise ReadingError([f"{len(low)} hole{'s' * (len(low) > 1)} read with low confidence "
@@ -400,11 +405,17 @@ def cmd_detect(args) -> int:
         teams = _teams_arg(args.teams)
         if teams is None:
             teams = _preset_teams(rules, len(sides))
-        position, notes = position_from_labels(reading.labels, layout, sides, rules=rules,
+        position, notes = position_from_labels(labels, layout, sides, rules=rules,
                                                teams=teams, to_move=to_move,
                                                pegs_per_side=args.pegs, assume_start=args.assume_start)
     except ReadingError as exc:
         raise _Fail(f"can't read a position from {args.image}: {_one_line(exc)}", EXIT_NOT_READ) from None
+    def said(v):
+        return "empty" if v == EMPTY else f"side {v}"
+    for h, v in settled.items():
+        may = reading.candidates.get(h, ())
+        print(f"pegs vision: note: {h} read as {said(v)} by the peg count (the picture leaves it unsure: "
+              f"{' or '.join(said(c) for c in may)}; only this gives every side its pegs)", file=sys.stderr)
     for n in notes:
         print(f"pegs vision: note: {n}", file=sys.stderr)
     if not reading.markers_ok:
@@ -539,6 +550,8 @@ def build_vision_parser() -> argparse.ArgumentParser:
     p.add_argument("--assume-start", action="store_true", help="pegs missing from the board are in start")
     p.add_argument("--min-confidence", type=float, default=0.8)
     p.add_argument("--force", action="store_true", help="accept holes read with low confidence")
+    p.add_argument("--strict", action="store_true",
+                   help="every hole from the picture alone: don't settle the few it leaves unsure by the peg count")
     p.add_argument("--holes", action="store_true", help="print every hole's reading instead")
     p.add_argument("--indent", type=int, default=None)
     p.set_defaults(func=cmd_detect)

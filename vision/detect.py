@@ -77,6 +77,11 @@ RAW_COLOURLESS = 0.3   # a head this much less colourful as seen than its side's
 RAW_PLAIN_AB = 5.0   # Lab a-b: a white head read through a told ring this far from its start heads as seen is not sure
 WARMER = 7.0      # Lab b: a head read white or black this much warmer than that side, as seen and divided, is not sure
 SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
+# a hole not read surely may hold (``Classifier.candidates``): empty, its label, and the sides whose
+# pegs its look is within this many spreads of the nearest side's and no further than CANDIDATE_FAR
+CANDIDATE_SPREADS = 2.0
+CANDIDATE_FAR = 8.0
+CANDIDATES_BELOW = 0.95   # holes read with less confidence than this get their candidates listed
 
 
 def sample_geometry(layout: Layout, camera: bool = False) -> dict:
@@ -1293,6 +1298,29 @@ class Classifier:
                 out.append((float(p_peg[i]), int(sides[i]), float(p_side[i])))
         return out
 
+    def candidates(self, d, labels) -> list:
+        """Per hole, what it may hold as far as its look goes, for settling a hole not read surely by
+        the peg count (vision.position.settle_by_count): a tuple of labels, EMPTY always among them
+        (a peg is only ever nearer empty than the picture says), or None where the nearest class is
+        bare board (a hand or a card over the hole: the picture says nothing of it)."""
+        n_sides = len(self.sides)
+        out = []
+        if n_sides == 0:
+            return [(EMPTY,)] * len(d)
+        ds = d[:, 1:1 + n_sides]
+        best = ds.min(axis=1)
+        near = (ds <= best[:, None] + CANDIDATE_SPREADS * self.tau) & (ds <= CANDIDATE_FAR * self.tau)
+        covered = d.argmin(axis=1) == d.shape[1] - 1
+        for i in range(len(d)):
+            if covered[i]:
+                out.append(None)
+                continue
+            c = {EMPTY} | {int(s) for s in self.sides[near[i]]}
+            if labels[i] >= 0:
+                c.add(int(labels[i]))
+            out.append(tuple(sorted(c)))
+        return out
+
     def classify(self, f: Features, d=None):
         """(labels, confidences, distance to the chosen class, best head position per hole)."""
         d, where = self.distances(f) if d is None else (d, None)
@@ -1344,6 +1372,9 @@ class BoardReading:
     moving: bool = False         # something moved over the board (see motion.py)
     readings: dict = field(default_factory=dict)   # hole -> (p_peg, side, p_side); unread holes left out
     foreground: int = 0          # points of the largest patch of changed bare board (vision.foreground)
+    # hole -> what it may hold (Classifier.candidates), for the visible holes read with confidence
+    # below CANDIDATES_BELOW: settling them by the peg count (vision.position.settle_by_count)
+    candidates: dict = field(default_factory=dict)
 
     @property
     def pegs(self) -> dict:
@@ -1381,11 +1412,15 @@ def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, 
     labels = np.where(sampler.visible, labels, UNKNOWN)
     conf = np.where(sampler.visible, conf, 0.0)
     holes = sampler.holes
+    low = np.flatnonzero((conf < CANDIDATES_BELOW) & sampler.visible)
+    may_hold = classifier.candidates(d[low], labels[low]) if len(low) else []
+    candidates = {holes[i]: c for i, c in zip(low, may_hold) if c is not None}
     lab = None
     if keep_lab:
         lab = {h: (f.head_lab[i, head[i]] if labels[i] >= 0 else f.hole_lab[i]).tolist() for i, h in enumerate(holes)}
     return BoardReading(labels=dict(zip(holes, labels.tolist())), confidence=dict(zip(holes, conf.tolist())), lab=lab,
-                        readings={h: r for h, r in per_hole.items() if r is not None}, foreground=patch)
+                        readings={h: r for h, r in per_hole.items() if r is not None}, foreground=patch,
+                        candidates=candidates)
 
 
 def start_holes_empty(layout: Layout, reading: "BoardReading", start_counts: dict,

@@ -7,10 +7,14 @@ is ``"M12"``, on its own home hole ``H3-s<s>`` is ``"H3"``, in any start hole
 """
 from __future__ import annotations
 
+import itertools
+
 from .detect import EMPTY, UNKNOWN
+from .foreground import PATCH_POINTS
 from .layout import Layout
 
 FORMAT = "pegs-and-jokers/position/1"
+MAX_SETTLED = 4          # holes at most settled by the peg count in one picture
 
 
 class ReadingError(ValueError):
@@ -78,6 +82,54 @@ def tokens_from_labels(labels: dict, layout: Layout, sides, pegs_per_side: int |
             problems.append(f"side {s} shows {have} pegs, expected {pegs_per_side}")
         tokens[s].sort(key=_sort_key)
     return {str(s): tokens[s] for s in sides}, problems, notes
+
+
+def settle_by_count(reading, layout: Layout | None, sides, pegs_per_side: int | None = None,
+                    min_confidence: float = 0.8) -> tuple[dict, dict]:
+    """(labels, settled): the holes not read surely (below ``min_confidence``, or unknown)
+    settled by the peg count, where the picture allows exactly one way to give every side in
+    play its ``pegs_per_side`` pegs (a side two pegs short and two holes each "empty or that
+    side" settle; a hole "side 1 or side 7" with both a peg short does not). ``settled``: hole
+    -> label given; empty (and ``labels`` the reading's own) where they can't be settled: a hand
+    over the board, more than MAX_SETTLED such holes, one the picture says nothing of (covered,
+    out of view: no candidates), or no single way. Each hole's candidates come from its own look
+    (``BoardReading.candidates``); every other hole is taken as read, so a position settled this
+    way rests on the sure holes being right (the path-traced sets: no hole read wrongly with
+    confidence 0.8 or more in a position picture) and on the rules engine's check after."""
+    labels = dict(reading.labels)
+    unsure = [h for h, v in labels.items() if v == UNKNOWN or reading.confidence.get(h, 0.0) < min_confidence]
+    if not unsure or len(unsure) > MAX_SETTLED or reading.foreground >= PATCH_POINTS:
+        return labels, {}
+    cands = [reading.candidates.get(h) for h in unsure]
+    if any(c is None for c in cands):
+        return labels, {}
+    sides = sorted(int(s) for s in sides)
+    if pegs_per_side is None:
+        if layout is None:
+            raise ValueError("settle_by_count needs the layout or the pegs per side")
+        pegs_per_side = layout.start_holes
+    need = dict.fromkeys(sides, pegs_per_side)
+    for h, v in labels.items():
+        if h in unsure or v < 0:
+            continue
+        if v not in need:
+            return labels, {}
+        need[v] -= 1
+    if any(n < 0 for n in need.values()):
+        return labels, {}
+    found = None
+    for combo in itertools.product(*cands):
+        if any(v >= 0 and v not in need for v in combo):
+            continue
+        if all(sum(1 for v in combo if v == s) == n for s, n in need.items()):
+            if found is not None:
+                return labels, {}          # two ways: the count can't say which
+            found = combo
+    if found is None:
+        return labels, {}
+    settled = dict(zip(unsure, found))
+    labels.update(settled)
+    return labels, settled
 
 
 def position_from_labels(labels: dict, layout: Layout, sides, *, rules="basic", teams=None, to_move=None,

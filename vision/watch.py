@@ -26,7 +26,7 @@ import numpy as np
 from .calibration import (Calibration, CalibrationError, MarkerCheck, homography_from_markers,
                           refine_with_holes, repose_camera)
 from .camera import Camera, CameraLost
-from .detect import EMPTY, UNKNOWN, BoardReading, Classifier, HoleSampler, start_holes_empty
+from .detect import EMPTY, UNKNOWN, BoardReading, Classifier, HoleSampler, read_holes, start_holes_empty
 from .layout import Layout
 from .learned import calibration_key, learned_entries, load_learned, save_learned
 from .markers import detect_markers, to_gray
@@ -326,14 +326,6 @@ def detect_image(image: np.ndarray, layout: Layout, calibration: Calibration) ->
         raise CalibrationError(f"the picture is {w}x{h}, the calibration {calibration.image_size[0]}x"
                                f"{calibration.image_size[1]}, and its markers can't be found")
     sampler = HoleSampler(layout, H, (w, h), calibration.head_height)
-    classifier = Classifier(calibration.colours, list(layout.holes))
-    f = classifier.features(sampler.sample(image))
-    labels, conf, _, head = classifier.classify(f)
-    conf = classifier.check_picture(f, labels, conf, sampler.covered)
-    labels = np.where(sampler.visible, labels, UNKNOWN)
-    conf = np.where(sampler.visible, conf, 0.0)
-    holes = sampler.holes
-    lab = {hh: (f.head_lab[i, head[i]] if labels[i] >= 0 else f.hole_lab[i]).tolist() for i, hh in enumerate(holes)}
-    per_hole = classifier.readings(f, sampler.visible)
-    return BoardReading(dict(zip(holes, labels.tolist())), dict(zip(holes, conf.tolist())), lab, ok, False,
-                        {hh: r for hh, r in zip(holes, per_hole) if r is not None})
+    reading = read_holes(image, sampler, Classifier(calibration.colours, list(layout.holes)), keep_lab=True)
+    reading.markers_ok = ok
+    return reading

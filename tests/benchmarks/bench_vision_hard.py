@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
 
 import numpy as np  # noqa: E402
 
-from tests.vision.gamekit import CameraSetUp, position_read, replay, summary  # noqa: E402
+from tests.vision.gamekit import CameraSetUp, position_counted, position_read, replay, summary  # noqa: E402
 from vision.layout import standard_layout  # noqa: E402
 from vision.detect import EMPTY, UNKNOWN  # noqa: E402
 from vision.render import random_position  # noqa: E402
@@ -51,6 +51,10 @@ def positions(su: CameraSetUp, pictures: int, c: Counter, confusions: Counter) -
         if got is not None:
             c["positions_read"] += 1
             c["false_positions"] += got != pos
+        counted = position_counted(reading, su.layout, range(su.layout.sides))
+        if counted is not None:
+            c["positions_counted"] += 1
+            c["false_counted"] += counted != pos
 
 
 def main():
@@ -72,7 +76,8 @@ def main():
     refused = []
     t0 = time.perf_counter()
     if args.mode == "positions":
-        print("| set-up | refused calibration | wrong holes | unreadable | positions read | false |")
+        print("| set-up | refused calibration | wrong holes | unreadable | positions read (with the peg count) "
+              "| false (with the count) |")
         print("| --- | --- | --- | --- | --- | --- |")
     else:
         print("| set-up | refused calibration | per-hole error | positions read | false | taken | asked | wrong "
@@ -89,7 +94,8 @@ def main():
         if args.mode == "positions":
             positions(su, args.pictures, c, confusions)
             print(f"| {seed} | {weak} | {c['hole_errors']} | {c['unreadable']} | {c['positions_read']} of "
-                  f"{c['pictures']} | {c['false_positions']} |", flush=True)
+                  f"{c['pictures']} ({c['positions_counted']}) | {c['false_positions']} ({c['false_counted']}) |",
+                  flush=True)
         else:
             replay(su, game_seed=k + 1, moves=args.moves, hands_every=4, stats=c)
             s = summary(c)
@@ -103,10 +109,11 @@ def main():
           f"{total['pictures']} pictures, per-hole error {100 * s['hole_error']:.2f} % "
           f"({total['hole_errors']}{unreadable}), positions read "
           f"{total['positions_read']} of {total['pictures']} ({100 * s['positions_read']:.1f} %), "
-          f"false positions {s['false_positions']}", end="")
+          f"false positions {s['false_positions']}; with the peg count {total['positions_counted']} "
+          f"({100 * s['positions_counted']:.1f} %), false {s['false_counted']}", end="")
     if args.mode == "games":
         print(f", taken without asking {100 * s['taken']:.1f} %, asked {100 * s['asked']:.1f} %, wrong {s['wrong']}, "
-              f"hand pictures read {s['hand_positions_read']} / wrong {s['hand_wrong']} of {s['hand_pictures']}", end="")
+              f"hand pictures read {s['hand_positions_read']} (with the count {s['hand_positions_counted']}) / wrong {s['hand_wrong']} of {s['hand_pictures']}", end="")
     print(f". {time.perf_counter() - t0:.0f} s")
     if confusions:
         print("Mistakes: " + ", ".join(f"{k} x{v}" for k, v in confusions.most_common()))

@@ -15,8 +15,9 @@ degrees, k1 -0.2: ``--data tests/vision/data/pathtraced-bench3`` after ``render_
 calibration picture with the truth's colour names (``--empty``: with its empty-board picture
 too); a refused calibration is used anyway and counted, and why it was refused is printed;
 then every position picture (per-hole error: an unreadable hole counts as wrong; positions
-read: every hole read with confidence >= 0.8; false positions) and every hand picture (read
-as a position: must be 0; listed with the holes its truth says the hand hides), peg holes of
+read: every hole read with confidence >= 0.8, and with the peg count as ``pegs vision detect``
+reads them, the few holes not read surely settled where only one way gives every side its pegs;
+false positions) and every hand picture (read as a position: must be 0; listed with the holes its truth says the hand hides), peg holes of
 black, white and other colours read right, and the detector's time per frame (median, the
 decoded frame to the reading).
 
@@ -76,7 +77,8 @@ def main(argv=None) -> int:
     import vision
     print(f"# path-traced set {root.name}{' with empty-board pictures' if args.empty else ''}; detector "
           f"{Path(vision.__file__).resolve().parent}; load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}\n")
-    print("| set-up | board | camera | calibration | per-hole error | positions read | false | hands read | "
+    print("| set-up | board | camera | calibration | per-hole error | positions read (with the peg count) | "
+          "false (with the count) | hands read (with the count) | "
           "black | white | other colours | frame ms |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     total, confusions = Counter(), Counter()
@@ -96,8 +98,9 @@ def main(argv=None) -> int:
               f"{', '.join(su.colours.values())}, {t['peg']['finish']}, head {su.head_height:.1f} mm | "
               f"{cam['height_mm'] / 10:.0f} cm, tilt {cam['tilt_deg']:.0f}°, k1 {cam['k1']:.2f} | "
               f"{'refused: ' + why if why else 'accepted'} | {pct(r['hole_error'], 2)} ({c['hole_errors']}, "
-              f"{c['unreadable']} unreadable) | {c['positions_read']} of {c['pictures']} | {c['false_positions']} | "
-              f"{c['hand_positions_read']} of {c['hand_pictures']} | {pct(r['black'])} | {pct(r['white'])} | "
+              f"{c['unreadable']} unreadable) | {c['positions_read']} of {c['pictures']} ({c['positions_counted']}) | "
+              f"{c['false_positions']} ({c['false_counted']}) | "
+              f"{c['hand_positions_read']} of {c['hand_pictures']} ({c['hand_positions_counted']}) | {pct(r['black'])} | {pct(r['white'])} | "
               f"{pct(r['other'])} | {statistics.median(su.frame_ms):.1f} |" if su.frame_ms else
               f"| {su.name} | - | - | {'refused: ' + why if why else 'accepted'} (no position or hand picture) "
               f"| - | - | - | - | - | - | - | - |", flush=True)
@@ -109,6 +112,9 @@ def main(argv=None) -> int:
           f"({total['hole_errors']}, {total['unreadable']} unreadable), positions read {total['positions_read']} of "
           f"{total['pictures']} ({pct(r['positions_read'])}), false positions {total['false_positions']}, "
           f"hand pictures read as a position {total['hand_positions_read']} of {total['hand_pictures']}; "
+          f"with the peg count (pegs vision detect: the few holes not read surely settled where only one way "
+          f"gives every side its pegs) positions read {total['positions_counted']} ({pct(r['positions_counted'])}), "
+          f"false {total['false_counted']}, hand pictures read {total['hand_positions_counted']}; "
           f"peg holes read right: black {pct(r['black'])} ({total['pegs_black']}), white {pct(r['white'])} "
           f"({total['pegs_white']}), other colours {pct(r['other'])} ({total['pegs_other']}); "
           f"frame median {statistics.median(times):.1f} ms" if times else "")

@@ -35,6 +35,7 @@ from companion.readings import decide
 from vision.calibration import calibrate
 from vision.detect import EMPTY, UNKNOWN, Classifier, HoleSampler, read_holes
 from vision.layout import standard_layout
+from vision.position import settle_by_count
 from vision.render import LEVELS, coloured, make_scene, render_scene, setup_pegs
 from vision.render_hard import TABLE_COLOURS, TABLE_NAMES, hand_over_board, make_hard_scene, render_hard
 
@@ -48,6 +49,16 @@ def position_read(reading, min_confidence: float = 0.8):
     if any(v == UNKNOWN or reading.confidence[h] < min_confidence for h, v in reading.labels.items()):
         return None
     return {h: int(v) for h, v in reading.labels.items() if v != EMPTY}
+
+
+def position_counted(reading, layout, sides, min_confidence: float = 0.8, pegs_per_side: int | None = None):
+    """{hole: side} as ``pegs vision detect`` reads it: every hole read surely, or the few that
+    aren't settled by the peg count (vision.position.settle_by_count); else None."""
+    labels, settled = settle_by_count(reading, layout, sides, pegs_per_side, min_confidence=min_confidence)
+    if any(h not in settled and (v == UNKNOWN or reading.confidence[h] < min_confidence)
+           for h, v in labels.items()):
+        return None
+    return {h: int(v) for h, v in labels.items() if v != EMPTY}
 
 
 # issue 23's room set-ups: every colour a group owns, black and white included
@@ -139,6 +150,13 @@ def game_steps(game_seed: int, moves: int, preset: str = "basic", players: int =
         yield step
 
 
+def _counted(reading, truth: dict):
+    """position_counted for a board whose sides in play and pegs per side are the truth's (a game's
+    players know both)."""
+    sides = sorted(set(truth.values()))
+    return position_counted(reading, None, sides, pegs_per_side=sum(1 for v in truth.values() if v == sides[0]))
+
+
 def score_move(reading, step: GameStep, holes, c: Counter, margin: float | None = None) -> dict:
     """Count one move's picture: per-hole errors, the position alone, and the referee's
     decision among the step's candidates (taken, asked or wrong). Returns the board the referee
@@ -153,6 +171,10 @@ def score_move(reading, step: GameStep, holes, c: Counter, margin: float | None 
     if got is not None:
         c["positions_read"] += 1
         c["false_positions"] += got != truth
+    counted = _counted(reading, truth)
+    if counted is not None:
+        c["positions_counted"] += 1
+        c["false_counted"] += counted != truth
     idx, _ = decide(reading.readings, boards, **({} if margin is None else {"margin": margin}))
     if idx is None:
         c["asked"] += 1
@@ -172,6 +194,7 @@ def score_hand(reading, step: GameStep, c: Counter, margin: float | None = None)
     got = position_read(reading)
     c["hand_positions_read"] += got is not None
     c["hand_false_positions"] += got is not None and got != truth
+    c["hand_positions_counted"] += _counted(reading, truth) is not None
     idx, _ = decide(reading.readings, boards, **({} if margin is None else {"margin": margin}))
     c["hand_wrong"] += idx is not None and _key(boards[idx]) != _key(truth)
 
@@ -193,6 +216,8 @@ def summary(c: Counter) -> dict:
     n = max(c["pictures"], 1)
     return {"pictures": c["pictures"], "hole_error": c["hole_errors"] / max(c["holes"], 1),
             "positions_read": c["positions_read"] / n, "false_positions": c["false_positions"],
+            "positions_counted": c["positions_counted"] / n, "false_counted": c["false_counted"],
+            "hand_positions_counted": c["hand_positions_counted"],
             "taken": c["taken"] / n, "asked": c["asked"] / n, "wrong": c["wrong"],
             "hand_pictures": c["hand_pictures"], "hand_positions_read": c["hand_positions_read"],
             "hand_false_positions": c["hand_false_positions"],

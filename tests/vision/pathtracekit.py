@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .gamekit import game_steps, position_read, score_hand, score_move
+from .gamekit import game_steps, position_counted, position_read, score_hand, score_move
 from vision.calibration import CalibrationError, calibrate
 from vision.detect import EMPTY, UNKNOWN, Classifier, HoleSampler, read_holes, start_holes_empty
 from vision.layout import load_layout
@@ -157,11 +157,13 @@ def evaluate(su: PathTracedSetUp, stats: Counter | None = None, confusions: Coun
         su.frame_ms.append(1000 * seconds)
         truth = p.pegs
         got = position_read(reading)
+        counted = position_counted(reading, su.layout, sorted(su.colours))
         if p.kind == "hand":
             c["hand_pictures"] += 1
             c["hand_positions_read"] += got is not None
             c["hand_false_positions"] += got is not None and got != truth
-            su.log_hand(p, got is not None)
+            c["hand_positions_counted"] += counted is not None
+            su.log_hand(p, got is not None or counted is not None)
             continue
         c["pictures"] += 1
         for h in su.layout.holes:
@@ -181,6 +183,9 @@ def evaluate(su: PathTracedSetUp, stats: Counter | None = None, confusions: Coun
         if got is not None:
             c["positions_read"] += 1
             c["false_positions"] += got != truth
+        if counted is not None:
+            c["positions_counted"] += 1
+            c["false_counted"] += counted != truth
     return c
 
 
@@ -241,6 +246,8 @@ def rates(c: Counter) -> dict:
         return c[a] / c[b] if c[b] else None
     return {"pictures": c["pictures"], "hole_error": frac("hole_errors", "holes"),
             "positions_read": frac("positions_read", "pictures"), "false_positions": c["false_positions"],
+            "positions_counted": frac("positions_counted", "pictures"), "false_counted": c["false_counted"],
             "hand_pictures": c["hand_pictures"], "hand_positions_read": c["hand_positions_read"],
+            "hand_positions_counted": c["hand_positions_counted"],
             "black": frac("pegs_black_right", "pegs_black"), "white": frac("pegs_white_right", "pegs_white"),
             "other": frac("pegs_other_right", "pegs_other")}
