@@ -52,6 +52,8 @@ STRUCTURE_PEG = 0.5      # ... this unlike it holds something (the middle is lef
 SHADOW_OWN_INTACT = 0.78  # a darkened spot over a hole whose own half is this intact: a shadow (black pegs: 0.74 at
 #                           most on four sets; 0.76 and 0.79 on bench5's H4-s4, its whole patch broken: not a shadow's)
 DEEP_OWN_INTACT = 0.9   # ... and, darker than a shadow, this intact (black pegs: 0.79 at most, bench5's H4-s4)
+OWN_HALF_INTACT = 0.7   # ... and an intact patch needs the hole's own half this intact where the colours are
+                        # far from empty, and not broken whatever they are (see distances(), ``dome``)
 SPOT_NO_HEAD = 0.9      # the spot's half of the patch this like its empty pattern: no head there, of any colour
 SPOT_HALF_INTACT = 0.8  # the spot's half of the patch this like its empty pattern: no dark head there
 HOLE_NEARLY_INTACT = 0.7  # a hole's own half this like its empty pattern, the spot's half no less: a shadow
@@ -464,6 +466,8 @@ class Features:
     overlooked: np.ndarray | None = None       # (N,) bool: a neighbour that may hold a peg may be seen over the hole
     shaft: np.ndarray | None = None            # (N,) bool: a peg's shaft stands in the hole (distances())
     head_raw: np.ndarray | None = None         # (N, C, 3) the heads' BGR as seen (not normalised)
+    dome: np.ndarray | None = None             # (N,) bool: the patch kept its pattern, the hole's half and
+                                               # the colours did not (distances(): a shaded dome, not intact)
 
 
 def local_normalised(values: np.ndarray, ring: np.ndarray, norm) -> np.ndarray:
@@ -851,7 +855,10 @@ class Classifier:
         if f.structure is None:
             return np.zeros(n, bool), np.zeros(n, bool)
         covered = np.zeros(n, bool) if f.covered is None else np.asarray(f.covered, bool)
-        return f.structure >= STRUCTURE_EMPTY, (f.structure <= STRUCTURE_PEG) & ~covered
+        intact = f.structure >= STRUCTURE_EMPTY
+        if f.dome is not None and len(f.dome) == n:
+            intact &= ~f.dome
+        return intact, (f.structure <= STRUCTURE_PEG) & ~covered
 
     def _dist(self, lab, bgr, clip, cls: slice) -> np.ndarray:
         """(..., k) distances to the classes ``cls``; a clipped channel only says "at least
@@ -926,6 +933,11 @@ class Classifier:
                 out = np.where(f.conflict, np.minimum(out, 0.5), out)
             if f.unsure_shadow is not None and len(f.unsure_shadow) == n:
                 out = np.where(f.unsure_shadow, np.minimum(out, 0.5), out)
+        # nor is "empty" sure where the hole's own half is broken and no neighbour's head may be seen over
+        # it: a shaft stands there (sure "empty" holes so on the path-traced sets: 4, white pegs on white
+        # paper; 1 empty hole, a neighbour's head over it)
+        out = np.where((labels == EMPTY) & hole_broken & ~np.asarray(
+            f.covered if f.covered is not None else np.zeros(n), bool), np.minimum(out, 0.5), out)
         if f.structure_spot is not None and len(f.structure_spot) == n:
             # a head seen at the spot breaks its half of the patch (0.88 at most under the 6,570 pegs of
             # the seven path-traced sets): a peg read where that half keeps its empty pattern is not
@@ -975,6 +987,18 @@ class Classifier:
         if f.brighter is not None and self.clip_proven is not None and len(self.clip_proven) == len(d_empty):
             # clipped where its own (seen) empty look is far from clipping: not an empty hole
             d_empty = np.where(f.brighter & self.clip_proven, np.maximum(d_empty, 1e3), d_empty)
+        f.dome = None
+        if f.structure_hole is not None and len(f.structure_hole) == len(d_empty):
+            # a dome lit from one side shades like the disc's edge round the hole, so the spot's half
+            # (and with it the whole patch) may keep its empty pattern under a head; the shaft standing
+            # in the hole breaks the hole's own half all the same, and the colours are far from empty
+            # (bench9's s4-paper-bw M54, a black peg: whole 0.85, spot's half 0.87, own 0.64, read
+            # "empty" at 1.00; intact patches over pegs: own half 0.65 at most, colours 10-11 spreads
+            # off; over empty holes below 0.7, 16 of 7,251, bench7's s6-paper M74 0.64 at 1.9 spreads).
+            # Broken (STRUCTURE_PEG), no empty hole (0.58 at least), 11 pegs: white heads on white paper
+            # (bench9's s6-paper, own half -0.28 to 0.17, read "empty" at 1.00) whose colours say nothing
+            f.dome = ((f.structure_hole < OWN_HALF_INTACT) & (d_empty > EMPTY_SEEN * self.tau)) \
+                | self.own_half_broken(f, len(d_empty))
         d_board = self._dist(f.hole_lab, f.hole_bgr, f.hole_clip, slice(n_sides + 1, n_sides + 2))[:, 0]
         # where a lamp's sheen blows the ring out, bare board over the hole would be blown out
         # too: a hole whose own disc isn't clipped is not covered by board-coloured paper

@@ -1,0 +1,46 @@
+"""Single path-traced set-ups a detector rule is held to (tests/vision/data/pathtraced-cases/)."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("cv2", reason="the vision extra (OpenCV, NumPy) is not installed")
+
+from .pathtracekit import DATA, PathTracedSetUp  # noqa: E402
+
+from vision.detect import EMPTY, UNKNOWN  # noqa: E402
+
+CASES = DATA / "pathtraced-cases"
+
+
+def test_a_dome_shaded_like_the_discs_edge_is_not_an_empty_hole():
+    """bench9's s4-paper-bw pos-01: heads whose shading keeps the patch's empty pattern while
+    the shaft breaks the hole's own half are not read "empty" (M54, black, was at 1.00), and no
+    hole of the picture is read wrongly with confidence."""
+    su = PathTracedSetUp(CASES / "bench9-s4-paper-bw")
+    assert su.refused is None, su.refused
+    pic = next(p for p in su.pictures if p.name == "pos-01")
+    reading, _ = su.read(pic)
+    truth = pic.pegs
+    for hole in ("M54", "M61", "H4-s3", "S-s3-1"):
+        assert truth[hole] >= 0
+        assert reading.labels[hole] != EMPTY, (hole, reading.confidence[hole])
+    wrong = {h: (reading.labels[h], round(reading.confidence[h], 2)) for h in su.layout.holes
+             if reading.labels[h] not in (truth.get(h, EMPTY), UNKNOWN) and reading.confidence[h] >= 0.8}
+    assert not wrong, wrong
+
+
+def test_a_broken_hole_is_not_surely_empty_even_where_its_heads_look_like_the_print():
+    """bench9's s6-paper pos-02, white on white paper: the calibration refuses white by name; used
+    anyway (as --accept-weak would), the white pegs whose shafts break their holes' own half are
+    not read "empty" surely (S-s5-2 and S-s5-3 were, at 1.00)."""
+    su = PathTracedSetUp(CASES / "bench9-s6-paper")
+    assert su.refused is not None and "white" in su.refused
+    pic = next(p for p in su.pictures if p.name == "pos-02")
+    reading, _ = su.read(pic)
+    truth = pic.pegs
+    for hole in ("S-s5-2", "S-s5-3"):
+        assert su.colours[truth[hole]] == "white"
+        assert reading.labels[hole] != EMPTY or reading.confidence[hole] < 0.8, (hole, reading.confidence[hole])
+    wrong = {h: (reading.labels[h], round(reading.confidence[h], 2)) for h in su.layout.holes
+             if reading.labels[h] not in (truth.get(h, EMPTY), UNKNOWN) and reading.confidence[h] >= 0.8}
+    assert not wrong, wrong
