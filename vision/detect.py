@@ -942,7 +942,12 @@ class Classifier:
             # a head seen at the spot breaks its half of the patch (0.88 at most under the 6,570 pegs of
             # the seven path-traced sets): a peg read where that half keeps its empty pattern is not
             # sure (bench6's s8-wood H1-s4, empty, a neighbour's black peg seen over its disc: white at 0.95)
-            out = np.where((labels >= 0) & (f.structure_spot >= SPOT_NO_HEAD), np.minimum(out, 0.5), out)
+            # (unless the shaft breaks the hole's own half with the colours far from empty, no neighbour's
+            # head seen over it: a dome shaded like the disc's edge, ``dome``; bench9's s4-paper-bw blue
+            # heads, spot's half 0.90-0.92)
+            shaded_dome = np.zeros(n, bool) if f.dome is None or len(f.dome) != n else \
+                f.dome & ~np.asarray(f.covered if f.covered is not None else np.zeros(n), bool)
+            out = np.where((labels >= 0) & (f.structure_spot >= SPOT_NO_HEAD) & ~shaded_dome, np.minimum(out, 0.5), out)
         if self.empty_seen is not None and self.start_side is not None and len(self.start_side) == n:
             # a start hole whose empty look was never seen (its side's pegs stood in it at calibration)
             # is known with its own side's peg in it, not empty nor with another side's: its borrowed
