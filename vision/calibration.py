@@ -564,6 +564,10 @@ def _convex(p) -> bool:
 
 # --------------------------------------------------------------------------- colours
 
+RING_SKEWED = 4.0   # a start head this many times its side's median distance from the side's look, and
+                    # this many times further than the camera saw it from the side's: its ring was skewed
+
+
 def _robust_spread(x: np.ndarray) -> float:
     """A standard deviation from the median absolute deviation (of distances, >= 0)."""
     if len(x) == 0:
@@ -714,7 +718,19 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
         mu = np.median(use, axis=0)
         side_lab[s] = mu / np.array([0.6, 1.0, 1.0])
         centres[s] = np.median(x[[index[hh] for hh in ids]], axis=0)    # what sits in the hole itself
-        spreads.append(np.linalg.norm(use - mu, axis=1))
+        apart_mu = np.linalg.norm(use - mu, axis=1)
+        if camera and len(use) == len(ids) and len(ids) >= 4:
+            # a head the division by its ring moved far from its side's look while the camera saw it as
+            # it saw the others: the ring was disturbed (a neighbour's shadow over it), not the peg
+            # (bench9's s8-wood, two of blue's five start heads read cyan, 54 and 66 from the median
+            # against 4-9, 1.3 and 10 as seen): not a measure of how the side's pegs vary
+            as_seen = weighted(bgr_to_lab(samples.heads[[index[hh] for hh in ids], 0].astype(np.float32)))
+            seen_apart = np.linalg.norm(as_seen - np.median(as_seen, axis=0), axis=1)
+            skewed = (apart_mu > RING_SKEWED * max(float(np.median(apart_mu)), 1.0)) \
+                & (RING_SKEWED * seen_apart < apart_mu)
+            if skewed.any() and (~skewed).sum() >= 3:
+                apart_mu, use = apart_mu[~skewed], use[~skewed]
+        spreads.append(apart_mu)
         side_spread[s] = float(np.sqrt(np.mean(spreads[-1] ** 2)))
         side_heads[s] = use
     if not found_sides:
