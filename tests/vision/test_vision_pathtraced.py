@@ -935,11 +935,19 @@ def test_a_peg_read_where_its_heads_spot_keeps_its_empty_pattern_is_not_sure(mea
     f = cl.features(su.sampler.sample(p.image()))
     d, _ = cl.distances(f)
     labels, conf, _, _ = cl.classify(f, d=d)
-    i, h = next((i, h) for i, h in enumerate(su.sampler.holes) if h in p.pegs)
+    # (a peg whose shaft breaks its hole's own half with colours far from empty, a shaded dome, is
+    # exempt where no neighbour's head is seen over it: test_vision_pathtraced_cases.py)
+    i, h = next((i, h) for i, h in enumerate(su.sampler.holes) if h in p.pegs and not f.dome[i])
     assert cl.check_picture(f, labels, conf, su.sampler.covered)[i] >= 0.8
     f.structure_spot = f.structure_spot.copy()
     f.structure_spot[i] = SPOT_NO_HEAD
     assert cl.check_picture(f, labels, conf, su.sampler.covered)[i] <= 0.5
+    j = next(j for j, h in enumerate(su.sampler.holes) if h in p.pegs and f.dome[j])
+    f.structure_spot[j] = SPOT_NO_HEAD
+    assert cl.check_picture(f, labels, conf, su.sampler.covered)[j] >= 0.8
+    f.covered = np.asarray(f.covered, bool).copy()
+    f.covered[j] = True
+    assert cl.check_picture(f, labels, conf, su.sampler.covered)[j] <= 0.5
 
 
 def test_a_calibrations_unsure_hole_read_as_a_peg_far_from_its_empty_look_is_settled(measured):
