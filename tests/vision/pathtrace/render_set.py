@@ -9,6 +9,7 @@
     python tests/vision/pathtrace/render_set.py bench7         # tests/vision/data/pathtraced-bench7/ (not committed)
     python tests/vision/pathtrace/render_set.py bench8         # tests/vision/data/pathtraced-bench8/ (not committed)
     python tests/vision/pathtrace/render_set.py bench9         # tests/vision/data/pathtraced-bench9/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench10        # tests/vision/data/pathtraced-bench10/ (not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -126,6 +127,10 @@ SETS = {
     # hole by hole, then read once more by its last tree
     "bench9": {"dir": DATA / "pathtraced-bench9", "first_seed": 7000, "positions": 3, "hands": 1, "steady": True,
                "by_setup": True},
+    # and one more, rendered after session 13's detector changes (made while reading bench9 hole by
+    # hole), read once by the session's first and last trees
+    "bench10": {"dir": DATA / "pathtraced-bench10", "first_seed": 7100, "positions": 3, "hands": 1, "steady": True,
+                "by_setup": True},
 }
 
 
