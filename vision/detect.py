@@ -52,6 +52,8 @@ STRUCTURE_PEG = 0.5      # ... this unlike it holds something (the middle is lef
 SHADOW_OWN_INTACT = 0.78  # a darkened spot over a hole whose own half is this intact: a shadow (black pegs: 0.74 at
 #                           most on four sets; 0.76 and 0.79 on bench5's H4-s4, its whole patch broken: not a shadow's)
 DEEP_OWN_INTACT = 0.9   # ... and, darker than a shadow, this intact (black pegs: 0.79 at most, bench5's H4-s4)
+PEG_FAR_APART = 2.5   # spreads: a peg far from its side's look is still that side's this much nearer it than
+                      # any other class (Classifier.classify; white heads in a lamp's light 2.6-2.8 nearer)
 OWN_HALF_INTACT = 0.7   # ... and an intact patch needs the hole's own half this intact where the colours are
                         # far from empty, and not broken whatever they are (see distances(), ``dome``)
 SPOT_NO_HEAD = 0.9      # the spot's half of the patch this like its empty pattern: no head there, of any colour
@@ -1371,13 +1373,15 @@ class Classifier:
             # something stands in the hole (its pattern broken) and the board round it looks as it did
             # (no hand, no card): a peg, whose colour a lamp's sheen moved further from its side's than
             # the spread allows (clipped channels); still that side's where every other class is at least
-            # 3.5 spreads further (2D `hard` 1010: green pegs in the sheen 25-27 from green, 48-50 from the
-            # next; yellow against green there stays unread: 27.5 against 29.5)
+            # PEG_FAR_APART spreads further (2D `hard` 1010: green pegs in the sheen 25-27 from green, 48-50
+            # from the next; yellow against green there stays unread: 27.5 against 29.5; bench8's and bench9's
+            # white heads in a lamp's light, 6.5-6.7 spreads from white, 2.6-2.8 nearer it than black: 3.5
+            # until session 13)
             _, broken = self.structure_says(f)
             if f.shaft is not None and len(f.shaft) == n:
                 broken = broken | f.shaft
             peg_far = broken & np.asarray(f.ring_clear, bool) & (self.keys[best] >= 0) \
-                & (d1 <= 6 * self.class_tau[best]) & (second >= d1 + 3.5 * self.tau)
+                & (d1 <= 6 * self.class_tau[best]) & (second >= d1 + PEG_FAR_APART * self.tau)
             outlier &= ~peg_far
         if f.shadow is not None and len(f.shadow) == n:
             # a shadow explains how far "empty" is (up to SHADOW_SPREADS): not unlike anything learnt

@@ -60,3 +60,18 @@ def test_start_heads_a_skewed_ring_recolours_do_not_widen_their_sides_spread():
     weak = su.calibration.weak
     assert not [w for w in weak if 1 in (w["side"], w.get("other"))], [(w["side"], w["like"], w.get("other")) for w in weak]
     assert [(w["side"], w["like"]) for w in weak] == [(4, "unsure")], weak
+
+
+def test_a_white_head_in_the_lamps_light_standing_in_its_hole_is_read_white():
+    """bench9's s6-wood pos-02 M11: a white head in the lamp's light, 6.5 spreads from white's look
+    and 9.3 from black's, its hole's pattern broken and the board round it as at calibration: a peg,
+    and nearer white than any other class by more than PEG_FAR_APART. It was unreadable (3.5)."""
+    su = PathTracedSetUp(CASES / "bench9-s6-wood")
+    assert su.refused is None, su.refused
+    pic = next(p for p in su.pictures if p.name == "pos-02")
+    reading, _ = su.read(pic)
+    assert su.colours[pic.pegs["M11"]] == "white"
+    assert reading.labels["M11"] == pic.pegs["M11"] and reading.confidence["M11"] >= 0.8, reading.confidence["M11"]
+    wrong = {h: (reading.labels[h], round(reading.confidence[h], 2)) for h in su.layout.holes
+             if reading.labels[h] not in (pic.pegs.get(h, EMPTY), UNKNOWN) and reading.confidence[h] >= 0.8}
+    assert not wrong, wrong
