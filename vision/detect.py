@@ -54,6 +54,8 @@ SHADOW_OWN_INTACT = 0.78  # a darkened spot over a hole whose own half is this i
 DEEP_OWN_INTACT = 0.9   # ... and, darker than a shadow, this intact (black pegs: 0.79 at most, bench5's H4-s4)
 PEG_FAR_APART = 2.5   # spreads: a peg far from its side's look is still that side's this much nearer it than
                       # any other class (Classifier.classify; white heads in a lamp's light 2.6-2.8 nearer)
+FAR_HEAD = 3.5       # spreads: a head this far from its nearest side's look ...
+SIDE_GAP = 1.5       # ... and the next side within this of it is not surely of either (Classifier.classify)
 OWN_HALF_INTACT = 0.7   # ... and an intact patch needs the hole's own half this intact where the colours are
                         # far from empty, and not broken whatever they are (see distances(), ``dome``)
 SPOT_NO_HEAD = 0.9      # the spot's half of the patch this like its empty pattern: no head there, of any colour
@@ -1390,6 +1392,20 @@ class Classifier:
         conf = np.where(labels == UNKNOWN, 0.0, conf)
         if self.unsure is not None and len(self.unsure) == n:
             conf = np.where(self.still_unsure(f, labels, d[:, 0]), np.minimum(conf, 0.5), conf)
+        if len(self.sides) > 1:
+            # far from every side's look, a small gap says little (the posterior saturates: a purple
+            # head in a shadow, 4.1 spreads from black and 5.3 from purple, read black at 1.00 on
+            # bench10's s8-wood, and an empty hole under a yellow head seen beside it read black at 0.98,
+            # white 0.9 spreads further; sure pegs so placed on six path-traced sets: 4 right of 2,386,
+            # 2 of the 3 wrong)
+            ds = np.sort(d[:, 1:1 + len(self.sides)], axis=1)
+            torn = (labels >= 0) & (ds[:, 0] > FAR_HEAD * self.tau) & (ds[:, 1] - ds[:, 0] < SIDE_GAP * self.tau)
+            if self.raw_hue is not None:
+                # ... for a colourless side (black, white): a coloured one's hue as seen names it
+                # (sides_by_raw_hue; 2D `hard` yellow heads in the sheen, 3.5 spreads off, orange near)
+                col = np.clip(best - 1, 0, len(self.sides) - 1)
+                torn &= ~self.raw_hue[1][col]
+            conf = np.where(torn, np.minimum(conf, 0.5), conf)
         side_col = np.clip(best - 1, 0, max(len(self.sides) - 1, 0))
         head = where[np.arange(n), side_col] if len(self.sides) else np.zeros(n, int)
         return labels, conf, d1, head
