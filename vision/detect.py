@@ -54,10 +54,10 @@ SHADOW_OWN_INTACT = 0.78  # a darkened spot over a hole whose own half is this i
 DEEP_OWN_INTACT = 0.9   # ... and, darker than a shadow, this intact (black pegs: 0.79 at most, bench5's H4-s4)
 PEG_FAR_APART = 2.5   # spreads: a peg far from its side's look is still that side's this much nearer it than
                       # any other class (Classifier.classify; white heads in a lamp's light 2.6-2.8 nearer)
-FAR_HEAD = 3.5       # spreads: a head this far from its nearest side's look ...
+FAR_HEAD = 3.5       # spreads: a black or white head this far from its nearest side's look ...
 SIDE_GAP = 1.5       # ... and the next side within this of it is not surely of either (Classifier.classify)
-OWN_HALF_INTACT = 0.7   # ... and an intact patch needs the hole's own half this intact where the colours are
-                        # far from empty, and not broken whatever they are (see distances(), ``dome``)
+OWN_HALF_INTACT = 0.7   # an intact patch needs the hole's own half this intact where the colours are far from
+                        # empty, and not broken whatever they are (distances(), ``Features.dome``)
 SPOT_NO_HEAD = 0.9      # the spot's half of the patch this like its empty pattern: no head there, of any colour
 SPOT_HALF_INTACT = 0.8  # the spot's half of the patch this like its empty pattern: no dark head there
 HOLE_NEARLY_INTACT = 0.7  # a hole's own half this like its empty pattern, the spot's half no less: a shadow
@@ -1334,8 +1334,9 @@ class Classifier:
     def candidates(self, d, labels) -> list:
         """Per hole, what it may hold as far as its look goes, for settling a hole not read surely by
         the peg count (vision.position.settle_by_count): a tuple of labels, EMPTY always among them
-        (a peg is only ever nearer empty than the picture says), or None where the nearest class is
-        bare board (a hand or a card over the hole: the picture says nothing of it)."""
+        (a candidate too many only makes the count settle less often, one too few can make it settle
+        wrongly), or None where the nearest class is bare board (a hand or a card over the hole: the
+        picture says nothing of it)."""
         n_sides = len(self.sides)
         out = []
         if n_sides == 0:

@@ -94,8 +94,9 @@ def settle_by_count(reading, layout: Layout | None, sides, pegs_per_side: int | 
     over the board, more than MAX_SETTLED such holes, one the picture says nothing of (covered,
     out of view: no candidates), or no single way. Each hole's candidates come from its own look
     (``BoardReading.candidates``); every other hole is taken as read, so a position settled this
-    way rests on the sure holes being right (the path-traced sets: no hole read wrongly with
-    confidence 0.8 or more in a position picture) and on the rules engine's check after."""
+    way rests on the sure holes being right (over the 96 position pictures of the path-traced sets
+    bench6-10 and the committed one, one hole read wrongly with confidence 0.8 or more, in a set-up
+    whose calibration is refused) and on the rules engine's check after."""
     labels = dict(reading.labels)
     unsure = [h for h, v in labels.items() if v == UNKNOWN or reading.confidence.get(h, 0.0) < min_confidence]
     if not unsure or len(unsure) > MAX_SETTLED or reading.foreground >= PATCH_POINTS:
