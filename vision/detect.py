@@ -908,6 +908,8 @@ class Classifier:
         # an empty hole under a shadow (``distances``): its own pattern intact, the spot only darkened
         shadowed = np.asarray(f.shadow, bool) if f.shadow is not None and len(f.shadow) == n else np.zeros(n, bool)
         hole_broken = self.own_half_broken(f, n)
+        # a neighbour's head may be seen over the hole's disc (the sampler's geometry, per hole)
+        seen_over = np.zeros(n, bool) if f.covered is None else np.asarray(f.covered, bool)
         settled = (intact & (labels == EMPTY)) | (broken & (labels >= 0)) | (shadowed & (labels == EMPTY))
         out = conf.copy()
         if f.structure is not None and f.hue_shift is not None:
@@ -915,7 +917,7 @@ class Classifier:
             # spot darker but of the same hue as the hole's empty look: a shadow may be all there is,
             # so a peg read there on the colours alone is not sure
             shadow_like = self.darkened_like_a_shadow(f, f.d_empty)
-            between = ~intact & ~broken & ~np.asarray(f.covered if f.covered is not None else np.zeros(n), bool)
+            between = ~intact & ~broken & ~seen_over
             # ... unless the hole's own half of the patch is broken: something stands in the hole
             # (a black head's spot over a dark hole keeps the whole patch in between)
             shadow_like &= ~hole_broken
@@ -940,8 +942,7 @@ class Classifier:
         # nor is "empty" sure where the hole's own half is broken and no neighbour's head may be seen over
         # it: a shaft stands there (sure "empty" holes so on the path-traced sets: 4, white pegs on white
         # paper; 1 empty hole, a neighbour's head over it)
-        out = np.where((labels == EMPTY) & hole_broken & ~np.asarray(
-            f.covered if f.covered is not None else np.zeros(n), bool), np.minimum(out, 0.5), out)
+        out = np.where((labels == EMPTY) & hole_broken & ~seen_over, np.minimum(out, 0.5), out)
         if f.structure_spot is not None and len(f.structure_spot) == n:
             # a head seen at the spot breaks its half of the patch (0.88 at most under the 6,570 pegs of
             # the seven path-traced sets): a peg read where that half keeps its empty pattern is not
@@ -949,8 +950,7 @@ class Classifier:
             # (unless the shaft breaks the hole's own half with the colours far from empty, no neighbour's
             # head seen over it: a dome shaded like the disc's edge, ``dome``; bench9's s4-paper-bw blue
             # heads, spot's half 0.90-0.92)
-            shaded_dome = np.zeros(n, bool) if f.dome is None or len(f.dome) != n else \
-                f.dome & ~np.asarray(f.covered if f.covered is not None else np.zeros(n), bool)
+            shaded_dome = np.zeros(n, bool) if f.dome is None or len(f.dome) != n else f.dome & ~seen_over
             out = np.where((labels >= 0) & (f.structure_spot >= SPOT_NO_HEAD) & ~shaded_dome, np.minimum(out, 0.5), out)
         if self.empty_seen is not None and self.start_side is not None and len(self.start_side) == n:
             # a start hole whose empty look was never seen (its side's pegs stood in it at calibration)

@@ -12,6 +12,12 @@ from vision.detect import EMPTY, UNKNOWN  # noqa: E402
 CASES = DATA / "pathtraced-cases"
 
 
+def sure_wrong(su, reading, truth: dict) -> dict:
+    """hole -> (label, confidence) of every hole read wrongly with confidence 0.8 or more."""
+    return {h: (reading.labels[h], round(reading.confidence[h], 2)) for h in su.layout.holes
+            if reading.labels[h] not in (truth.get(h, EMPTY), UNKNOWN) and reading.confidence[h] >= 0.8}
+
+
 def test_a_dome_shaded_like_the_discs_edge_is_not_an_empty_hole():
     """bench9's s4-paper-bw pos-01: heads whose shading keeps the patch's empty pattern while
     the shaft breaks the hole's own half are not read "empty" (M54, black, was at 1.00), and no
@@ -27,8 +33,7 @@ def test_a_dome_shaded_like_the_discs_edge_is_not_an_empty_hole():
     # and read surely: the spot's half keeping its pattern (SPOT_NO_HEAD) says nothing over such a dome
     for hole in ("M61", "H4-s3", "S-s3-1"):
         assert reading.labels[hole] == truth[hole] and reading.confidence[hole] >= 0.8, (hole, reading.confidence[hole])
-    wrong = {h: (reading.labels[h], round(reading.confidence[h], 2)) for h in su.layout.holes
-             if reading.labels[h] not in (truth.get(h, EMPTY), UNKNOWN) and reading.confidence[h] >= 0.8}
+    wrong = sure_wrong(su, reading, truth)
     assert not wrong, wrong
 
 
@@ -44,8 +49,7 @@ def test_a_broken_hole_is_not_surely_empty_even_where_its_heads_look_like_the_pr
     for hole in ("S-s5-2", "S-s5-3"):
         assert su.colours[truth[hole]] == "white"
         assert reading.labels[hole] != EMPTY or reading.confidence[hole] < 0.8, (hole, reading.confidence[hole])
-    wrong = {h: (reading.labels[h], round(reading.confidence[h], 2)) for h in su.layout.holes
-             if reading.labels[h] not in (truth.get(h, EMPTY), UNKNOWN) and reading.confidence[h] >= 0.8}
+    wrong = sure_wrong(su, reading, truth)
     assert not wrong, wrong
 
 
@@ -72,8 +76,7 @@ def test_a_white_head_in_the_lamps_light_standing_in_its_hole_is_read_white():
     reading, _ = su.read(pic)
     assert su.colours[pic.pegs["M11"]] == "white"
     assert reading.labels["M11"] == pic.pegs["M11"] and reading.confidence["M11"] >= 0.8, reading.confidence["M11"]
-    wrong = {h: (reading.labels[h], round(reading.confidence[h], 2)) for h in su.layout.holes
-             if reading.labels[h] not in (pic.pegs.get(h, EMPTY), UNKNOWN) and reading.confidence[h] >= 0.8}
+    wrong = sure_wrong(su, reading, pic.pegs)
     assert not wrong, wrong
 
 
@@ -90,6 +93,5 @@ def test_a_head_far_from_every_side_with_two_sides_close_is_not_sure():
         truth = pic.pegs
         assert reading.labels[hole] == truth.get(hole, EMPTY) or reading.confidence[hole] < 0.8, \
             (name, hole, reading.labels[hole], reading.confidence[hole])
-        wrong = {h: (reading.labels[h], round(reading.confidence[h], 2)) for h in su.layout.holes
-                 if reading.labels[h] not in (truth.get(h, EMPTY), UNKNOWN) and reading.confidence[h] >= 0.8}
+        wrong = sure_wrong(su, reading, truth)
         assert not wrong, (name, wrong)
