@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from .colours import bgr_to_lab, delta_e
-from .foreground import PATCH_POINTS, largest_patch
+from .foreground import PATCH_POINTS, PointSampler, image_points, largest_patch
 from .foreground import decode as decode_background
 from .layout import Layout
 from .sampling import Bilinear
@@ -318,11 +318,10 @@ class HoleSampler:
         rel = centres[:, None, :] - centres[self.neighbours]                       # (N, K, 2)
         return _off_segment(rel, ab[self.neighbours]) < r * scale + 0.5 * r
 
-    def background(self, cells: np.ndarray) -> np.ndarray:
-        """The image points of the calibration's bare-board cells (vision.foreground), kept."""
+    def background(self, cells: np.ndarray) -> PointSampler:
+        """The calibration's bare-board cells (vision.foreground) sampled in this picture, kept."""
         if getattr(self, "_background", None) is None or self._background[0] is not cells:
-            from .foreground import image_points
-            self._background = (cells, image_points(self, cells))
+            self._background = (cells, PointSampler(image_points(self, cells), self.image_size))
         return self._background[1]
 
     def board_to_image(self, pts) -> np.ndarray:
@@ -1444,15 +1443,20 @@ class BoardReading:
         return tuple(self.labels.items())
 
 
-def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, keep_lab: bool = False) -> BoardReading:
-    f = classifier.features(sampler.sample(frame))
+def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, keep_lab: bool = False,
+               samples: Samples | None = None, foreground: int | None = None) -> BoardReading:
+    """Every hole of one frame. ``samples``: the frame's, if the caller already took them (the
+    live path keeps them for what the referee later learns from a still board); ``foreground``:
+    its largest patch of changed bare board (``largest_patch``), if the caller knows it."""
+    f = classifier.features(samples if samples is not None else sampler.sample(frame))
     d, where = classifier.distances(f)
     labels, conf, _, _ = classifier.classify(f, d=d)
     conf = classifier.check_picture(f, labels, conf, sampler.covered)
-    patch = 0
+    patch = 0 if foreground is None else foreground
     if classifier.background_ref is not None:
-        cells, reference, reference_lab = classifier.background_ref
-        patch = largest_patch(frame, cells, sampler.background(cells), reference, reference_lab)
+        if foreground is None:
+            cells, reference, reference_lab = classifier.background_ref
+            patch = largest_patch(frame, cells, sampler.background(cells), reference, reference_lab)
         if patch >= PATCH_POINTS:
             # something as large as a hand lies over the board: no hole is sure while it is there
             conf = np.minimum(conf, 0.5)

@@ -27,6 +27,7 @@ from .calibration import (Calibration, CalibrationError, MarkerCheck, homography
                           refine_with_holes, repose_camera)
 from .camera import Camera, CameraLost
 from .detect import EMPTY, UNKNOWN, BoardReading, Classifier, HoleSampler, read_holes, start_holes_empty
+from .foreground import PATCH_POINTS
 from .layout import Layout
 from .learned import calibration_key, learned_entries, load_learned, save_learned
 from .markers import detect_markers, to_gray
@@ -36,6 +37,7 @@ from .tracker import BoardChange, StableBoardTracker
 log = logging.getLogger("vision.watch")
 
 STAGES = ("markers", "motion", "sampling", "classification", "tracker")   # timed per frame, plus "total"
+FOREGROUND_EVERY = 5     # frames of a still board between two looks for a hand on it
 
 
 @dataclass
@@ -85,6 +87,7 @@ class BoardVision:
         self.last_reading = None
         self.max_covered = max_covered
         self._quiet_key, self._quiet_count = None, 0
+        self._foreground: tuple[int, int] | None = None   # (frame index, largest patch) while nothing moves
         self.timings: dict = {s: deque(maxlen=500) for s in STAGES + ("total",)}
         self._unseen = 0
         self._lost = False
@@ -156,10 +159,10 @@ class BoardVision:
         """The per-hole readings once the board has held still for ``hold_frames`` frames with
         the same likeliest reading of every hole (once per such state), else None. Unlike the
         tracker's state this needs no hole read surely: the referee weighs the readings against
-        the legal moves. A frame with more than ``max_covered`` unreadable holes (a hand resting
-        on the board) doesn't count."""
+        the legal moves. A frame with more than ``max_covered`` unreadable holes, or with a patch
+        of changed bare board as large as a hand's (vision.foreground), doesn't count."""
         covered = sum(v == UNKNOWN for v in reading.labels.values())
-        if unusable or not reading.labels or covered > self.max_covered:
+        if unusable or not reading.labels or covered > self.max_covered or reading.foreground >= PATCH_POINTS:
             self._quiet_key, self._quiet_count = None, 0
             return None
         key = tuple(sorted((h, r[1] if r[0] >= 0.5 else EMPTY) for h, r in reading.readings.items()))
@@ -223,22 +226,20 @@ class BoardVision:
         t2 = time.perf_counter()
         reading = samples = None
         if moving or not markers_ok:
+            self._foreground = None
             t3 = t4 = t2
             reading = BoardReading({}, {}, None, markers_ok, moving)
         else:
             samples = self.sampler.sample(frame)
             t3 = time.perf_counter()
-            f = self.classifier.features(samples)
-            d, _ = self.classifier.distances(f)
-            labels, conf, _, _ = self.classifier.classify(f, d=d)
-            conf = self.classifier.check_picture(f, labels, conf, self.sampler.covered)
-            per_hole = self.classifier.readings(f, self.sampler.visible, d, labels)
-            labels = np.where(self.sampler.visible, labels, UNKNOWN)
-            conf = np.where(self.sampler.visible, conf, 0.0)
-            holes = self.sampler.holes
-            reading = BoardReading(dict(zip(holes, labels.tolist())), dict(zip(holes, conf.tolist())),
-                                   None, markers_ok, moving,
-                                   {h: r for h, r in zip(holes, per_hole) if r is not None})
+            # a still board's foreground (a hand resting on it) holds until something moves: it
+            # is looked for again every FOREGROUND_EVERY frames, not on each (5 ms of a 720p frame)
+            known = self._foreground
+            patch = known[1] if known is not None and self.frame_index - known[0] < FOREGROUND_EVERY else None
+            reading = read_holes(frame, self.sampler, self.classifier, samples=samples, foreground=patch)
+            if patch is None:
+                self._foreground = (self.frame_index, reading.foreground)
+            reading.markers_ok, reading.moving = markers_ok, moving
             self.last_frame, self.last_reading = frame, reading
             t4 = time.perf_counter()
         change = self.tracker.update(reading, moving)

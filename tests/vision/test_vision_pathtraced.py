@@ -975,3 +975,33 @@ def test_a_calibrations_unsure_hole_read_as_a_peg_far_from_its_empty_look_is_set
     for spreads, unsure in ((SHADOW_SPREADS + 1, True), (FAR_FROM_EMPTY + 1, False)):
         d_empty[i] = spreads * cl.tau
         assert bool(cl.still_unsure(f, labels, d_empty)[i]) is unsure, spreads
+
+
+def test_the_live_path_passes_no_readings_on_while_a_hand_rests_on_the_board(measured, monkeypatch):
+    """The watcher reads through read_holes, the hand check included: a hand held still over the
+    board passes no still board to the referee and no hole surely to the tracker, even where it
+    hides no hole (``max_covered`` raised so the hidden holes can't be the reason); a position
+    passes. The check runs on the first still frame and every FOREGROUND_EVERY frames after."""
+    import copy
+
+    import vision.detect as detect
+    from vision.watch import FOREGROUND_EVERY, BoardVision
+
+    calls = []
+    real = detect.largest_patch
+    monkeypatch.setattr(detect, "largest_patch", lambda *a, **k: calls.append(1) or real(*a, **k))
+    for name, (su, _) in sorted(measured.items()):
+        pics = {p.kind: p for p in su.pictures}
+        vision = BoardVision(su.layout, copy.deepcopy(su.calibration), max_covered=len(su.layout.holes))
+        hand, position = pics["hand"].image(), pics["position"].image()
+        calls.clear()
+        frames = 2 * FOREGROUND_EVERY + 1
+        results = [vision.process(hand) for _ in range(frames)]
+        events = [e.kind for r in results for e in r.events]
+        assert "readings" not in events and "board" not in events, name
+        assert max(vision.last_reading.confidence.values()) <= 0.5, name
+        still = [i for i, r in enumerate(results) if not r.moving]
+        assert still == list(range(still[0], frames)), name
+        assert len(calls) == len(range(still[0], frames, FOREGROUND_EVERY)), (name, len(calls))
+        events = [e.kind for _ in range(frames) for e in vision.process(position).events]
+        assert "readings" in events, name
