@@ -10,6 +10,8 @@
     python tests/vision/pathtrace/render_set.py bench8         # tests/vision/data/pathtraced-bench8/ (not committed)
     python tests/vision/pathtrace/render_set.py bench9         # tests/vision/data/pathtraced-bench9/ (not committed)
     python tests/vision/pathtrace/render_set.py bench10        # tests/vision/data/pathtraced-bench10/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench11        # tests/vision/data/pathtraced-bench11/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench12        # tests/vision/data/pathtraced-bench12/ (games; not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -131,6 +133,16 @@ SETS = {
     # hole), read once by the session's first and last trees
     "bench10": {"dir": DATA / "pathtraced-bench10", "first_seed": 7100, "positions": 3, "hands": 1, "steady": True,
                 "by_setup": True},
+    # session 14: rendered at the session's start, read once by its first tree before any change
+    "bench11": {"dir": DATA / "pathtraced-bench11", "first_seed": 7200, "positions": 3, "hands": 1, "steady": True,
+                "by_setup": True},
+    # session 14: fresh games (bench2's were last rendered on another machine, before sessions
+    # 12-14's detector changes): a game of greedy bots on each standard set-up, a picture after
+    # every move and a hand over the board after the sixth, and one random position
+    "bench12": {"dir": DATA / "pathtraced-bench12", "first_seed": 7300, "positions": 1, "hands": 1, "steady": True,
+                "games": {name: {"seed": 21 + i, "moves": 12, "hands_after": (6,), "phase": 1}
+                          for i, name in enumerate(["s4-wood", "s4-paper-bw", "s4-wood-bw", "s6-wood", "s6-paper",
+                                                    "s8-wood"])}},
 }
 
 
