@@ -8,6 +8,7 @@ is ``"M12"``, on its own home hole ``H3-s<s>`` is ``"H3"``, in any start hole
 from __future__ import annotations
 
 import itertools
+import math
 
 from .detect import EMPTY, UNKNOWN
 from .foreground import PATCH_POINTS
@@ -15,6 +16,7 @@ from .layout import Layout
 
 FORMAT = "pegs-and-jokers/position/1"
 MAX_SETTLED = 4          # holes at most settled by the peg count in one picture
+NEXT_TO = 1.05           # pitches: holes this close are neighbours (along the track, a start row)
 
 
 class ReadingError(ValueError):
@@ -96,7 +98,9 @@ def settle_by_count(reading, layout: Layout | None, sides, pegs_per_side: int | 
     (``BoardReading.candidates``); every other hole is taken as read, so a position settled this
     way rests on the sure holes being right (over the 96 position pictures of the path-traced sets
     bench6-10 and the committed one, one hole read wrongly with confidence 0.8 or more, in a set-up
-    whose calibration is refused) and on the rules engine's check after."""
+    whose calibration is refused) and on the rules engine's check after; so it never empties a hole
+    that looks like a side's peg next to a sure one of that side (``_emptied_beside_its_like``).
+    Without ``layout`` (the holes' neighbours) nothing is settled."""
     labels = dict(reading.labels)
     unsure = [h for h, v in labels.items() if v == UNKNOWN or reading.confidence.get(h, 0.0) < min_confidence]
     if not unsure or len(unsure) > MAX_SETTLED or reading.foreground >= PATCH_POINTS:
@@ -129,8 +133,27 @@ def settle_by_count(reading, layout: Layout | None, sides, pegs_per_side: int | 
     if found is None:
         return labels, {}
     settled = dict(zip(unsure, found))
+    if layout is None or _emptied_beside_its_like(reading, layout, settled, min_confidence):
+        return labels, {}
     labels.update(settled)
     return labels, settled
+
+
+def _emptied_beside_its_like(reading, layout: Layout, settled: dict, min_confidence: float) -> bool:
+    """The count empties a hole that looks like side s's peg next to a hole read surely as s: it
+    says s has a peg too many among look-alike neighbours, not which one is wrong, and the sure
+    one may be (fingers over three holes read as three white heads, one of them surely:
+    bench12's s6-paper; on the path-traced sets no position the count read right did this)."""
+    for h, v in settled.items():
+        seen = reading.labels.get(h, UNKNOWN)
+        if v != EMPTY or seen < 0:
+            continue
+        x, y = layout.holes[h]
+        if any(reading.labels.get(g) == seen and reading.confidence.get(g, 0.0) >= min_confidence
+               and math.hypot(gx - x, gy - y) <= NEXT_TO * layout.pitch
+               for g, (gx, gy) in layout.holes.items() if g != h):
+            return True
+    return False
 
 
 def position_from_labels(labels: dict, layout: Layout, sides, *, rules="basic", teams=None, to_move=None,

@@ -150,14 +150,14 @@ def game_steps(game_seed: int, moves: int, preset: str = "basic", players: int =
         yield step
 
 
-def _counted(reading, truth: dict):
+def _counted(reading, truth: dict, layout):
     """position_counted for a board whose sides in play and pegs per side are the truth's (a game's
     players know both)."""
     sides = sorted(set(truth.values()))
-    return position_counted(reading, None, sides, pegs_per_side=sum(1 for v in truth.values() if v == sides[0]))
+    return position_counted(reading, layout, sides, pegs_per_side=sum(1 for v in truth.values() if v == sides[0]))
 
 
-def score_move(reading, step: GameStep, holes, c: Counter, margin: float | None = None) -> dict:
+def score_move(reading, step: GameStep, holes, c: Counter, margin: float | None = None, layout=None) -> dict:
     """Count one move's picture: per-hole errors, the position alone, and the referee's
     decision among the step's candidates (taken, asked or wrong). Returns the board the referee
     goes on with: the one it took, or the truth when it asked (the phone says)."""
@@ -171,7 +171,7 @@ def score_move(reading, step: GameStep, holes, c: Counter, margin: float | None 
     if got is not None:
         c["positions_read"] += 1
         c["false_positions"] += got != truth
-    counted = _counted(reading, truth)
+    counted = _counted(reading, truth, layout)
     if counted is not None:
         c["positions_counted"] += 1
         c["false_counted"] += counted != truth
@@ -186,7 +186,7 @@ def score_move(reading, step: GameStep, holes, c: Counter, margin: float | None 
     return boards[idx]
 
 
-def score_hand(reading, step: GameStep, c: Counter, margin: float | None = None) -> None:
+def score_hand(reading, step: GameStep, c: Counter, margin: float | None = None, layout=None) -> None:
     """Count a picture with a hand over the board after ``step``: no position may be read
     from it, and the referee must not take a wrong move from it."""
     truth, boards = step.truth, step.boards
@@ -194,7 +194,7 @@ def score_hand(reading, step: GameStep, c: Counter, margin: float | None = None)
     got = position_read(reading)
     c["hand_positions_read"] += got is not None
     c["hand_false_positions"] += got is not None and got != truth
-    c["hand_positions_counted"] += _counted(reading, truth) is not None
+    c["hand_positions_counted"] += _counted(reading, truth, layout) is not None
     idx, _ = decide(reading.readings, boards, **({} if margin is None else {"margin": margin}))
     c["hand_wrong"] += idx is not None and _key(boards[idx]) != _key(truth)
 
@@ -206,9 +206,9 @@ def replay(setup: CameraSetUp, game_seed: int, moves: int, preset: str = "basic"
     rng = np.random.default_rng(game_seed)
     holes = list(setup.layout.holes)
     for step in game_steps(game_seed, moves, preset):
-        score_move(setup.read(step.truth), step, holes, c, margin)
+        score_move(setup.read(step.truth), step, holes, c, margin, setup.layout)
         if hands_every and step.index % hands_every == 0:
-            score_hand(setup.read(step.truth, setup.hand(rng)), step, c, margin)
+            score_hand(setup.read(step.truth, setup.hand(rng)), step, c, margin, setup.layout)
     return c
 
 

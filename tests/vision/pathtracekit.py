@@ -229,14 +229,14 @@ def replay_game(su: PathTracedSetUp, c: Counter, margin: float | None = None, le
             c["asked"] += 1
             continue
         reading, seconds = su.read(pic)
-        board = score_move(reading, step, holes, c, margin)
+        board = score_move(reading, step, holes, c, margin, su.layout)
         if learn:
             c["learnt"] += len(su.learn(pic, reading, start_counts(board, su.layout)))
         hand = by_name.get(Path(move["hand_picture"]).stem) if move["hand_picture"] else None
         if hand is not None:
             reading, seconds = su.read(hand)
             before = c["hand_positions_read"]
-            score_hand(reading, step, c, margin)
+            score_hand(reading, step, c, margin, su.layout)
             su.log_hand(hand, c["hand_positions_read"] > before)
     return record
 

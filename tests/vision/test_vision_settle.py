@@ -30,6 +30,12 @@ def start_board() -> dict:
     return labels
 
 
+def _apart(a: str, b: str) -> float:
+    """Two holes' distance in pitches."""
+    (ax, ay), (bx, by) = LAYOUT.holes[a], LAYOUT.holes[b]
+    return ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 / LAYOUT.pitch
+
+
 def reading(labels: dict, unsure: dict, foreground: int = 0) -> BoardReading:
     """A reading of ``labels`` with the holes of ``unsure`` (hole -> candidates, or None: the
     picture says nothing of it) read at confidence 0.5, every other hole at 1.0."""
@@ -115,6 +121,10 @@ def test_what_is_settled_is_the_one_way_the_looks_and_the_count_allow(data):
         trial = dict(labels) | dict(zip(unsure_holes, combo))
         if all(sum(1 for v in trial.values() if v == s) == per_side for s in SIDES):
             ways.append(dict(zip(unsure_holes, combo)))
+    if len(ways) == 1 and any(v == EMPTY and labels[h] >= 0 and any(
+            g not in unsure and labels[g] == labels[h] and _apart(g, h) <= 1.05 for g in holes)
+            for h, v in ways[0].items()):
+        ways.append("the one way empties a hole that looks like a sure neighbour's side")
     if settled:
         assert ways == [settled]
         assert {h: v for h, v in got.items() if h not in unsure} == {h: v for h, v in labels.items() if h not in unsure}
@@ -122,3 +132,20 @@ def test_what_is_settled_is_the_one_way_the_looks_and_the_count_allow(data):
     else:
         assert len(ways) != 1 and got == labels
     json.dumps(settled)                                     # plain ints, as the CLI prints them
+
+
+def test_the_count_never_empties_a_look_alike_hole_beside_a_sure_one_of_that_side():
+    """Fingers over three track holes read as three of side 1's heads, one surely (bench12's
+    s6-paper hand picture): side 1 then has its pegs with the sure one, and the only way the
+    count allows empties the two unsure ones, trusting the one that may be the finger. Not
+    settled; the same two unsure holes with the sure one of side 1 far off are."""
+    labels = start_board()
+    labels["S-s1-1"] = EMPTY
+    labels |= {"M40": 1, "M41": 1, "M42": 1}              # M42 sure, M40 and M41 unsure
+    unsure = {"M40": (EMPTY, 1), "M41": (EMPTY, 1)}
+    assert settle_by_count(reading(labels, unsure), LAYOUT, SIDES)[1] == {}
+    labels |= {"M42": EMPTY, "M60": 1}                     # side 1's sure peg four holes on
+    assert settle_by_count(reading(labels, unsure), LAYOUT, SIDES)[1] == {"M40": EMPTY, "M41": EMPTY}
+    # settling that fills a hole beside a sure one of its side is not refused
+    labels |= {"M60": EMPTY, "M40": EMPTY, "M42": 1, "S-s1-2": EMPTY}
+    assert settle_by_count(reading(labels, {"M41": (EMPTY, 1)}), LAYOUT, SIDES)[1] == {"M41": 1}
