@@ -767,12 +767,15 @@ def learn_colours(image: np.ndarray, layout: Layout, calib: Calibration, sides=N
                         spreads={s: round(v, 2) for s, v in side_spread.items()})
     # (the empty-board picture's own patterns only once it is seen to show an empty board: the second pass)
     model.hole_ring = {hh: [round(float(v), 1) for v in ring_est[index[hh]]] for hh in sampler.holes}
-    from .foreground import background_points, encode, sample_points
+    from .foreground import background_points, bare_board, encode, sample_points
     cells, points = background_points(sampler)
-    model.background = encode(cells, sample_points(image, points))
-    model.hole_patch = _empty_patterns(layout, sampler, samples, measured,
-                                       empty_image if _seen_empty is not None and empty_image is not None
-                                       and empty_image.shape == image.shape else None)
+    seen_empty = empty_image if _seen_empty is not None and empty_image is not None \
+        and empty_image.shape == image.shape else None
+    board = sample_points(image, points)
+    model.background = encode(cells, board)
+    model.background_bare = encode(cells, bare_board(
+        layout, cells, board, None if seen_empty is None else sample_points(seen_empty, points)))
+    model.hole_patch = _empty_patterns(layout, sampler, samples, measured, seen_empty)
     if empty_image is not None:    # every hole's own empty look, start holes too
         if empty_image.shape != image.shape:
             raise CalibrationError(msg("the empty-board picture is not the size of the set-up picture"))

@@ -552,6 +552,7 @@ class ColourModel:
     structure: dict = field(default_factory=dict)    # what the structure told at calibration (for the record)
     hole_ring: dict = field(default_factory=dict)    # hole -> BGR of its ring (bare board) at calibration
     background: str = ""     # the bare board between the holes at calibration (vision.foreground), base64 BGR
+    background_bare: str = ""   # the same points with no peg on the board (foreground.bare_board)
     raw_heads: dict = field(default_factory=dict)    # side -> Lab of its start heads as seen, not normalised
 
     def local_norm(self, holes) -> LocalNorm | None:
@@ -589,6 +590,7 @@ class ColourModel:
                 "structure": {k: round(float(v), 3) for k, v in self.structure.items()},
                 "hole_ring": {h: [round(float(v), 1) for v in q] for h, q in self.hole_ring.items()},
                 "background": self.background,
+                "background_bare": self.background_bare,
                 "raw_heads": {str(k): [round(float(v), 2) for v in lab] for k, lab in sorted(self.raw_heads.items())}}
 
     @classmethod
@@ -610,6 +612,7 @@ class ColourModel:
                    structure={str(k): float(v) for k, v in (data.get("structure") or {}).items()},
                    hole_ring={str(h): [float(x) for x in v] for h, v in (data.get("hole_ring") or {}).items()},
                    background=str(data.get("background") or ""),
+                   background_bare=str(data.get("background_bare") or ""),
                    raw_heads={int(k): [float(x) for x in v] for k, v in (data.get("raw_heads") or {}).items()})
 
 
@@ -650,7 +653,10 @@ class Classifier:
         self.background_ref = None
         if model.background:
             cells, bgr = decode_background(model.background)
-            self.background_ref = (cells, bgr, bgr_to_lab(bgr))
+            bare = decode_background(model.background_bare)[1] if model.background_bare else None
+            # (a calibration file from before the bare board was kept: the set-up picture's look alone)
+            self.background_ref = (cells, bgr, bgr_to_lab(bgr),
+                                   bgr_to_lab(bare) if bare is not None and len(bare) == len(bgr) else None)
         self.ring_ref = None
         if holes is not None and model.hole_ring and all(h in model.hole_ring for h in holes):
             self.ring_ref = np.array([model.hole_ring[h] for h in holes], np.float32)
@@ -1455,8 +1461,8 @@ def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, 
     patch = 0 if foreground is None else foreground
     if classifier.background_ref is not None:
         if foreground is None:
-            cells, reference, reference_lab = classifier.background_ref
-            patch = largest_patch(frame, cells, sampler.background(cells), reference, reference_lab)
+            cells, reference, reference_lab, bare_lab = classifier.background_ref
+            patch = largest_patch(frame, cells, sampler.background(cells), reference, reference_lab, bare_lab)
         if patch >= PATCH_POINTS:
             # something as large as a hand lies over the board: no hole is sure while it is there
             conf = np.minimum(conf, 0.5)

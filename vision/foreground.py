@@ -22,8 +22,15 @@ CLEAR_MM = 3.0         # kept this far from a hole, a peg's head and the line be
 EDGE_MM = 6.0          # and from the board's edge
 CHANGED = 15.0         # Lab: a point this far from its calibration look (light divided out) changed
 # the largest patch of changed points a frame may show: on the path-traced sets a position's pegs,
-# shadows and sheen make patches of 35 points (560 mm2) at most, a hand 84 points or more
+# shadows and sheen make patches of 45 points (720 mm2) at most, a hand 61 points or more (once the
+# start pegs' shadows at calibration are known, ``bare_board``)
 PATCH_POINTS = 60
+# the start pegs' shadows at calibration: a point within SHADOW_NEAR pitches of a start hole and this
+# much darker (Lab L) than the bare board within SHADOW_ROUND pitches round it. Unknown, they made
+# patches of 60-77 points on 8 of 156 path-traced pictures without a hand, once the pegs left
+SHADOWED = 10.0
+SHADOW_NEAR = 1.5
+SHADOW_ROUND = 3.0
 _FIVE = np.array([(0, 0), (-2, -2), (2, -2), (-2, 2), (2, 2)], np.float32)   # a point and four round it
 
 
@@ -93,6 +100,57 @@ def sample_points(frame: np.ndarray, points: np.ndarray) -> np.ndarray:
     return PointSampler(points, (w, h))(frame)
 
 
+def bare_board(layout, cells: np.ndarray, bgr: np.ndarray, empty: np.ndarray | None = None) -> np.ndarray:
+    """(P, 3) BGR of the points with no peg on the board: the empty-board picture's (``empty``, its
+    light matched to the set-up picture's), else the set-up picture's (``bgr``) with each point a
+    start peg shades replaced by the bare board round it. A frame is then compared with both looks:
+    a start hole emptied (its shadow gone) or filled again changes nothing, a hand changes both."""
+    bgr = np.asarray(bgr, np.float32)
+    if empty is not None and len(empty) == len(bgr):
+        gain = np.median(bgr / np.maximum(empty, 1.0), axis=0)
+        return np.asarray(empty, np.float32) * gain
+    starts = np.array([xy for h, xy in layout.holes.items() if h.startswith("S-")], np.float64).reshape(-1, 2)
+    out = bgr.copy()
+    if not len(starts) or not len(cells):
+        return out
+    mm = np.asarray(cells, np.float64) * GRID_MM
+    near = np.full(len(cells), np.inf)
+    for xy in starts:
+        near = np.minimum(near, np.linalg.norm(mm - xy, axis=1))
+    near = near <= SHADOW_NEAR * layout.pitch
+    if not near.any():
+        return out
+    # the points on a grid of cells: each point's neighbours within SHADOW_ROUND pitches by slicing
+    c = np.asarray(cells, int) - np.asarray(cells, int).min(axis=0)
+    lum = np.full((c[:, 1].max() + 1, c[:, 0].max() + 1), np.nan, np.float32)
+    lum[c[:, 1], c[:, 0]] = bgr_to_lab(bgr)[:, 0]
+    reach = int(np.ceil(SHADOW_ROUND * layout.pitch / GRID_MM))
+    dy, dx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
+    disc = dy * dy + dx * dx <= reach * reach
+    shaded = np.zeros(len(cells), bool)
+    windows = {}
+    for i in np.flatnonzero(near):
+        x, y = c[i]
+        y0, x0 = max(y - reach, 0), max(x - reach, 0)
+        win = lum[y0:y + reach + 1, x0:x + reach + 1]
+        mask = disc[y0 - y + reach:y0 - y + reach + win.shape[0], x0 - x + reach:x0 - x + reach + win.shape[1]]
+        vals = win[mask & ~np.isnan(win)]
+        shaded[i] = lum[y, x] < np.median(vals) - SHADOWED
+        windows[i] = (y0, x0, win.shape, mask)
+    if not shaded.any():
+        return out
+    index = np.full(lum.shape, -1, int)
+    index[c[:, 1], c[:, 0]] = np.arange(len(cells))
+    for i in np.flatnonzero(shaded):
+        y0, x0, shape, mask = windows[i]
+        ids = index[y0:y0 + shape[0], x0:x0 + shape[1]][mask]
+        ids = ids[ids >= 0]
+        ids = ids[~shaded[ids]]
+        if len(ids):
+            out[i] = np.median(bgr[ids], axis=0)
+    return out
+
+
 def encode(cells: np.ndarray, bgr: np.ndarray) -> str:
     """The points' grid cells and calibration colours, for the calibration file."""
     rows = np.zeros(len(cells), [("cell", "<i2", 2), ("bgr", "u1", 3)])
@@ -112,10 +170,11 @@ def image_points(sampler, cells: np.ndarray) -> np.ndarray:
 
 
 def largest_patch(frame: np.ndarray, cells: np.ndarray, points: np.ndarray | PointSampler, reference: np.ndarray,
-                  reference_lab: np.ndarray | None = None) -> int:
+                  reference_lab: np.ndarray | None = None, bare_lab: np.ndarray | None = None) -> int:
     """How many points the largest patch of changed bare board holds (neighbours one cell apart
     across a hole's gap count as one patch). ``points``: image points, or a ``PointSampler`` of
-    them (a live frame's). ``reference_lab``: ``bgr_to_lab(reference)``, if kept."""
+    them (a live frame's). ``reference_lab``: ``bgr_to_lab(reference)``, if kept. ``bare_lab``:
+    the points' Lab with no peg on the board (``bare_board``): a point changed from both looks."""
     if not len(points) or len(reference) != len(points):
         return 0
     now = points(frame) if isinstance(points, PointSampler) else sample_points(frame, points)
@@ -124,7 +183,11 @@ def largest_patch(frame: np.ndarray, cells: np.ndarray, points: np.ndarray | Poi
     gain = np.median(now[::step] / np.maximum(reference[::step], 1.0), axis=0)
     if reference_lab is None:
         reference_lab = bgr_to_lab(reference)
-    changed = np.linalg.norm(bgr_to_lab(now / np.maximum(gain, 1e-3)) - reference_lab, axis=1) > CHANGED
+    lab = bgr_to_lab(now / np.maximum(gain, 1e-3))
+    dev = np.linalg.norm(lab - reference_lab, axis=1)
+    if bare_lab is not None and len(bare_lab) == len(dev):
+        dev = np.minimum(dev, np.linalg.norm(lab - bare_lab, axis=1))
+    changed = dev > CHANGED
     if changed.sum() < PATCH_POINTS:
         return int(changed.sum())
     c = cells - cells.min(axis=0) + 1

@@ -45,3 +45,37 @@ def test_the_calibration_keeps_the_points_cells_and_colours():
     bgr = np.array([[1, 2, 3], [250, 128, 0], [9, 9, 9]], np.float32)
     got_cells, got_bgr = decode(encode(cells, bgr))
     assert (got_cells == cells).all() and (got_bgr == bgr).all()
+
+
+def test_the_bare_board_has_no_start_pegs_shadow_and_a_frame_is_judged_against_both_looks():
+    """bare_board: points a start peg shades at calibration (darker than the board round them,
+    near a start hole) take the board's look round them; a shadow elsewhere is kept. A frame with
+    those start holes emptied (the shadow gone) shows no patch against both looks, where the
+    set-up picture's look alone shows one as large as a hand's; a hand there is still a hand."""
+    from types import SimpleNamespace
+
+    from vision.colours import bgr_to_lab
+    from vision.foreground import GRID_MM, bare_board
+
+    frame, cells, points, reference = _board()
+    # board mm = cells * GRID_MM; one start hole at cell (12, 12), a pitch of 8 cells
+    layout = SimpleNamespace(holes={"S-s0-1": (12 * GRID_MM, 12 * GRID_MM), "M1": (35 * GRID_MM, 35 * GRID_MM)},
+                             pitch=8 * GRID_MM)
+    shade = np.array([75, 85, 95], np.float32)
+    near = (np.abs(cells[:, 0] - 15) <= 4) & (np.abs(cells[:, 1] - 15) <= 4)     # a shadow beside the start hole
+    far = (np.abs(cells[:, 0] - 40) <= 2) & (np.abs(cells[:, 1] - 40) <= 2)      # and one beside a track hole
+    at_calibration = reference.copy()
+    at_calibration[near | far] = shade
+    bare = bare_board(layout, cells, at_calibration)
+    assert np.allclose(bare[near], reference[near], atol=1.0)
+    assert np.allclose(bare[far], shade) and np.allclose(bare[~near & ~far], reference[~near & ~far])
+    # with the empty-board picture, its look (its light matched) is the bare board
+    assert np.allclose(bare_board(layout, cells, at_calibration, reference * 0.5), reference, atol=1.0)
+    # the start pegs gone: against the set-up picture alone their shadow's place is a hand-sized patch
+    assert largest_patch(frame, cells, points, at_calibration) >= PATCH_POINTS
+    # (the shadow by the track hole, kept, is not in this frame: its 25 points alone change)
+    assert largest_patch(frame, cells, points, at_calibration, bgr_to_lab(at_calibration), bgr_to_lab(bare)) \
+        == far.sum() < PATCH_POINTS
+    hand = frame.copy()
+    hand[90:190, 90:200] = (120, 150, 225)         # a hand over that place and round it
+    assert largest_patch(hand, cells, points, at_calibration, None, bgr_to_lab(bare)) >= PATCH_POINTS

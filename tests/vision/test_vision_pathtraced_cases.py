@@ -95,3 +95,29 @@ def test_a_head_far_from_every_side_with_two_sides_close_is_not_sure():
             (name, hole, reading.labels[hole], reading.confidence[hole])
         wrong = sure_wrong(su, reading, truth)
         assert not wrong, (name, wrong)
+
+
+def test_a_start_pegs_shadow_gone_from_the_board_is_no_hand():
+    """bench11's s6-paper: at calibration the start pegs' shadows lay on the bare board; in pos-01
+    those pegs have left, and the board lit again there made a patch of 61 changed points, as
+    large as a hand's, so no hole was sure and the position was not read even with the peg count.
+    The calibration keeps the bare board without those shadows (foreground.bare_board): the
+    patch is no hand now and the count reads the position; the hand picture is still a hand."""
+    from .gamekit import position_counted
+
+    from vision.foreground import PATCH_POINTS
+
+    su = PathTracedSetUp(CASES / "bench11-s6-paper")
+    assert su.refused is None, su.refused
+    pics = {p.name: p for p in su.pictures}
+    reading, _ = su.read(pics["pos-01"])
+    assert reading.foreground < PATCH_POINTS, reading.foreground
+    assert position_counted(reading, su.layout, sorted(su.colours)) == pics["pos-01"].pegs
+    assert not sure_wrong(su, reading, pics["pos-01"].pegs)
+    hand, _ = su.read(pics["hand-01"])
+    assert hand.foreground >= PATCH_POINTS
+    assert position_counted(hand, su.layout, sorted(su.colours)) is None
+    # the set-up picture's look alone (a calibration file from before): the shadows' patch
+    cells, bgr, lab, _ = su.classifier.background_ref
+    su.classifier.background_ref = (cells, bgr, lab, None)
+    assert su.read(pics["pos-01"])[0].foreground >= PATCH_POINTS
