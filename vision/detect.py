@@ -67,6 +67,9 @@ FAR_FROM_EMPTY = 10.0    # ... and a calibration's unsure hole read as a peg thi
 HUE_SHIFT = 25.0         # Lab a, b: a shadow or a reflection moves an empty spot's colour less than this
 RING_ANGLES = 24   # a hole's ring: points at this many angles on each of its 3 radii
 RING_NEIGHBOURS = 8   # a ring that isn't clear is told by this many nearest holes' rings ...
+BESIDE = 1.05         # pitches: a hole's neighbours next to it (along the track, a start row)
+OWN_KEEPS = 0.6       # the hole's own half this like its empty pattern: the hole itself may well be empty
+OFF_ITS_SIDE = 1.5    # spreads: a head this far from its side's look is not as its side's pegs were seen
 RING_TOLD_BY = 3      # ... at least this many of them clear
 RING_KEPT = 24        # a ring taken again clear of pegs seen over it keeps at least this many points
 SEEN_MARGIN = 8.0     # mm above the measured head height (its middle) a peg may be seen over a neighbour
@@ -144,6 +147,7 @@ class Samples:
     hole_points: int = 0                # camera model: the patch's first this many points lie on the hole itself
     neighbours: np.ndarray | None = None   # (N, K) each hole's nearest holes on the board, nearest first
     seen_over: np.ndarray | None = None    # (N, K) bool: camera model: that neighbour's peg may be seen over the hole
+    beside: np.ndarray | None = None       # (N, K) bool: that neighbour is next to the hole (BESIDE pitches)
 
 
 class HoleSampler:
@@ -233,6 +237,8 @@ class HoleSampler:
         apart = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
         np.fill_diagonal(apart, np.inf)
         self.neighbours = np.argsort(apart, axis=1)[:, :RING_NEIGHBOURS] if len(centres) > RING_NEIGHBOURS else None
+        self.beside = None if self.neighbours is None else \
+            np.take_along_axis(apart, self.neighbours, axis=1) <= BESIDE * layout.pitch
         self.seen_over = None
         if self.camera is not None and self.head_height > 0 and self.neighbours is not None:
             self.seen_over = self._seen_over(centres)
@@ -356,7 +362,7 @@ class HoleSampler:
             rim = _median(vals[:, a + N_CORE:a + self.n_head], 1)
             spot = np.stack([core, rim], axis=1)
         return Samples(hole, heads, ring, saturated, spot, self.covered_mask, patch,
-                       self.hole_points, self.neighbours, self.seen_over)
+                       self.hole_points, self.neighbours, self.seen_over, self.beside)
 
 
 def _line_of_sight(camera_centre, centres: np.ndarray, height: float) -> tuple[np.ndarray, float] | None:
@@ -467,6 +473,9 @@ class Features:
     ring_clear: np.ndarray | None = None       # (N,) bool: the hole's ring looks as at calibration
     ring_told: np.ndarray | None = None        # (N,) bool: ... told by its neighbours' (Classifier._ring_told)
     overlooked: np.ndarray | None = None       # (N,) bool: a neighbour that may hold a peg may be seen over the hole
+    neighbours: np.ndarray | None = None       # (N, K) the samples' ``neighbours`` and ``beside``
+    beside: np.ndarray | None = None
+    d_sides: np.ndarray | None = None          # (N, sides) each side's distance (distances())
     shaft: np.ndarray | None = None            # (N,) bool: a peg's shaft stands in the hole (distances())
     head_raw: np.ndarray | None = None         # (N, C, 3) the heads' BGR as seen (not normalised)
     dome: np.ndarray | None = None             # (N,) bool: the patch kept its pattern, the hole's half and
@@ -752,6 +761,7 @@ class Classifier:
         f.structure, f.structure_hole, f.structure_spot = structure, structure_hole, structure_spot
         f.ring_clear = ring_clear
         f.ring_told = told
+        f.neighbours, f.beside = samples.neighbours, samples.beside
         if structure_hole is not None and samples.seen_over is not None \
                 and len(samples.seen_over) == len(structure_hole):
             # a neighbour whose pattern is not intact may hold a peg (a yellow one's at 0.52)
@@ -826,6 +836,25 @@ class Classifier:
         if d_empty is not None and len(d_empty) == len(out):
             out &= np.asarray(d_empty) <= SHADOW_SPREADS * self.tau
         return out
+
+    def off_its_side(self, f: Features, labels) -> np.ndarray | None:
+        """(N,) bool: a hole read as a side lies more than ``OFF_ITS_SIDE`` spreads from that side's
+        look (None before ``distances``)."""
+        if f.d_sides is None or len(f.d_sides) != len(labels) or not len(self.sides):
+            return None
+        col = {s: k for k, s in enumerate(self.sides)}
+        k = np.array([col.get(int(v), -1) for v in labels])
+        d = np.where(k >= 0, f.d_sides[np.arange(len(k)), np.maximum(k, 0)], 0.0)
+        return (k >= 0) & (d > OFF_ITS_SIDE * self.tau)
+
+    def beside_another_sides_peg(self, f: Features, labels) -> np.ndarray | None:
+        """(N,) bool: a hole next to it (``BESIDE``) is read as a peg of a side other than this hole's
+        label (None without the sampler's neighbours)."""
+        if f.neighbours is None or f.beside is None or len(f.neighbours) != len(labels):
+            return None
+        labels = np.asarray(labels)
+        theirs = labels[f.neighbours]                                           # (N, K)
+        return (f.beside & (theirs >= 0) & (theirs != labels[:, None])).any(axis=1)
 
     def still_unsure(self, f: Features, labels, d_empty) -> np.ndarray:
         """(N,) bool: the calibration's unsure holes (a side's peg there may look like the hole
@@ -944,6 +973,20 @@ class Classifier:
                 out = np.where(f.conflict, np.minimum(out, 0.5), out)
             if f.unsure_shadow is not None and len(f.unsure_shadow) == n:
                 out = np.where(f.unsure_shadow, np.minimum(out, 0.5), out)
+            # nor a dark head read where the spot is darkened in its own hue (as a shadow darkens it)
+            # further than a shadow alone does, the hole's own half keeping its pattern, next to
+            # another side's peg, and the head off its side's look: that peg's shadow and the edge of
+            # its head may be all there is (bench11's s8-wood M129, empty beside a purple peg, read
+            # black at 1.00, 2.3-2.6 spreads from black; bench9's s6-paper M27 likewise, in a refused
+            # set-up; the path-traced sets' black pegs read surely so had their own half at 0.49 or
+            # less, the 2D room set's three at 0.61-0.67 lay 0.7-1.2 spreads from black)
+            beside_other = self.beside_another_sides_peg(f, labels)
+            off_side = self.off_its_side(f, labels)
+            if beside_other is not None and off_side is not None and f.structure_hole is not None \
+                    and len(f.structure_hole) == n:
+                dark_there = self.darkened_like_a_shadow(f, None) & (f.structure_hole >= OWN_KEEPS)
+                out = np.where(between & (labels >= 0) & dark_there & beside_other & off_side,
+                               np.minimum(out, 0.5), out)
         # nor is "empty" sure where the hole's own half is broken and no neighbour's head may be seen over
         # it: a shaft stands there (sure "empty" holes so on the path-traced sets: 4, white pegs on white
         # paper; 1 empty hole, a neighbour's head over it)
@@ -1116,6 +1159,7 @@ class Classifier:
         lighter = self.lighter_than_a_dark_head(f, d_sides, np.minimum(d_empty, d_board))
         if lighter is not None:
             f.conflict = lighter if f.conflict is None else f.conflict | lighter
+        f.d_sides = d_sides
         return np.column_stack([d_empty, d_sides, d_board]), where
 
     def _raw_hue_apart(self, f: Features, rows, at) -> tuple[np.ndarray, np.ndarray]:
