@@ -193,22 +193,24 @@ def test_registered_as_pegs_subcommands(capsys):
 
 
 def test_detect_settles_a_hole_the_picture_leaves_unsure_by_the_peg_count(tmp_path, capsys):
-    """The committed path-traced s6-paper pos-01: every hole read surely but M62 (a black peg, its
-    head seen as a shadow might be); black shows 4 of its 5 pegs elsewhere, so M62 holds the fifth.
-    ``--strict`` reads from the picture alone and refuses, naming the hole."""
+    """The committed path-traced s8-wood pos-01: every hole read surely but H3-s7 (purple's home
+    hole, empty, its look off its empty one); every side shows its 5 pegs elsewhere, so H3-s7 is
+    empty. ``--strict`` reads from the picture alone and refuses, naming the hole. (Until session
+    14 the committed s6-paper's M62, a black peg its shadow-like spot left unsure, was the case.)"""
     from pathlib import Path
-    folder = Path(__file__).resolve().parent / "data" / "pathtraced" / "s6-paper"
+    folder = Path(__file__).resolve().parent / "data" / "pathtraced" / "s8-wood"
     truth = json.loads((folder / "pos-01.json").read_text())
     cal = tmp_path / "cal.json"
     layout = str(folder / "layout.json")
     assert run(vision_command, ["calibrate", str(folder / "calibration.jpg"), "--layout", layout, "--colours",
-                                "red,blue,green,yellow,black,white", "--out", str(cal)], capsys)[0] == 0
+                                "red,blue,green,yellow,black,white,orange,purple", "--out", str(cal)], capsys)[0] == 0
     status, out, err = run(vision_command, ["detect", str(folder / "pos-01.jpg"), "--layout", layout,
                                             "--calibration", str(cal)], capsys)
     assert status == 0, err
-    assert "M62 read as side 4 by the peg count" in err and "empty or side 4" in err, err
-    seen = {(int(s), t) for s, toks in json.loads(out)["pegs"].items() for t in toks if t[0] == "M"}
-    assert seen == {(int(v), h) for h, v in truth["pegs"].items() if h[0] == "M"}
+    assert "H3-s7 read as empty by the peg count" in err, err
+    seen = {(int(s), t) for s, toks in json.loads(out)["pegs"].items() for t in toks if t[0] in "MH"}
+    want = {(int(v), h.split("-")[0]) for h, v in truth["pegs"].items() if h[0] in "MH"}
+    assert seen == want and (7, "H3") not in seen
     status, out, err = run(vision_command, ["detect", str(folder / "pos-01.jpg"), "--layout", layout,
                                             "--calibration", str(cal), "--strict"], capsys)
-    assert status == 1 and out == "" and "low confidence (M62)" in err, err
+    assert status == 1 and out == "" and "low confidence (H3-s7)" in err, err

@@ -490,10 +490,11 @@ def test_a_side_the_set_up_picture_itself_does_not_read_surely_is_refused_by_nam
 def test_a_dark_spot_over_a_hole_whose_own_pattern_is_broken_is_no_shadow(measured):
     """A black head's spot over the dark hole looks like a shadow there (darker, the same hue, the
     whole patch in between), so a black peg read there was left unsure. Where the hole's own half of
-    the patch is broken (``STRUCTURE_PEG``), something stands in the hole: the reading stands. The
-    committed s6-paper's M62 (its own half at 0.56) stays unsure; the same hole with that half
-    broken is sure."""
-    from vision.detect import STRUCTURE_PEG
+    the patch is broken (``STRUCTURE_PEG``), or no more than half intact (below ``OWN_HALF_INTACT``:
+    a shadow over an empty hole leaves the hole itself as it was), something stands in the hole: the
+    reading stands. The committed s6-paper's M62 (its own half at 0.56) is sure since session 14; the
+    same hole with that half intact is not, and with it broken is again."""
+    from vision.detect import OWN_HALF_INTACT, STRUCTURE_PEG
 
     su, _ = measured["s6-paper"]
     cl, sm = su.classifier, su.sampler
@@ -504,9 +505,11 @@ def test_a_dark_spot_over_a_hole_whose_own_pattern_is_broken_is_no_shadow(measur
     f = cl.features(sm.sample(p.image()))
     d, _ = cl.distances(f)
     labels, conf, _, _ = cl.classify(f, d=d)
-    assert labels[i] == black and conf[i] >= 0.8 and f.structure_hole[i] > STRUCTURE_PEG
-    assert cl.check_picture(f, labels, conf, sm.covered)[i] == 0.5
+    assert labels[i] == black and conf[i] >= 0.8 and STRUCTURE_PEG < f.structure_hole[i] < OWN_HALF_INTACT
+    assert cl.check_picture(f, labels, conf, sm.covered)[i] >= 0.8
     f.structure_hole = f.structure_hole.copy()
+    f.structure_hole[i] = OWN_HALF_INTACT + 0.05
+    assert cl.check_picture(f, labels, conf, sm.covered)[i] == 0.5
     f.structure_hole[i] = STRUCTURE_PEG - 0.05
     assert cl.check_picture(f, labels, conf, sm.covered)[i] >= 0.8
 

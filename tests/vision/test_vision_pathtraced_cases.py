@@ -57,13 +57,15 @@ def test_start_heads_a_skewed_ring_recolours_do_not_widen_their_sides_spread():
     """bench9's s8-wood set-up picture: two blue start heads, seen as blue as the other three,
     read cyan through rings their neighbours' shadows skew. They say nothing of how blue pegs
     vary: blue is not refused against green, black, white and purple for them (it was, its spread
-    39 against 3-13 for the other sides); the refusal left names black's start holes."""
+    39 against 3-13 for the other sides); nothing else is refused."""
     su = PathTracedSetUp(CASES / "bench9-s8-wood")
     spreads = su.calibration.colours.spreads
     assert spreads[1] < 15, spreads
     weak = su.calibration.weak
     assert not [w for w in weak if 1 in (w["side"], w.get("other"))], [(w["side"], w["like"], w.get("other")) for w in weak]
-    assert [(w["side"], w["like"]) for w in weak] == [(4, "unsure")], weak
+    # (the refusal left named black's start holes, read surely in 1 of 5; since session 14 a black
+    # head whose hole is half broken is no shadow, and nothing is refused)
+    assert weak == [], [(w["side"], w["like"]) for w in weak]
 
 
 def test_a_white_head_in_the_lamps_light_standing_in_its_hole_is_read_white():

@@ -12,6 +12,7 @@
     python tests/vision/pathtrace/render_set.py bench10        # tests/vision/data/pathtraced-bench10/ (not committed)
     python tests/vision/pathtrace/render_set.py bench11        # tests/vision/data/pathtraced-bench11/ (not committed)
     python tests/vision/pathtrace/render_set.py bench12        # tests/vision/data/pathtraced-bench12/ (games; not committed)
+    python tests/vision/pathtrace/render_set.py bench13        # tests/vision/data/pathtraced-bench13/ (not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -143,6 +144,10 @@ SETS = {
                 "games": {name: {"seed": 21 + i, "moves": 12, "hands_after": (6,), "phase": 1}
                           for i, name in enumerate(["s4-wood", "s4-paper-bw", "s4-wood-bw", "s6-wood", "s6-paper",
                                                     "s8-wood"])}},
+    # and random positions again, rendered after session 14's detector changes (made while reading
+    # bench6-bench12 hole by hole), read once by the session's first and last trees
+    "bench13": {"dir": DATA / "pathtraced-bench13", "first_seed": 7400, "positions": 3, "hands": 1, "steady": True,
+                "by_setup": True},
 }
 
 
