@@ -824,6 +824,8 @@ def test_a_shaft_seen_in_its_hole_makes_it_not_empty_unless_a_neighbours_peg_may
     intact, broken = cl.structure_says(f)
     f.structure_hole = f.structure_hole.copy()
     f.structure_hole[i] = 0.2
+    f.structure_spot = f.structure_spot.copy()
+    f.structure_spot[i] = 0.8            # (and a head at the spot: test_no_shaft_is_seen_where_...)
     intact[i] = broken[i] = False
     assert cl.shaft_seen(f, intact, broken)[i]
     f.ring_clear = f.ring_clear.copy()
@@ -1008,3 +1010,34 @@ def test_the_live_path_passes_no_readings_on_while_a_hand_rests_on_the_board(mea
         assert len(calls) == len(range(still[0], frames, FOREGROUND_EVERY)), (name, len(calls))
         events = [e.kind for _ in range(frames) for e in vision.process(position).events]
         assert "readings" in events, name
+
+
+def test_no_shaft_is_seen_where_the_spot_keeps_its_empty_pattern(measured):
+    """shaft_seen: a hole's own half broken, the whole patch in between, says a peg's shaft stands
+    there with its head seen beside the hole, over the board: at the spot. A spot whose half keeps
+    its empty pattern (SPOT_BARE) has no head, so no shaft is seen (bench11's s6-wood: the own half
+    of empty holes, low in contrast, fell to 0.44-0.53 in some pictures while their spot kept 0.96-
+    0.98; read unreadable, 8 of them). An empty hole of the committed s4-wood, its own half set
+    broken: a shaft with the spot's half at 0.85, none at SPOT_BARE."""
+    from vision.detect import SPOT_BARE, STRUCTURE_PEG
+
+    su, _ = measured["s4-wood"]
+    cl, sm = su.classifier, su.sampler
+    p = next(p for p in su.pictures if p.kind == "position")
+    f = cl.features(sm.sample(p.image()))
+    cl.distances(f)
+    intact, broken = cl.structure_says(f)
+    ok = [i for i, h in enumerate(sm.holes) if h not in p.pegs and h.startswith("M") and not f.overlooked[i]
+          and f.ring_clear[i] and cl.empty_seen[i] and not f.covered[i]]
+    assert ok
+    i = ok[0]
+    f.structure_hole = f.structure_hole.copy()
+    f.structure_spot = f.structure_spot.copy()
+    f.structure_hole[i] = STRUCTURE_PEG - 0.1
+    f.structure[i] = 0.7
+    intact, broken = cl.structure_says(f)
+    intact[i] = broken[i] = False
+    f.structure_spot[i] = 0.85
+    assert cl.shaft_seen(f, intact, broken)[i]
+    f.structure_spot[i] = SPOT_BARE + 0.01
+    assert not cl.shaft_seen(f, intact, broken)[i]
