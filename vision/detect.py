@@ -835,12 +835,16 @@ class Classifier:
         return self.own_half_broken(f, n) & ~intact & ~broken & ~f.overlooked & np.asarray(f.ring_clear, bool) \
             & self.empty_seen & ~covered & ~bare
 
+    @staticmethod
+    def spot_darker(f: Features) -> np.ndarray:
+        """(N,) bool: the head's spot darker than its empty look (core or rim)."""
+        return f.spot_lab[..., 0].min(axis=1) < f.head_empty_lab[..., 0].max(axis=1)
+
     def darkened_like_a_shadow(self, f: Features, d_empty) -> np.ndarray:
         """(N,) bool: the head's spot darker than its empty look, in the same hue (``HUE_SHIFT``),
         and no further from it than a peg's shadow moves an empty look (``SHADOW_SPREADS``: up to
         6-7 spreads on the path-traced sets, not a black head's 10 or more)."""
-        darker = f.spot_lab[..., 0].min(axis=1) < f.head_empty_lab[..., 0].max(axis=1)
-        out = darker & (f.hue_shift <= HUE_SHIFT)
+        out = self.spot_darker(f) & (f.hue_shift <= HUE_SHIFT)
         if d_empty is not None and len(d_empty) == len(out):
             out &= np.asarray(d_empty) <= SHADOW_SPREADS * self.tau
         return out
@@ -998,8 +1002,7 @@ class Classifier:
             off_side = self.off_its_side(f, labels)
             if beside_other is not None and off_side is not None and f.structure_hole is not None \
                     and len(f.structure_hole) == n:
-                darker = f.spot_lab[..., 0].min(axis=1) < f.head_empty_lab[..., 0].max(axis=1)
-                dark_there = darker & (f.hue_shift <= NEIGHBOUR_TINT) & (f.structure_hole > STRUCTURE_PEG)
+                dark_there = self.spot_darker(f) & (f.hue_shift <= NEIGHBOUR_TINT) & (f.structure_hole > STRUCTURE_PEG)
                 out = np.where(between & (labels >= 0) & dark_there & beside_other & off_side,
                                np.minimum(out, 0.5), out)
         # nor is "empty" sure where the hole's own half is broken and no neighbour's head may be seen over

@@ -21,9 +21,10 @@ GRID_MM = 4.0          # the points' spacing on the board
 CLEAR_MM = 3.0         # kept this far from a hole, a peg's head and the line between them
 EDGE_MM = 6.0          # and from the board's edge
 CHANGED = 15.0         # Lab: a point this far from its calibration look (light divided out) changed
-# the largest patch of changed points a frame may show: on the path-traced sets a position's pegs,
-# shadows and sheen make patches of 45 points (720 mm2) at most, a hand 61 points or more (once the
-# start pegs' shadows at calibration are known, ``bare_board``)
+# the largest patch of changed points a frame may show: on the path-traced sets (156 pictures without a
+# hand) a position's pegs, shadows and sheen change fewer than 60 points in all once the start pegs'
+# shadows at calibration are known (``bare_board``); 39 of 42 hands made a patch of 64 points or more
+# (the other three: fingers over print of their own lightness, left to the per-hole checks)
 PATCH_POINTS = 60
 # the start pegs' shadows at calibration: a point within SHADOW_NEAR pitches of a start hole and this
 # much darker (Lab L) than the bare board within SHADOW_ROUND pitches round it. Unknown, they made

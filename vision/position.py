@@ -10,13 +10,12 @@ from __future__ import annotations
 import itertools
 import math
 
-from .detect import EMPTY, UNKNOWN
+from .detect import BESIDE, EMPTY, UNKNOWN
 from .foreground import PATCH_POINTS
 from .layout import Layout
 
 FORMAT = "pegs-and-jokers/position/1"
 MAX_SETTLED = 4          # holes at most settled by the peg count in one picture
-NEXT_TO = 1.05           # pitches: holes this close are neighbours (along the track, a start row)
 
 
 class ReadingError(ValueError):
@@ -140,7 +139,7 @@ def settle_by_count(reading, layout: Layout | None, sides, pegs_per_side: int | 
 
 
 def _emptied_beside_its_like(reading, layout: Layout, settled: dict, min_confidence: float) -> bool:
-    """The count empties a hole that looks like side s's peg next to a hole read surely as s: it
+    """The count empties a hole that looks like side s's peg next to (``BESIDE``) a hole read surely as s: it
     says s has a peg too many among look-alike neighbours, not which one is wrong, and the sure
     one may be (fingers over three holes read as three white heads, one of them surely:
     bench12's s6-paper; on the path-traced sets no position the count read right did this)."""
@@ -150,7 +149,7 @@ def _emptied_beside_its_like(reading, layout: Layout, settled: dict, min_confide
             continue
         x, y = layout.holes[h]
         if any(reading.labels.get(g) == seen and reading.confidence.get(g, 0.0) >= min_confidence
-               and math.hypot(gx - x, gy - y) <= NEXT_TO * layout.pitch
+               and math.hypot(gx - x, gy - y) <= BESIDE * layout.pitch
                for g, (gx, gy) in layout.holes.items() if g != h):
             return True
     return False
