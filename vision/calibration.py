@@ -34,7 +34,7 @@ import numpy as np
 from companion.message import Join, msg, nmsg, pmsg
 
 from .colours import bgr_to_lab
-from .detect import (STRUCTURE_PEG, Classifier, ColourModel, HoleSampler, LocalNorm, features, read_holes,
+from .detect import (STRUCTURE_PEG, SURE, Classifier, ColourModel, HoleSampler, LocalNorm, features, read_holes,
                      ring_estimate, spot_distance, structure_score, unit_pattern, weighted)
 from .foreground import PATCH_POINTS
 from .geometry import CameraModel, fit_camera, fit_pose, residuals
@@ -1026,7 +1026,6 @@ def margin_for(model: ColourModel) -> float:
 
 
 SELF_READ_SURE = 0.5  # a side whose pegs the set-up picture reads surely in fewer of its start holes is refused
-SURE = 0.8            # a hole read at this confidence or more is sure
 WILD_SPREADS = 8.0    # an empty hole's look this many spreads beyond the median from its neighbours' is wild
 WEAK_SHARE = 0.05     # a side is refused when its pegs look like the empty spot at more holes than this
 

@@ -94,6 +94,8 @@ SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) ag
 CANDIDATE_SPREADS = 2.0
 CANDIDATE_FAR = 8.0
 CANDIDATES_BELOW = 0.95   # holes read with less confidence than this get their candidates listed
+SURE = 0.8        # a hole read at this confidence or more is sure (the referee's and calibration's line)
+NOT_HOME = -1     # HoleSampler.home_side of a hole outside every home row
 
 
 def sample_geometry(layout: Layout, camera: bool = False) -> dict:
@@ -237,6 +239,9 @@ class HoleSampler:
                 if len(near):
                     self.covered[i] = [int(j) for j in near]
         self.covered_mask = np.array([i in self.covered for i in range(len(centres))], bool)
+        # the side whose home row a hole is in (its id says so), NOT_HOME elsewhere
+        self.home_side = np.array([side if kind == "H" else NOT_HOME
+                                   for kind, side, _ in map(Layout.parse_id, self.holes)], int)
         apart = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
         np.fill_diagonal(apart, np.inf)
         self.neighbours = np.argsort(apart, axis=1)[:, :RING_NEIGHBOURS] if len(centres) > RING_NEIGHBOURS else None
@@ -1533,6 +1538,7 @@ def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, 
         if patch >= PATCH_POINTS:
             # something as large as a hand lies over the board: no hole is sure while it is there
             conf = np.minimum(conf, 0.5)
+    labels, conf = _own_home(labels, conf, d, classifier, sampler.home_side)
     head = where[np.arange(len(d)), np.clip(np.argmin(d, axis=1) - 1, 0, max(len(classifier.sides) - 1, 0))] \
         if len(classifier.sides) else np.zeros(len(d), int)
     per_hole = dict(zip(sampler.holes, classifier.readings(f, sampler.visible, d, labels)))
@@ -1541,13 +1547,37 @@ def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, 
     holes = sampler.holes
     low = np.flatnonzero((conf < CANDIDATES_BELOW) & sampler.visible)
     may_hold = classifier.candidates(d[low], labels[low]) if len(low) else []
-    candidates = {holes[i]: c for i, c in zip(low, may_hold) if c is not None}
+    own = sampler.home_side
+    candidates = {holes[i]: c if own[i] == NOT_HOME else tuple(v for v in c if v in (EMPTY, own[i]))
+                  for i, c in zip(low, may_hold) if c is not None}
     lab = None
     if keep_lab:
         lab = {h: (f.head_lab[i, head[i]] if labels[i] >= 0 else f.hole_lab[i]).tolist() for i, h in enumerate(holes)}
     return BoardReading(labels=dict(zip(holes, labels.tolist())), confidence=dict(zip(holes, conf.tolist())), lab=lab,
                         readings={h: r for h, r in per_hole.items() if r is not None}, foreground=patch,
                         candidates=candidates)
+
+
+def _own_home(labels: np.ndarray, conf: np.ndarray, d: np.ndarray, classifier: Classifier,
+              home_side: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A home hole holds its own side's peg or none. One read unsure as another side's peg takes
+    the nearer of those two looks, still unsure, or is unread where both are further than
+    CANDIDATE_FAR spreads (empty holes of bench11's s8-wood H1-s7 and H4-s7, 4.2-6.8 spreads from
+    empty, and bench13's H3-s1 and H4-s1, 17-18 from empty and 14-17 from their side's blue: a
+    neighbour's shadow or tinted edge read black at 0.50). Read surely, it stays: a peg put in the
+    wrong home is for the referee to name."""
+    wrong = (home_side != NOT_HOME) & (labels >= 0) & (labels != home_side) & (conf < SURE)
+    if not wrong.any():
+        return labels, conf
+    labels, conf = labels.copy(), conf.copy()
+    column = {int(k): i for i, k in enumerate(classifier.keys)}
+    for i in np.flatnonzero(wrong):
+        own = column.get(int(home_side[i]))          # None: that side is not in play
+        label, near = (EMPTY, d[i, 0]) if own is None or d[i, 0] <= d[i, own] else (int(home_side[i]), d[i, own])
+        far = near > CANDIDATE_FAR * classifier.tau
+        labels[i] = UNKNOWN if far else label
+        conf[i] = 0.0 if far else min(conf[i], 0.5)
+    return labels, conf
 
 
 def start_holes_empty(layout: Layout, reading: "BoardReading", start_counts: dict,

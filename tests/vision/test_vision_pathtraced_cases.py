@@ -181,3 +181,31 @@ def test_a_black_head_darker_than_a_shadow_makes_it_is_no_shadow():
     assert not sure_wrong(su, reading, pic.pegs)
     assert position_read(reading) in (None, pic.pegs)
     assert position_counted(reading, su.layout, sorted(su.colours)) == pic.pegs
+
+
+def test_a_home_hole_read_unsure_holds_its_own_sides_peg_or_none():
+    """bench13's s8-wood: the empty home holes H4-s1 (pos-01) and H3-s1 (pos-03), read black at 0.50,
+    hold side 1's peg or none (their ids say whose home they are): neither is read as another
+    side's peg now, and the peg count reads pos-03 (M141, black, left unsure) right. A foreign peg
+    read surely in a home hole stays as read, for the referee to name."""
+    import numpy as np
+
+    from vision.detect import _own_home
+
+    from .gamekit import position_counted
+
+    su = PathTracedSetUp(CASES / "bench13-s8-wood")
+    for name, hole in (("pos-01", "H4-s1"), ("pos-03", "H3-s1")):
+        pic = next(p for p in su.pictures if p.name == name)
+        reading, _ = su.read(pic)
+        assert hole not in pic.pegs
+        assert reading.labels[hole] in (EMPTY, UNKNOWN, 1), (name, reading.labels[hole])
+        assert set(reading.candidates[hole]) <= {EMPTY, 1}, (name, reading.candidates[hole])
+    assert position_counted(reading, su.layout, sorted(su.colours)) == pic.pegs
+    i = su.sampler.holes.index("H3-s1")
+    labels = np.full(len(su.sampler.holes), EMPTY)
+    labels[i] = 4
+    d = np.ones((len(labels), len(su.classifier.keys)))
+    for conf, want in ((1.0, 4), (0.5, EMPTY)):
+        got, _ = _own_home(labels, np.full(len(labels), conf), d, su.classifier, su.sampler.home_side)
+        assert got[i] == want, conf

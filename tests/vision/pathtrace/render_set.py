@@ -13,6 +13,8 @@
     python tests/vision/pathtrace/render_set.py bench11        # tests/vision/data/pathtraced-bench11/ (not committed)
     python tests/vision/pathtrace/render_set.py bench12        # tests/vision/data/pathtraced-bench12/ (games; not committed)
     python tests/vision/pathtrace/render_set.py bench13        # tests/vision/data/pathtraced-bench13/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench14        # tests/vision/data/pathtraced-bench14/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench15        # tests/vision/data/pathtraced-bench15/ (not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -147,6 +149,11 @@ SETS = {
     # and random positions again, rendered after session 14's detector changes (made while reading
     # bench6-bench12 hole by hole), read once by the session's first and last trees
     "bench13": {"dir": DATA / "pathtraced-bench13", "first_seed": 7400, "positions": 3, "hands": 1, "steady": True,
+                "by_setup": True},
+    # session 15: bench14 read once at the session's start, bench15 held back until its end
+    "bench14": {"dir": DATA / "pathtraced-bench14", "first_seed": 7500, "positions": 3, "hands": 1, "steady": True,
+                "by_setup": True},
+    "bench15": {"dir": DATA / "pathtraced-bench15", "first_seed": 7600, "positions": 3, "hands": 1, "steady": True,
                 "by_setup": True},
 }
 
