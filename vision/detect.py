@@ -91,8 +91,10 @@ WARMER = 7.0      # Lab b: a head read white or black this much warmer than that
 SPOT_WEIGHT = 0.6  # a side's spot distance (unweighted lightness, two parts) against its head distance
 # a hole not read surely may hold (``Classifier.candidates``): empty, its label, and the sides whose
 # pegs its look is within this many spreads of the nearest side's and no further than CANDIDATE_FAR
+# (a candidate more only makes the count settle less often; 8 until session 15 left pegs 9.0-10.2
+# spreads from their side's look, the nearest, without it: 4 positions of bench6 and bench8)
 CANDIDATE_SPREADS = 2.0
-CANDIDATE_FAR = 8.0
+CANDIDATE_FAR = 12.0
 CANDIDATES_BELOW = 0.95   # holes read with less confidence than this get their candidates listed
 SURE = 0.8        # a hole read at this confidence or more is sure (the referee's and calibration's line)
 NOT_HOME = -1     # HoleSampler.home_side of a hole outside every home row

@@ -209,3 +209,22 @@ def test_a_home_hole_read_unsure_holds_its_own_sides_peg_or_none():
     for conf, want in ((1.0, 4), (0.5, EMPTY)):
         got, _ = _own_home(labels, np.full(len(labels), conf), d, su.classifier, su.sampler.home_side)
         assert got[i] == want, conf
+
+
+def test_a_peg_far_from_its_sides_look_is_still_a_candidate_for_the_count():
+    """bench8's s6-paper pos-03 M27: a white head 10.2 spreads from white's look and 10.5 from black's,
+    the one hole of the picture not read surely. Its candidates stopped at 8 spreads (empty alone),
+    so the count could not give white its fifth peg; with CANDIDATE_FAR 12 they hold white and
+    black, and the count reads the position right. (A candidate more only makes the count settle
+    less often: it never makes it settle wrongly.)"""
+    from .gamekit import position_counted
+
+    su = PathTracedSetUp(CASES / "bench8-s6-paper")
+    pic = next(p for p in su.pictures if p.name == "pos-03")
+    reading, _ = su.read(pic)
+    assert su.colours[pic.pegs["M27"]] == "white"
+    unsure = [h for h in su.layout.holes if reading.confidence[h] < 0.8]
+    assert unsure == ["M27"], unsure
+    assert pic.pegs["M27"] in reading.candidates["M27"], reading.candidates["M27"]
+    assert not sure_wrong(su, reading, pic.pegs)
+    assert position_counted(reading, su.layout, sorted(su.colours)) == pic.pegs
