@@ -1241,7 +1241,14 @@ class Classifier:
             own = apart[np.arange(len(rows)), k]
             second = np.partition(apart, 1, axis=1)[:, 1] if apart.shape[1] > 1 else np.full(len(rows), np.inf)
             by_hue = np.where(coloured[None, :], self.tau * apart / RAW_HUE_SPREAD, d_sides[rows])
-            clear = np.partition(by_hue, 1, axis=1)[:, 1] - by_hue[np.arange(len(rows)), k]
+            # clear of the other coloured sides by hue; a plain side (black) nearer by the divided
+            # colour only by the argmin below: a head as colourful as a coloured side's, in its hue,
+            # is no plain head (bench10's s8-wood: a blue head read black at 1.00, 2.8 spreads from
+            # black and 8.0 from blue, and a purple one read black; no black peg of the path-traced
+            # sets shows a coloured side's hue at half its colour)
+            hued = np.where(coloured[None, :], by_hue, np.inf)
+            clear = np.partition(hued, 1, axis=1)[:, 1] - by_hue[np.arange(len(rows)), k] \
+                if hued.shape[1] > 1 else np.full(len(rows), np.inf)
             fails = (j[rows] != k) | (nearest[rows] > 4 * self.class_tau[1 + j[rows]])
             # as colourful as that side's start heads, or half so (a warm white head's most
             # colourful spot has yellow's hue, not its colour)

@@ -228,3 +228,20 @@ def test_a_peg_far_from_its_sides_look_is_still_a_candidate_for_the_count():
     assert pic.pegs["M27"] in reading.candidates["M27"], reading.candidates["M27"]
     assert not sure_wrong(su, reading, pic.pegs)
     assert position_counted(reading, su.layout, sorted(su.colours)) == pic.pegs
+
+
+def test_a_head_showing_a_coloured_sides_hue_as_seen_is_no_black_head():
+    """bench10's s8-wood: a purple head (pos-01 M100, 3.4 spreads from black's divided look and 3.8
+    from purple's) and a blue one (pos-02 M104, 2.8 from black and 8.0 from blue) read black, M104 at
+    1.00. As the camera sees them they show purple's and blue's hue (10 and 6 degrees off) at 0.9 and
+    0.55 of those sides' colour, which no black head of the path-traced sets does: read by their hue
+    now, and no hole of either picture is read wrongly with confidence."""
+    su = PathTracedSetUp(CASES / "bench10-s8-wood")
+    for name, hole, colour in (("pos-01", "M100", "purple"), ("pos-02", "M104", "blue")):
+        pic = next(p for p in su.pictures if p.name == name)
+        reading, _ = su.read(pic)
+        assert su.colours[pic.pegs[hole]] == colour
+        assert reading.labels[hole] == pic.pegs[hole] and reading.confidence[hole] >= 0.8, \
+            (name, hole, reading.labels[hole], reading.confidence[hole])
+        wrong = sure_wrong(su, reading, pic.pegs)
+        assert not wrong, (name, wrong)
