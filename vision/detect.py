@@ -85,6 +85,8 @@ RAW_HUE_OWN = 15.0     # degrees: a head's hue as seen this near one coloured si
 RAW_HUE_APART = 15.0   # ... and this much further from every other side's names that side (sides_by_raw_hue)
 RAW_HUE_SPREAD = 5.0   # degrees of hue as seen counted as one spread there
 RAW_COLOURFUL = 0.5    # a head named by its hue as seen is at least this colourful as its side's start heads
+VIVID_HEAD = 40.0     # Lab a-b: a head this colourful as seen (white heads: 33 at most on the path-traced sets) ...
+PALER = 0.5           # ... is not judged by hue against a side whose start heads are less than this as colourful
 RAW_COLOURLESS = 0.3   # a head this much less colourful as seen than its side's start heads is not surely of it
 RAW_PLAIN_AB = 5.0   # Lab a-b: a white head read through a told ring this far from its start heads as seen is not sure
 WARMER = 7.0      # Lab b: a head read white or black this much warmer than that side, as seen and divided, is not sure
@@ -1236,23 +1238,28 @@ class Classifier:
         by, ks, takes = [], [], []
         for shift in (at, vivid):
             lab = every[np.arange(len(rows)), shift]
-            apart = np.where(coloured[None, :], self._hue_apart(lab), np.inf)
+            chroma = np.hypot(lab[:, 1], lab[:, 2])
+            # a side whose start heads are far paler than this head (a warm white, chroma 22 as seen,
+            # against a yellow head's 85) has no say by hue: its hue is the lamp's (white's 79 sat
+            # between yellow's 91 and orange's 57 on bench10's s8-wood, and kept yellow heads unread)
+            hued_sides = coloured[None, :] & ~((chroma[:, None] >= VIVID_HEAD)
+                                               & (self.raw_chroma[None, :] < PALER * chroma[:, None]))
+            apart = np.where(hued_sides, self._hue_apart(lab), np.inf)
             k = apart.argmin(axis=1)
             own = apart[np.arange(len(rows)), k]
             second = np.partition(apart, 1, axis=1)[:, 1] if apart.shape[1] > 1 else np.full(len(rows), np.inf)
-            by_hue = np.where(coloured[None, :], self.tau * apart / RAW_HUE_SPREAD, d_sides[rows])
+            by_hue = np.where(hued_sides, self.tau * apart / RAW_HUE_SPREAD, d_sides[rows])
             # clear of the other coloured sides by hue; a plain side (black) nearer by the divided
             # colour only by the argmin below: a head as colourful as a coloured side's, in its hue,
             # is no plain head (bench10's s8-wood: a blue head read black at 1.00, 2.8 spreads from
             # black and 8.0 from blue, and a purple one read black; no black peg of the path-traced
             # sets shows a coloured side's hue at half its colour)
-            hued = np.where(coloured[None, :], by_hue, np.inf)
+            hued = np.where(hued_sides, by_hue, np.inf)
             clear = np.partition(hued, 1, axis=1)[:, 1] - by_hue[np.arange(len(rows)), k] \
                 if hued.shape[1] > 1 else np.full(len(rows), np.inf)
             fails = (j[rows] != k) | (nearest[rows] > 4 * self.class_tau[1 + j[rows]])
             # as colourful as that side's start heads, or half so (a warm white head's most
             # colourful spot has yellow's hue, not its colour)
-            chroma = np.hypot(lab[:, 1], lab[:, 2])
             takes.append(fails & (chroma > RAW_CHROMA) & (chroma >= RAW_COLOURFUL * self.raw_chroma[k]) & (own <= RAW_HUE_OWN)
                          & (second >= own + RAW_HUE_APART) & (by_hue.argmin(axis=1) == k)
                          & (clear >= RAW_HUE_APART / RAW_HUE_SPREAD * self.tau))

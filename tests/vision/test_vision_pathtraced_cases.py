@@ -245,3 +245,17 @@ def test_a_head_showing_a_coloured_sides_hue_as_seen_is_no_black_head():
             (name, hole, reading.labels[hole], reading.confidence[hole])
         wrong = sure_wrong(su, reading, pic.pegs)
         assert not wrong, (name, wrong)
+
+
+def test_a_pale_sides_hue_does_not_stand_between_two_coloured_ones():
+    """bench10's s8-wood pos-01 M122: a yellow head (hue 85-91 as seen, chroma 76-85) next to
+    yellow's start heads' hue (91) and 28-34 degrees from orange's, read orange at 0.50: the warm
+    white pegs' hue as seen (79, at chroma 22) sat between, so the hue named no side clearly. A
+    side so much paler than the head has no say by hue now: M122 reads yellow (still below 0.8:
+    its divided colour is 4.0 spreads from orange's and 4.3 from yellow's)."""
+    su = PathTracedSetUp(CASES / "bench10-s8-wood")
+    pic = next(p for p in su.pictures if p.name == "pos-01")
+    reading, _ = su.read(pic)
+    assert su.colours[pic.pegs["M122"]] == "yellow"
+    assert reading.labels["M122"] == pic.pegs["M122"], (reading.labels["M122"], reading.confidence["M122"])
+    assert not sure_wrong(su, reading, pic.pegs)
