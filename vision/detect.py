@@ -1242,19 +1242,21 @@ class Classifier:
             # a side whose start heads are far paler than this head (a warm white, chroma 22 as seen,
             # against a yellow head's 85) has no say by hue: its hue is the lamp's (white's 79 sat
             # between yellow's 91 and orange's 57 on bench10's s8-wood, and kept yellow heads unread)
-            hued_sides = coloured[None, :] & ~((chroma[:, None] >= VIVID_HEAD)
-                                               & (self.raw_chroma[None, :] < PALER * chroma[:, None]))
+            paler = self.raw_chroma[None, :] < PALER * chroma[:, None]
+            hued_sides = coloured[None, :] & ~((chroma[:, None] >= VIVID_HEAD) & paler)
             apart = np.where(hued_sides, self._hue_apart(lab), np.inf)
             k = apart.argmin(axis=1)
             own = apart[np.arange(len(rows)), k]
             second = np.partition(apart, 1, axis=1)[:, 1] if apart.shape[1] > 1 else np.full(len(rows), np.inf)
             by_hue = np.where(hued_sides, self.tau * apart / RAW_HUE_SPREAD, d_sides[rows])
-            # clear of the other coloured sides by hue; a plain side (black) nearer by the divided
-            # colour only by the argmin below: a head as colourful as a coloured side's, in its hue,
-            # is no plain head (bench10's s8-wood: a blue head read black at 1.00, 2.8 spreads from
-            # black and 8.0 from blue, and a purple one read black; no black peg of the path-traced
-            # sets shows a coloured side's hue at half its colour)
-            hued = np.where(hued_sides, by_hue, np.inf)
+            # clear of the other coloured sides by hue, and of the plain sides by their divided
+            # colour unless their start heads are less than half as colourful as this head (then only
+            # by the argmin below): a head in a coloured side's hue, at half its colour, more than
+            # twice as colourful as a plain side's heads, is none of them (bench10's s8-wood: a blue
+            # head read black at 1.00, 2.8 spreads from black and 8.0 from blue, chroma 34 against
+            # black's 1, and a purple one read black; no black peg of the path-traced sets does so.
+            # A cool white head, chroma 26 against white's 17, in blue's hue: the 2D room 710's M64)
+            hued = np.where(hued_sides | (~coloured[None, :] & ~paler), by_hue, np.inf)
             clear = np.partition(hued, 1, axis=1)[:, 1] - by_hue[np.arange(len(rows)), k] \
                 if hued.shape[1] > 1 else np.full(len(rows), np.inf)
             fails = (j[rows] != k) | (nearest[rows] > 4 * self.class_tau[1 + j[rows]])
