@@ -259,3 +259,21 @@ def test_a_pale_sides_hue_does_not_stand_between_two_coloured_ones():
     assert su.colours[pic.pegs["M122"]] == "yellow"
     assert reading.labels["M122"] == pic.pegs["M122"], (reading.labels["M122"], reading.confidence["M122"])
     assert not sure_wrong(su, reading, pic.pegs)
+
+
+def test_a_neighbours_tint_over_an_intact_hole_and_spot_leaves_empty_sure():
+    """bench14's s4-wood pos-03 M55: an empty hole whose pattern is intact (0.99, its spot's half
+    0.96) while the colour at the head's spot moved 37 in hue (a neighbour's head tints it). The
+    hue rule left it unsure and the picture unread; with the spot's half intact no head is there,
+    so M55 is sure and the position is read from the picture alone. (A head pasted at an empty
+    hole's spot still is not: test_vision_room.)"""
+    from .gamekit import position_read
+
+    su = PathTracedSetUp(CASES / "bench14-s4-wood")
+    assert su.refused is None, su.refused
+    pic = next(p for p in su.pictures if p.name == "pos-03")
+    reading, _ = su.read(pic)
+    assert "M55" not in pic.pegs
+    assert reading.labels["M55"] == EMPTY and reading.confidence["M55"] >= 0.8, reading.confidence["M55"]
+    assert not sure_wrong(su, reading, pic.pegs)
+    assert position_read(reading) == pic.pegs
