@@ -277,3 +277,31 @@ def test_a_neighbours_tint_over_an_intact_hole_and_spot_leaves_empty_sure():
     assert reading.labels["M55"] == EMPTY and reading.confidence["M55"] >= 0.8, reading.confidence["M55"]
     assert not sure_wrong(su, reading, pic.pegs)
     assert position_read(reading) == pic.pegs
+
+
+def test_a_side_read_surely_in_more_holes_than_it_has_pegs_is_not_sure_anywhere():
+    """bench15's s8-wood hand-01: lamp-lit fingers over M109-M112 and H1-s6, blown out to the white
+    of white's heads, read white at 1.00 beside white's five pegs; the bare board round them changed
+    in 48 points, under a hand-sized patch (60), so the hand picture was read as a position. White
+    read surely in ten holes can't be: none of white's holes is sure now, and no position is read,
+    with the count or without. A side read in as many holes as it has pegs stays sure."""
+    import numpy as np
+
+    from vision.detect import _more_than_its_pegs
+
+    from .gamekit import position_counted, position_read
+
+    su = PathTracedSetUp(CASES / "bench15-s8-wood")
+    pic = next(p for p in su.pictures if p.kind == "hand")
+    reading, _ = su.read(pic)
+    white = next(s for s, n in su.colours.items() if n == "white")
+    fingers = ("M109", "M110", "M111", "M112", "H1-s6")
+    assert all(h not in pic.pegs or pic.pegs[h] != white for h in fingers)
+    assert all(reading.confidence[h] < 0.8 for h in fingers), {h: reading.confidence[h] for h in fingers}
+    assert position_read(reading) is None
+    assert position_counted(reading, su.layout, sorted(su.colours)) is None
+    n = su.layout.start_holes
+    labels = np.array([white] * n + [EMPTY] * 3)
+    for extra, want in ((0, 1.0), (1, 0.5)):
+        got = _more_than_its_pegs(np.concatenate([labels, [white] * extra]), np.ones(len(labels) + extra), n)
+        assert got[0] == want, (extra, got)

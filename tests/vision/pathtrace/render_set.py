@@ -15,6 +15,7 @@
     python tests/vision/pathtrace/render_set.py bench13        # tests/vision/data/pathtraced-bench13/ (not committed)
     python tests/vision/pathtrace/render_set.py bench14        # tests/vision/data/pathtraced-bench14/ (not committed)
     python tests/vision/pathtrace/render_set.py bench15        # tests/vision/data/pathtraced-bench15/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench16        # tests/vision/data/pathtraced-bench16/ (not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -154,6 +155,9 @@ SETS = {
     "bench14": {"dir": DATA / "pathtraced-bench14", "first_seed": 7500, "positions": 3, "hands": 1, "steady": True,
                 "by_setup": True},
     "bench15": {"dir": DATA / "pathtraced-bench15", "first_seed": 7600, "positions": 3, "hands": 1, "steady": True,
+                "by_setup": True},
+    # and bench16, held back after bench15 found a hand read as a position
+    "bench16": {"dir": DATA / "pathtraced-bench16", "first_seed": 7700, "positions": 3, "hands": 1, "steady": True,
                 "by_setup": True},
 }
 
