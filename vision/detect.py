@@ -1564,7 +1564,7 @@ def read_holes(frame: np.ndarray, sampler: HoleSampler, classifier: Classifier, 
             # something as large as a hand lies over the board: no hole is sure while it is there
             conf = np.minimum(conf, 0.5)
     labels, conf = _own_home(labels, conf, d, classifier, sampler.home_side)
-    conf = _more_than_its_pegs(labels, conf, sampler.layout.start_holes)
+    conf = _more_than_its_pegs(labels, conf, sampler.layout.start_holes, sampler.visible)
     head = where[np.arange(len(d)), np.clip(np.argmin(d, axis=1) - 1, 0, max(len(classifier.sides) - 1, 0))] \
         if len(classifier.sides) else np.zeros(len(d), int)
     per_hole = dict(zip(sampler.holes, classifier.readings(f, sampler.visible, d, labels)))
@@ -1606,13 +1606,14 @@ def _own_home(labels: np.ndarray, conf: np.ndarray, d: np.ndarray, classifier: C
     return labels, conf
 
 
-def _more_than_its_pegs(labels: np.ndarray, conf: np.ndarray, pegs_per_side: int) -> np.ndarray:
+def _more_than_its_pegs(labels: np.ndarray, conf: np.ndarray, pegs_per_side: int,
+                        visible: np.ndarray | None = None) -> np.ndarray:
     """A side read surely in more holes than it has pegs (the layout's start holes) can't be: some
     of them hold no peg of it, and the picture doesn't say which, so none of that side's holes is
     sure (fingers over four holes and a home hole, lamp-lit to the blown-out white of white's heads,
     read white at 1.00 beside white's five pegs, while the bare board round them changed too little
     to make a hand-sized patch: bench15's s8-wood hand-01)."""
-    sure = (labels >= 0) & (conf >= SURE)
+    sure = (labels >= 0) & (conf >= SURE) & (True if visible is None else visible)
     if not sure.any():
         return conf
     sides, counts = np.unique(labels[sure], return_counts=True)
