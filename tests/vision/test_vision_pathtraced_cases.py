@@ -195,12 +195,15 @@ def test_a_home_hole_read_unsure_holds_its_own_sides_peg_or_none():
     from .gamekit import position_counted
 
     su = PathTracedSetUp(CASES / "bench13-s8-wood")
+    read = {}
     for name, hole in (("pos-01", "H4-s1"), ("pos-03", "H3-s1")):
         pic = next(p for p in su.pictures if p.name == name)
         reading, _ = su.read(pic)
+        read[name] = (pic, reading)
         assert hole not in pic.pegs
         assert reading.labels[hole] in (EMPTY, UNKNOWN, 1), (name, reading.labels[hole])
         assert set(reading.candidates[hole]) <= {EMPTY, 1}, (name, reading.candidates[hole])
+    pic, reading = read["pos-03"]
     assert position_counted(reading, su.layout, sorted(su.colours)) == pic.pegs
     i = su.sampler.holes.index("H3-s1")
     labels = np.full(len(su.sampler.holes), EMPTY)
