@@ -99,7 +99,13 @@ CANDIDATE_SPREADS = 2.0
 CANDIDATE_FAR = 12.0
 CANDIDATES_BELOW = 0.95   # holes read with less confidence than this get their candidates listed
 SURE = 0.8        # a hole read at this confidence or more is sure (the referee's and calibration's line)
-NOT_HOME = -1     # HoleSampler.home_side of a hole outside every home row
+NOT_HOME = -1     # HoleSampler.home_side of a hole outside every home row (and Classifier.start_side's)
+
+
+def sides_by_id(holes, kind: str) -> np.ndarray:
+    """(N,) the side each hole's id names for holes of ``kind`` ("H" a home row, "S" a start
+    area), NOT_HOME (-1) for the others."""
+    return np.array([side if k == kind else NOT_HOME for k, side, _ in map(Layout.parse_id, holes)], int)
 
 
 def sample_geometry(layout: Layout, camera: bool = False) -> dict:
@@ -244,8 +250,7 @@ class HoleSampler:
                     self.covered[i] = [int(j) for j in near]
         self.covered_mask = np.array([i in self.covered for i in range(len(centres))], bool)
         # the side whose home row a hole is in (its id says so), NOT_HOME elsewhere
-        self.home_side = np.array([side if kind == "H" else NOT_HOME
-                                   for kind, side, _ in map(Layout.parse_id, self.holes)], int)
+        self.home_side = sides_by_id(self.holes, "H")
         apart = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
         np.fill_diagonal(apart, np.inf)
         self.neighbours = np.argsort(apart, axis=1)[:, :RING_NEIGHBOURS] if len(centres) > RING_NEIGHBOURS else None
@@ -659,8 +664,7 @@ class Classifier:
             self.empty_seen = np.array([h in model.hole_empty for h in holes], bool)
             self.empty_means = weighted(np.array([model.hole_empty.get(h, model.empty) for h in holes], float))
         # each start hole's side (else -1): the only pegs calibration saw in a start hole are its side's
-        self.start_side = None if holes is None else np.array(
-            [side if kind == "S" else -1 for kind, side, _ in map(Layout.parse_id, holes)], int)
+        self.start_side = None if holes is None else sides_by_id(holes, "S")
         # holes where calibration saw both looks and the peg clipped where the empty look did not
         self.clip_proven = np.array([h in model.clip_proven for h in holes], bool) \
             if holes is not None and model.clip_proven else None

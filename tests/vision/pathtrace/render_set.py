@@ -62,6 +62,15 @@ KINDS = [
     ("s8-wood", 8, "wood", ["red", "blue", "green", "yellow", "black", "white", "orange", "purple"], "glossy",
      16.0, (62, 75)),
 ]
+
+
+def _positions(name: str, first_seed: int) -> dict:
+    """A set of random positions on the six standard set-ups: 3 positions and a hand each,
+    rendered one set-up at a time."""
+    return {"dir": DATA / f"pathtraced-{name}", "first_seed": first_seed, "positions": 3, "hands": 1, "steady": True,
+            "by_setup": True}
+
+
 SETS = {
     "committed": {"dir": DATA / "pathtraced", "first_seed": 2300, "positions": 1, "hands": 1,
                   # a short game, for the test that replays one (its first picture is traced whole)
@@ -111,35 +120,27 @@ SETS = {
     # fresh seeds again (session 10): the four sets above had been read hole by hole while the
     # detector was tuned; this one is read only to measure, the six standard set-ups each drawn
     # from the standard ranges, rendered one set-up at a time
-    "bench4": {"dir": DATA / "pathtraced-bench4", "first_seed": 6500, "positions": 3, "hands": 1, "steady": True,
-               "by_setup": True},
+    "bench4": _positions("bench4", 6500),
     # fresh seeds once more (session 11): bench4 was read hole by hole while the calibration's
     # margins were mended, so this one, drawn the same way, is read only to measure
-    "bench5": {"dir": DATA / "pathtraced-bench5", "first_seed": 6600, "positions": 3, "hands": 1, "steady": True,
-               "by_setup": True},
+    "bench5": _positions("bench5", 6600),
     # and again: bench5 was read hole by hole for the wild holes' rule and the deep shadows' threshold,
     # so this one, rendered after those changes, is read only to measure
-    "bench6": {"dir": DATA / "pathtraced-bench6", "first_seed": 6700, "positions": 3, "hands": 1, "steady": True,
-               "by_setup": True},
+    "bench6": _positions("bench6", 6700),
     # session 12: bench6 was read hole by hole after it measured session 11, so this one, rendered
     # at the session's start and left unread until the session's changes are done, measures them
-    "bench7": {"dir": DATA / "pathtraced-bench7", "first_seed": 6800, "positions": 3, "hands": 1, "steady": True,
-               "by_setup": True},
+    "bench7": _positions("bench7", 6800),
     # and one more at session 12's end, read once by the session's first and last trees: a second
     # measure of where the detector stands (bench7 was then read hole by hole for the report)
-    "bench8": {"dir": DATA / "pathtraced-bench8", "first_seed": 6900, "positions": 3, "hands": 1, "steady": True,
-               "by_setup": True},
+    "bench8": _positions("bench8", 6900),
     # session 13: rendered at the session's start and read once by its first tree, left unread
     # hole by hole, then read once more by its last tree
-    "bench9": {"dir": DATA / "pathtraced-bench9", "first_seed": 7000, "positions": 3, "hands": 1, "steady": True,
-               "by_setup": True},
+    "bench9": _positions("bench9", 7000),
     # and one more, rendered after session 13's detector changes (made while reading bench9 hole by
     # hole), read once by the session's first and last trees
-    "bench10": {"dir": DATA / "pathtraced-bench10", "first_seed": 7100, "positions": 3, "hands": 1, "steady": True,
-                "by_setup": True},
+    "bench10": _positions("bench10", 7100),
     # session 14: rendered at the session's start, read once by its first tree before any change
-    "bench11": {"dir": DATA / "pathtraced-bench11", "first_seed": 7200, "positions": 3, "hands": 1, "steady": True,
-                "by_setup": True},
+    "bench11": _positions("bench11", 7200),
     # session 14: fresh games (bench2's were last rendered on another machine, before sessions
     # 12-14's detector changes): a game of greedy bots on each standard set-up, a picture after
     # every move and a hand over the board after the sixth, and one random position
@@ -149,16 +150,13 @@ SETS = {
                                                     "s8-wood"])}},
     # and random positions again, rendered after session 14's detector changes (made while reading
     # bench6-bench12 hole by hole), read once by the session's first and last trees
-    "bench13": {"dir": DATA / "pathtraced-bench13", "first_seed": 7400, "positions": 3, "hands": 1, "steady": True,
-                "by_setup": True},
-    # session 15: bench14 read once at the session's start, bench15 held back until its end
-    "bench14": {"dir": DATA / "pathtraced-bench14", "first_seed": 7500, "positions": 3, "hands": 1, "steady": True,
-                "by_setup": True},
-    "bench15": {"dir": DATA / "pathtraced-bench15", "first_seed": 7600, "positions": 3, "hands": 1, "steady": True,
-                "by_setup": True},
+    "bench13": _positions("bench13", 7400),
+    # session 15: bench14 read once at the session's start, bench15 held back and read once after
+    # six of its commits
+    "bench14": _positions("bench14", 7500),
+    "bench15": _positions("bench15", 7600),
     # and bench16, held back after bench15 found a hand read as a position
-    "bench16": {"dir": DATA / "pathtraced-bench16", "first_seed": 7700, "positions": 3, "hands": 1, "steady": True,
-                "by_setup": True},
+    "bench16": _positions("bench16", 7700),
 }
 
 
