@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -42,7 +43,12 @@ def test_pages(client, app):
     assert client.get("/table/nosuch").status_code == 404
     assert client.get("/nosuch").status_code == 404
     r = client.get("/colours.css")
-    assert r.status_code == 200 and b".col-red" in r.data
+    assert r.status_code == 200 and b".col-red" in r.data and r.headers["Cache-Control"] == "no-cache"
+    # the pages name it under its version, cached for a year (a new palette, a new URL)
+    href = re.search(r'href="(/colours\.css\?v=[0-9a-f]{12})"', client.get("/").data.decode()).group(1)
+    r = client.get(href)
+    assert r.status_code == 200 and b".col-red" in r.data and "immutable" in r.headers["Cache-Control"]
+    assert client.get("/colours.css?v=000000000000").headers["Cache-Control"] == "no-cache"
     for path in ("css/app.css", "js/common.js", "js/board.js", "js/seat.js", "js/table.js",
                  "js/host.js", "js/new.js", "js/join.js"):
         assert client.get(f"/static/{path}").status_code == 200, path

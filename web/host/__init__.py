@@ -1,7 +1,10 @@
 """Host pages: the home page, the new-table form and the host's controls."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, render_template
+import hashlib
+from functools import cache
+
+from flask import Blueprint, Response, current_app, render_template, request
 
 from companion.board import TEAM_LAYOUTS
 from companion.bots import BOTS
@@ -39,9 +42,25 @@ def host_page(gid):
     return render_template("host/host.html", gid=gid, boot={"gid": gid, "bots": list(BOTS)})
 
 
-@route(bp, "GET", "/colours.css", who={"anyone"}, reveals="the peg colours as CSS")
-def colours_css():
-    """The peg colours as CSS classes (.col-red ...), from the one palette in web.colours."""
+@cache
+def _colours_css() -> tuple[str, str]:
+    """(version, CSS): the palette is fixed per release, so its URL carries a hash of it."""
     css = "".join(f".col-{c['key']}{{background:{c['hex']};color:{c['ink']}}}\n"
                   for c in colours.BY_KEY.values())
-    return Response(css, mimetype="text/css", headers={"Cache-Control": "max-age=3600"})
+    return hashlib.sha256(css.encode()).hexdigest()[:12], css
+
+
+@bp.url_defaults
+def _versioned(endpoint, values):
+    if endpoint == "host.colours_css" and "v" not in values:
+        values["v"] = _colours_css()[0]
+
+
+@route(bp, "GET", "/colours.css", who={"anyone"}, reveals="the peg colours as CSS")
+def colours_css():
+    """The peg colours as CSS classes (.col-red ...), from the one palette in web.colours; cached
+    for a year under its versioned URL (a release that changes a colour changes the URL), and
+    revalidated without it, so a phone never keeps a colour from an older release."""
+    version, css = _colours_css()
+    cache_control = "public, max-age=31536000, immutable" if request.args.get("v") == version else "no-cache"
+    return Response(css, mimetype="text/css", headers={"Cache-Control": cache_control})
