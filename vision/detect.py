@@ -998,6 +998,13 @@ class Classifier:
             # on the path-traced sets, but for start holes whose empty look was only estimated, +5.9 and
             # +10.4: the second is left unsure too, until the game lets it learn its look)
             lighter = (f.spot_lab[..., 0] - f.head_empty_lab[..., 0]).max(axis=1) > LIGHTER_SPREADS * self.tau
+            if f.structure_hole is not None and len(f.structure_hole) == n:
+                # ... unless the hole's own half is all but intact (DEEP_OWN_INTACT): no shaft stands in
+                # it, so no head is seen beside it (under the 7,680 pegs of the path-traced sets bench6-17
+                # and the committed one, their own half 0.86 at most; empty holes so lighter, 0.63-0.97,
+                # most of them start holes whose empty look was estimated: 0.9 and up read 5 more
+                # positions from the picture, bench16's s4-wood S-s0-4 and S-s0-5 among them)
+                lighter &= f.structure_hole < DEEP_OWN_INTACT
             out = np.where(between & (labels == EMPTY) & lighter, np.minimum(out, 0.5), out)
             if getattr(f, "conflict", None) is not None:
                 out = np.where(f.conflict, np.minimum(out, 0.5), out)

@@ -87,17 +87,20 @@ def test_the_watcher_learns_from_the_still_board_the_referee_judged(wood_bw):
 def test_an_empty_read_with_the_spot_lighter_than_its_empty_look_is_not_sure(wood_bw):
     """A white head seen beside its hole (bench2's s6-paper, tilt 16) kept the hole's pattern at
     0.78 and lightened its spot by 10 L: read "empty" at 0.997, a false position. A shadow only
-    darkens an empty hole's spot: lighter by more than 1.5 spreads, "empty" is not sure."""
-    from vision.detect import LIGHTER_SPREADS
+    darkens an empty hole's spot: lighter by more than 1.5 spreads, "empty" is not sure, unless the
+    hole's own half is all but intact (no shaft in it: 0.86 at most under the path-traced pegs)."""
+    from vision.detect import DEEP_OWN_INTACT, LIGHTER_SPREADS
     su, pics = wood_bw
     clf = su.classifier
     hole = "M10"
     i = su.sampler.holes.index(hole)
 
-    def read(lighten):
+    def read(lighten, own=0.78):
         f = clf.features(su.sampler.sample(pics["empty"].image()))
         f.structure = f.structure.copy()
         f.structure[i] = 0.78                              # in between: neither intact nor broken
+        f.structure_hole = f.structure_hole.copy()
+        f.structure_hole[i] = own                          # the hole's own half, as a shaft leaves it
         f.spot_lab = f.head_empty_lab.copy()
         f.spot_lab[i, 0, 0] += lighten
         d, _ = clf.distances(f)
@@ -107,6 +110,8 @@ def test_an_empty_read_with_the_spot_lighter_than_its_empty_look_is_not_sure(woo
     label, conf = read(LIGHTER_SPREADS * clf.tau + 3.0)
     assert label == EMPTY and conf <= 0.5
     label, conf = read(-10.0)                           # darker: a shadow may be all it is
+    assert label == EMPTY and conf >= 0.8
+    label, conf = read(LIGHTER_SPREADS * clf.tau + 3.0, own=DEEP_OWN_INTACT + 0.02)   # nothing stands in it
     assert label == EMPTY and conf >= 0.8
 
 
