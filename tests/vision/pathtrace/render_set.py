@@ -16,6 +16,9 @@
     python tests/vision/pathtrace/render_set.py bench14        # tests/vision/data/pathtraced-bench14/ (not committed)
     python tests/vision/pathtrace/render_set.py bench15        # tests/vision/data/pathtraced-bench15/ (not committed)
     python tests/vision/pathtrace/render_set.py bench16        # tests/vision/data/pathtraced-bench16/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench17        # tests/vision/data/pathtraced-bench17/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench18        # tests/vision/data/pathtraced-bench18/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench19        # tests/vision/data/pathtraced-bench19/ (not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -157,6 +160,15 @@ SETS = {
     "bench15": _positions("bench15", 7600),
     # and bench16, held back after bench15 found a hand read as a position
     "bench16": _positions("bench16", 7700),
+    # session 16: bench17 and bench18, each read once by the session's first and last trees
+    "bench17": _positions("bench17", 7800),
+    "bench18": _positions("bench18", 7900),
+    # and fresh games (bench12's were read move by move while the detector was tuned): as bench12,
+    # ten moves a game, a hand over the board after the fifth
+    "bench19": {"dir": DATA / "pathtraced-bench19", "first_seed": 8000, "positions": 1, "hands": 1, "steady": True,
+                "games": {name: {"seed": 31 + i, "moves": 10, "hands_after": (5,), "phase": 1}
+                          for i, name in enumerate(["s4-wood", "s4-paper-bw", "s4-wood-bw", "s6-wood", "s6-paper",
+                                                    "s8-wood"])}},
 }
 
 
