@@ -1041,3 +1041,36 @@ def test_no_shaft_is_seen_where_the_spot_keeps_its_empty_pattern(measured):
     assert cl.shaft_seen(f, intact, broken)[i]
     f.structure_spot[i] = SPOT_BARE + 0.01
     assert not cl.shaft_seen(f, intact, broken)[i]
+
+
+def test_a_start_hole_that_looks_empty_is_told_apart_from_a_peg_that_looks_like_one():
+    """The set-up picture's start holes that look empty: a peg left out ("put every peg in start")
+    or a peg there that looks like an empty hole (black pegs on s6-paper: their shafts break the
+    holes' own half of the patch), where the advice is the pegs' colour or the light, not a peg
+    missing. Here s6-paper as rendered (black), and with red's S-s0-3 taken out: the empty-board
+    picture pasted round the hole and where its head was seen."""
+    from vision.calibration import calibrate
+
+    folder = COMMITTED / "s6-paper"
+    su = PathTracedSetUp(folder)
+    black = next(s for s, n in su.colours.items() if n == "black")
+    said = [str(w) for w in su.calibration.warnings if "start hole" in str(w)]
+    assert any(w.startswith(f"side {black}:") and "look like empty holes" in w and "colour" in w for w in said), said
+    assert not any("put every peg in start" in w for w in said), said
+
+    by = {p.kind: p for p in su.pictures}
+    image, empty = by["calibration"].image().copy(), by["empty"].image()
+    red = next(s for s, n in su.colours.items() if n == "red")
+    hole = f"S-s{red}-3"
+    x, y = su.layout.holes[hole]
+    # the hole and its peg's head as the camera sees them: every point of the board within a pitch,
+    # raised to the head's height too (the head stands up to 17 mm off its hole at this tilt)
+    ring = [(x + su.layout.pitch * 0.6 * np.cos(a), y + su.layout.pitch * 0.6 * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 24)]
+    pts = np.array([(px, py, z) for px, py in ring + [(x, y)] for z in (0.0, -su.head_height - 3.0)], float)
+    img_pts = _project(by["calibration"].truth, pts)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, cv2.convexHull(img_pts.astype(np.int32)), 255)
+    image[mask > 0] = empty[mask > 0]
+    cal = calibrate(image, su.layout, names=su.colours)
+    said = [str(w) for w in cal.warnings if "start hole" in str(w)]
+    assert f"side {red}: start hole {hole} looks empty; put every peg in start for the set-up picture" in said, said
