@@ -490,8 +490,9 @@ class Features:
     ring_clear: np.ndarray | None = None       # (N,) bool: the hole's ring looks as at calibration
     ring_told: np.ndarray | None = None        # (N,) bool: ... told by its neighbours' (Classifier._ring_told)
     overlooked: np.ndarray | None = None       # (N,) bool: a neighbour that may hold a peg may be seen over the hole
-    neighbours: np.ndarray | None = None       # (N, K) the samples' ``neighbours`` and ``beside``
+    neighbours: np.ndarray | None = None       # (N, K) the samples' ``neighbours``, ``beside`` and ``seen_over``
     beside: np.ndarray | None = None
+    seen_over: np.ndarray | None = None
     d_sides: np.ndarray | None = None          # (N, sides) each side's distance (distances())
     shaft: np.ndarray | None = None            # (N,) bool: a peg's shaft stands in the hole (distances())
     head_raw: np.ndarray | None = None         # (N, C, 3) the heads' BGR as seen (not normalised)
@@ -777,7 +778,7 @@ class Classifier:
         f.structure, f.structure_hole, f.structure_spot = structure, structure_hole, structure_spot
         f.ring_clear = ring_clear
         f.ring_told = told
-        f.neighbours, f.beside = samples.neighbours, samples.beside
+        f.neighbours, f.beside, f.seen_over = samples.neighbours, samples.beside, samples.seen_over
         if structure_hole is not None and samples.seen_over is not None \
                 and len(samples.seen_over) == len(structure_hole):
             # a neighbour whose pattern is not intact may hold a peg (a yellow one's at 0.52)
@@ -1038,6 +1039,16 @@ class Classifier:
             # heads, spot's half 0.90-0.92)
             shaded_dome = np.zeros(n, bool) if f.dome is None or len(f.dome) != n else f.dome & ~seen_over
             out = np.where((labels >= 0) & (f.structure_spot >= SPOT_NO_HEAD) & ~shaded_dome, np.minimum(out, 0.5), out)
+            if f.seen_over is not None and f.neighbours is not None and len(f.seen_over) == n:
+                # nor a peg read as the side of a neighbour whose peg may be seen over the hole, where
+                # the spot's half keeps its pattern (SPOT_HALF_INTACT): that neighbour's peg may be
+                # all that breaks the pattern (bench18's s8-wood, tilt 25: orange's empty H1-s6 under
+                # H2-s6's head, its own half -0.05 and the spot's 0.87, read orange at 1.00; under the
+                # path-traced sets' pegs read surely beside a look-alike neighbour so seen, the spot's
+                # half was 0.75 at most)
+                like_over = ((labels[f.neighbours] == labels[:, None]) & f.seen_over).any(axis=1)
+                out = np.where((labels >= 0) & like_over & (f.structure_spot >= SPOT_HALF_INTACT),
+                               np.minimum(out, 0.5), out)
         if self.empty_seen is not None and self.start_side is not None and len(self.start_side) == n:
             # a start hole whose empty look was never seen (its side's pegs stood in it at calibration)
             # is known with its own side's peg in it, not empty nor with another side's: its borrowed
