@@ -19,6 +19,7 @@
     python tests/vision/pathtrace/render_set.py bench17        # tests/vision/data/pathtraced-bench17/ (not committed)
     python tests/vision/pathtrace/render_set.py bench18        # tests/vision/data/pathtraced-bench18/ (not committed)
     python tests/vision/pathtrace/render_set.py bench19        # tests/vision/data/pathtraced-bench19/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench20        # tests/vision/data/pathtraced-bench20/ (not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -169,6 +170,8 @@ SETS = {
                 "games": {name: {"seed": 31 + i, "moves": 10, "hands_after": (5,), "phase": 1}
                           for i, name in enumerate(["s4-wood", "s4-paper-bw", "s4-wood-bw", "s6-wood", "s6-paper",
                                                     "s8-wood"])}},
+    # and random positions once more, read once by session 16's last tree
+    "bench20": _positions("bench20", 8100),
 }
 
 
