@@ -12,6 +12,7 @@ from companion.bots import BOTS
 from .. import colours
 from ..api import presets_json
 from ..access import route
+from ..assets import IMMUTABLE
 from ..util import service
 
 bp = Blueprint("host", __name__, template_folder="templates")
@@ -62,5 +63,5 @@ def colours_css():
     for a year under its versioned URL (a release that changes a colour changes the URL), and
     revalidated without it, so a phone never keeps a colour from an older release."""
     version, css = _colours_css()
-    cache_control = "public, max-age=31536000, immutable" if request.args.get("v") == version else "no-cache"
+    cache_control = IMMUTABLE if request.args.get("v") == version else "no-cache"
     return Response(css, mimetype="text/css", headers={"Cache-Control": cache_control})

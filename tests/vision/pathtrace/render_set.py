@@ -75,6 +75,15 @@ def _positions(name: str, first_seed: int) -> dict:
             "by_setup": True}
 
 
+def _games(name: str, first_seed: int, first_game: int, moves: int, hand_after: int) -> dict:
+    """A game of greedy bots on each of the six standard set-ups, a picture after every move and a
+    hand over the board after move ``hand_after``, and one random position each."""
+    return {"dir": DATA / f"pathtraced-{name}", "first_seed": first_seed, "positions": 1, "hands": 1, "steady": True,
+            "games": {kind: {"seed": first_game + i, "moves": moves, "hands_after": (hand_after,), "phase": 1}
+                      for i, kind in enumerate(["s4-wood", "s4-paper-bw", "s4-wood-bw", "s6-wood", "s6-paper",
+                                                "s8-wood"])}}
+
+
 SETS = {
     "committed": {"dir": DATA / "pathtraced", "first_seed": 2300, "positions": 1, "hands": 1,
                   # a short game, for the test that replays one (its first picture is traced whole)
@@ -148,10 +157,7 @@ SETS = {
     # session 14: fresh games (bench2's were last rendered on another machine, before sessions
     # 12-14's detector changes): a game of greedy bots on each standard set-up, a picture after
     # every move and a hand over the board after the sixth, and one random position
-    "bench12": {"dir": DATA / "pathtraced-bench12", "first_seed": 7300, "positions": 1, "hands": 1, "steady": True,
-                "games": {name: {"seed": 21 + i, "moves": 12, "hands_after": (6,), "phase": 1}
-                          for i, name in enumerate(["s4-wood", "s4-paper-bw", "s4-wood-bw", "s6-wood", "s6-paper",
-                                                    "s8-wood"])}},
+    "bench12": _games("bench12", 7300, first_game=21, moves=12, hand_after=6),
     # and random positions again, rendered after session 14's detector changes (made while reading
     # bench6-bench12 hole by hole), read once by the session's first and last trees
     "bench13": _positions("bench13", 7400),
@@ -166,10 +172,7 @@ SETS = {
     "bench18": _positions("bench18", 7900),
     # and fresh games (bench12's were read move by move while the detector was tuned): as bench12,
     # ten moves a game, a hand over the board after the fifth
-    "bench19": {"dir": DATA / "pathtraced-bench19", "first_seed": 8000, "positions": 1, "hands": 1, "steady": True,
-                "games": {name: {"seed": 31 + i, "moves": 10, "hands_after": (5,), "phase": 1}
-                          for i, name in enumerate(["s4-wood", "s4-paper-bw", "s4-wood-bw", "s6-wood", "s6-paper",
-                                                    "s8-wood"])}},
+    "bench19": _games("bench19", 8000, first_game=31, moves=10, hand_after=5),
     # and random positions once more, read once by session 16's last tree
     "bench20": _positions("bench20", 8100),
 }
