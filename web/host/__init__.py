@@ -10,8 +10,8 @@ from companion.board import TEAM_LAYOUTS
 from companion.bots import BOTS
 
 from .. import colours
-from ..api import presets_json
 from ..access import route
+from ..api import presets_json
 from ..assets import IMMUTABLE
 from ..util import service
 
