@@ -20,6 +20,7 @@
     python tests/vision/pathtrace/render_set.py bench18        # tests/vision/data/pathtraced-bench18/ (not committed)
     python tests/vision/pathtrace/render_set.py bench19        # tests/vision/data/pathtraced-bench19/ (not committed)
     python tests/vision/pathtrace/render_set.py bench20        # tests/vision/data/pathtraced-bench20/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench21        # tests/vision/data/pathtraced-bench21/ (not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -175,6 +176,10 @@ SETS = {
     "bench19": _games("bench19", 8000, first_game=31, moves=10, hand_after=5),
     # and random positions once more, read once by session 16's last tree
     "bench20": _positions("bench20", 8100),
+    # session 17: every standard set-up seen nearly straight down (tilt 0-6 degrees), where one
+    # picture can't tell the lens's width from the camera's height; drawn before the fit was changed
+    "bench21": {**_positions("bench21", 8200),
+                "envelope": {kind[0]: {"tilt": (0.0, 6.0)} for kind in KINDS}},
 }
 
 
