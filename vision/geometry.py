@@ -156,8 +156,10 @@ def fit_camera(board, image, size, k2: bool = True, fov: float | None = None) ->
 
     The focal length is scanned (FOV_RANGE) with k1 (and k2) and the pose free at each; the best
     is refined with the focal length free too. Where the error hardly changes across focal
-    lengths (a view nearly straight down), the typical lens's focal length is kept (``fov``,
-    degrees across, if the user knows it)."""
+    lengths (a view nearly straight down), the typical lens's focal length is kept, or where the
+    typical lens fits clearly worse while the error stays flat out to the widest lens, the
+    nearest lens to it that fits (``fov``, degrees across, if the user knows it); either is marked
+    ``focal_observed = False``."""
     board = np.asarray(board, np.float64).reshape(-1, 2)
     image = np.asarray(image, np.float64).reshape(-1, 2)
     w, _ = size
@@ -178,14 +180,25 @@ def fit_camera(board, image, size, k2: bool = True, fov: float | None = None) ->
     if not scan:
         raise ValueError("the points don't fit a camera")
     best_rms, best_deg, best = min(scan, key=lambda t: t[0])
-    typical = min(scan, key=lambda t: abs(t[1] - TYPICAL_FOV))
     # the focal length is seen only if it changes the fit clearly more than the points' noise
-    if typical[0] <= best_rms * 1.05 + 0.02:
+    near = [t for t in scan if t[0] <= best_rms * 1.05 + 0.02]
+    typical = min(near, key=lambda t: abs(t[1] - TYPICAL_FOV))     # the typical lens, or the nearest that fits
+
+    def unobserved():
         cam = typical[2]
         cam.focal_observed = False
         return cam, typical[0]
+    if typical is min(scan, key=lambda t: abs(t[1] - TYPICAL_FOV)):
+        return unobserved()
+    # a floor of error running off the scan's widest lens is no lens seen (nearly straight down, a
+    # wider lens with less barrel, lower down, fits as well); a minimum the error rises to is
+    floor_to_edge = len(near) > 1 and max(t[1] for t in near) >= FOV_RANGE[1] - 1e-9
+    if floor_to_edge and best_deg >= FOV_RANGE[1] - 1e-9:
+        return unobserved()
     got = _calibrate(board, image, size, best.K[0, 0], flags)
     if got is not None and got[0] <= best_rms and FOV_RANGE[0] - 5 <= got[1].fov_deg <= FOV_RANGE[1] + 5:
+        if floor_to_edge and got[1].fov_deg >= FOV_RANGE[1]:
+            return unobserved()
         return got[1], got[0]
     return best, best_rms
 

@@ -363,3 +363,28 @@ def test_a_peg_read_as_the_neighbour_seen_over_it_is_not_sure_where_its_own_spot
     assert all(reading.labels[h] == orange and reading.confidence[h] >= 0.8 for h in pegs), \
         {h: (reading.labels[h], round(reading.confidence[h], 2)) for h in pegs}
     assert not sure_wrong(su, reading, pic.pegs)
+
+
+def test_a_camera_nearly_straight_down_is_not_put_at_the_widest_lens():
+    """bench20's s6-paper: the camera 74 cm up, tilted 3.6 degrees, an 88-degree lens with k1 -0.20.
+    Seen so nearly straight down, a wider lens with less barrel, lower down, fits the holes as well
+    (0.45-0.46 px from 90 to 130 degrees), and the fit slid to the widest lens it tries: the camera
+    was put 34 cm up, and black was refused with "raise the camera". A best fit at the widest lens
+    is no lens seen: the typical lens, or the nearest that fits, is kept and said as assumed."""
+    import json
+
+    from vision.calibration import camera_summary
+    from vision.geometry import FOV_RANGE
+
+    folder = CASES / "bench20-s6-paper"
+    true_height = json.loads((folder / "calibration.json").read_text())["camera"]["height_mm"]
+    su = PathTracedSetUp(folder)
+    assert su.refused is None, su.refused
+    cam = su.calibration.camera
+    assert not cam.focal_observed and cam.fov_deg < FOV_RANGE[1]
+    assert 0.8 <= cam.height_mm / true_height <= 1.4, (cam.height_mm, true_height)
+    assert "can't tell the two apart" in str(camera_summary(su.calibration, su.layout)[0])
+    pic = next(p for p in su.pictures if p.name == "pos-01")
+    reading, _ = su.read(pic)
+    assert not sure_wrong(su, reading, pic.pegs)
+    assert all(reading.labels[h] == v and reading.confidence[h] >= 0.8 for h, v in pic.pegs.items())
