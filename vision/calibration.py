@@ -939,12 +939,12 @@ def _weak_cause(layout: Layout, calib: Calibration, holes, at_holes, peg, margin
     off_disc = shift > hole_disc_radius(layout) - 0.82 * layout.peg_diameter / 2
     n = int(near.sum())
     if n and (near & off_disc).sum() >= 0.7 * n:
-        h, t = calib.camera.height_mm / 10, calib.camera.tilt_deg
+        t = calib.camera.tilt_deg
         return (nmsg("the board where the camera sees their heads off the holes' grey discs (%(n)s holes, "
-                     "heads seen up to %(mm)s mm off their holes; camera %(cm)s cm up, tilted %(deg)s degrees)",
+                     "heads seen up to %(mm)s mm off their holes; %(camera)s)",
                      "the board where the camera sees their heads off the holes' grey discs (%(n)s holes, "
-                     "heads seen up to %(mm)s mm off their holes; camera %(cm)s cm up, tilted %(deg)s degrees)",
-                     n, mm="%.0f" % shift[near].max(), cm="%.0f" % h, deg="%.0f" % t),
+                     "heads seen up to %(mm)s mm off their holes; %(camera)s)",
+                     n, mm="%.0f" % shift[near].max(), camera=pose_words(calib.camera)),
                 msg("raise the camera or point it straight down") if t > 5 else msg("raise the camera"))
     return (msg("empty holes (these pegs look like the board and the empty holes)"),
             msg("use pegs of a clearly different colour for that seat, or add light over that side"))
@@ -1335,8 +1335,18 @@ def outside_envelope(layout: Layout, calib: Calibration):
     else:
         fix = msg("aim the camera at the board's middle, or point it straight down")
     return msg("the camera sees the farthest peg heads %(off)s mm off their holes, more than the %(limit)s mm "
-               "these holes read well at (camera %(cm)s cm up, tilted %(deg)s degrees): %(fix)s",
-               off="%.0f" % off, limit="%.0f" % limit, cm="%.0f" % (cam.height_mm / 10), deg="%.0f" % tilt, fix=fix)
+               "these holes read well at (%(camera)s): %(fix)s",
+               off="%.0f" % off, limit="%.0f" % limit, camera=pose_words(cam), fix=fix)
+
+
+def pose_words(cam: CameraModel):
+    """The camera's height and tilt in words; the height with the lens it goes with where one
+    picture could not tell the two apart (``focal_observed``)."""
+    if cam.focal_observed:
+        return msg("camera %(cm)s cm up, tilted %(deg)s degrees", cm="%.0f" % (cam.height_mm / 10),
+                   deg="%.0f" % cam.tilt_deg)
+    return msg("camera about %(cm)s cm up if its lens is %(fov)s degrees across, tilted %(deg)s degrees",
+               cm="%.0f" % (cam.height_mm / 10), fov="%.0f" % cam.fov_deg, deg="%.0f" % cam.tilt_deg)
 
 
 def head_offset_read(layout: Layout) -> float:

@@ -213,6 +213,12 @@ def test_a_camera_outside_the_working_envelope_is_told_what_to_change(monkeypatc
     low = advice(camera(0.6 * lowest, 10.0))
     assert low is not None and f"raise the camera to at least {math.ceil(lowest / 10):.0f} cm" in low \
         and "point it straight down" in low and "tilted 10 degrees" in low, low
+    # a lens the picture could not tell from the height: the height said with the lens it goes with
+    guessed = camera(0.6 * lowest, 10.0)
+    guessed.focal_observed = False
+    said = advice(guessed)
+    assert said is not None and f"camera about {0.06 * lowest:.0f} cm up if its lens is {guessed.fov_deg:.0f} " \
+        "degrees across, tilted 10 degrees" in said, said
     steep = advice(camera(600.0, 40.0))
     assert steep is not None and steep.split(": ", 1)[1].startswith("point it straight down, from at least"), steep
     off_centre = advice(camera(lowest + 20, 10.0, aim=(250.0, 250.0)))
