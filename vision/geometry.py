@@ -159,7 +159,8 @@ def fit_camera(board, image, size, k2: bool = True, fov: float | None = None) ->
     lengths (a view nearly straight down), the typical lens's focal length is kept, or where the
     typical lens fits clearly worse while the error stays flat out to the widest lens, the
     nearest lens to it that fits (``fov``, degrees across, if the user knows it); either is marked
-    ``focal_observed = False``."""
+    ``focal_observed = False``, as is a best lens inside an error floor that runs out to the
+    widest (its pose kept: the picture fits it best)."""
     board = np.asarray(board, np.float64).reshape(-1, 2)
     image = np.asarray(image, np.float64).reshape(-1, 2)
     w, _ = size
@@ -199,7 +200,9 @@ def fit_camera(board, image, size, k2: bool = True, fov: float | None = None) ->
     if got is not None and got[0] <= best_rms and FOV_RANGE[0] - 5 <= got[1].fov_deg <= FOV_RANGE[1] + 5:
         if floor_to_edge and got[1].fov_deg >= FOV_RANGE[1]:
             return unobserved()
-        return got[1], got[0]
+        best, best_rms = got[1], got[0]
+    # a minimum inside such a floor is kept, the picture fitting it best, but not said as seen
+    best.focal_observed = not floor_to_edge
     return best, best_rms
 
 
