@@ -79,6 +79,7 @@ SEEN_MARGIN = 8.0     # mm above the measured head height (its middle) a peg may
 N_CORE = 7        # camera model: the head's first 7 points are its core (the rest its rim)
 EMPTY_SEEN = 3.5   # camera model: an "empty" hole further than this (spreads) from its empty look is unsure
 LIGHTER_SPREADS = 1.5   # camera model: a spot this much lighter (spreads, L) than its empty look is not surely empty
+LIGHTER_CLOSE = 1.0     # spreads: a coloured head this near its side's look is not doubted for being lighter
 RAW_CHROMA = 20.0  # Lab a-b: a head (and a side's start heads) this colourful has a hue worth comparing
 RAW_HUE_CLEAR = 5.0   # degrees: a head's hue as seen must be this much nearer its side's than any other coloured side's
 RAW_HUE_OWN = 15.0     # degrees: a head's hue as seen this near one coloured side's start heads' ...
@@ -1322,7 +1323,17 @@ class Classifier:
         empty = f.head_empty_lab[..., 0]
         dark = (own < empty).all(axis=1)
         lighter = ((f.spot_lab[..., 0] - empty) > LIGHTER_SPREADS * self.tau).all(axis=1)
-        return dark & lighter & (d_sides[np.arange(n), j] < d_rest)
+        d_own = d_sides[np.arange(n), j]
+        if self.raw_hue is not None:
+            # but a coloured head as its side's look within a spread, over a hole its shaft breaks,
+            # is that side's peg: a glossy blue or red dome in the lamp's light is lighter than the
+            # dark hole and disc it covers (bench21's s4-wood M52: L 54 and 49 over an empty look of
+            # 39 and 38, as in the empty-board picture), though its side's start heads are darker.
+            # On the path-traced sets the rule met 5 such heads, all right (0.0-0.9 spreads off);
+            # every hole it rightly doubted was 3.7 spreads off or more
+            close = self.raw_hue[1][j] & (d_own <= LIGHTER_CLOSE * self.tau) & self.own_half_broken(f, n)
+            lighter &= ~close
+        return dark & lighter & (d_own < d_rest)
 
     def raw_hue_disagrees(self, f: Features, d_sides, where, d_rest) -> np.ndarray | None:
         """(N,) bool: the nearest side's head, as the camera sees it before any normalisation, is not
