@@ -21,6 +21,7 @@
     python tests/vision/pathtrace/render_set.py bench19        # tests/vision/data/pathtraced-bench19/ (not committed)
     python tests/vision/pathtrace/render_set.py bench20        # tests/vision/data/pathtraced-bench20/ (not committed)
     python tests/vision/pathtrace/render_set.py bench21        # tests/vision/data/pathtraced-bench21/ (not committed)
+    python tests/vision/pathtrace/render_set.py bench22        # tests/vision/data/pathtraced-bench22/ (not committed)
     python tests/vision/pathtrace/render_set.py bench --only s6-wood --positions 2   # part of a set
 
 Each set-up gets a folder with layout.json and, per picture, a JPEG and its truth JSON:
@@ -180,6 +181,9 @@ SETS = {
     # picture can't tell the lens's width from the camera's height; drawn before the fit was changed
     "bench21": {**_positions("bench21", 8200),
                 "envelope": {kind[0]: {"tilt": (0.0, 6.0)} for kind in KINDS}},
+    # and random positions once more, drawn after session 17's changes, read once by its first and
+    # last trees
+    "bench22": _positions("bench22", 8300),
 }
 
 
