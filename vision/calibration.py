@@ -31,7 +31,7 @@ import numpy as np
 
 # warnings, advice and refusals are messages (their str is the English the CLI prints): the
 # camera page shows them in its reader's language
-from companion.message import Join, msg, nmsg, pmsg
+from companion.message import Join, Msg, msg, nmsg, pmsg
 
 from .colours import bgr_to_lab
 from .detect import (OWN_HALF_INTACT, STRUCTURE_PEG, SURE, Classifier, ColourModel, HoleSampler, LocalNorm, features,
@@ -1339,7 +1339,7 @@ def outside_envelope(layout: Layout, calib: Calibration):
                off="%.0f" % off, limit="%.0f" % limit, camera=pose_words(cam), fix=fix)
 
 
-def pose_words(cam: CameraModel):
+def pose_words(cam: CameraModel) -> Msg:
     """The camera's height and tilt in words; the height with the lens it goes with where one
     picture could not tell the two apart (``focal_observed``)."""
     if cam.focal_observed:
