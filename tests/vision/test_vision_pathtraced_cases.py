@@ -412,3 +412,27 @@ def test_a_coloured_head_as_its_sides_look_is_sure_though_lighter_than_its_empty
     assert reading.labels["M61"] == blue and reading.confidence["M61"] >= 0.8, reading.confidence["M61"]
     assert all(reading.confidence[h] >= 0.8 for h in su.layout.holes)
     assert not sure_wrong(su, reading, pic.pegs)
+
+
+def test_a_black_head_that_darkens_the_rim_more_than_a_shadow_is_no_shadow():
+    """bench22's s4-paper-bw pos-01 (camera 60 cm up, tilted 21 degrees): M60's black head, seen
+    9 px beside its hole, leaves the spot's half of the patch intact (0.91) and its own half at
+    0.61; its spot keeps 0.62 of its empty look's lightness in the core (over SHADOW_LIGHTNESS)
+    and 0.50 in the rim. It was taken for a shadow and read empty at 1.00. No shadow keeps so
+    little in the rim (0.60 or more under the 102 empty holes so shadowed on the path-traced
+    sets): not empty now, and no hole of the picture is read wrongly with confidence."""
+    from vision.detect import EMPTY, SHADOW_LIGHTNESS, SHADOW_RIM_LIGHTNESS
+
+    su = PathTracedSetUp(CASES / "bench22-s4-paper-bw")
+    pic = next(p for p in su.pictures if p.name == "pos-01")
+    assert su.colours[pic.pegs["M60"]] == "black"
+    cl = su.classifier
+    f = cl.features(su.sampler.sample(pic.image()))
+    cl.distances(f)
+    i = su.sampler.holes.index("M60")
+    ratio = f.spot_lab[i, :, 0] / f.head_empty_lab[i, :, 0]
+    assert ratio.max() >= SHADOW_LIGHTNESS and ratio[1] < SHADOW_RIM_LIGHTNESS, ratio
+    assert not f.shadow[i]
+    reading, _ = su.read(pic)
+    assert reading.labels["M60"] != EMPTY or reading.confidence["M60"] < 0.8
+    assert not sure_wrong(su, reading, pic.pegs)
