@@ -183,18 +183,20 @@ def fit_camera(board, image, size, k2: bool = True, fov: float | None = None) ->
     best_rms, best_deg, best = min(scan, key=lambda t: t[0])
     # the focal length is seen only if it changes the fit clearly more than the points' noise
     near = [t for t in scan if t[0] <= best_rms * 1.05 + 0.02]
-    typical = min(near, key=lambda t: abs(t[1] - TYPICAL_FOV))     # the typical lens, or the nearest that fits
+
+    def from_typical(t):
+        return abs(t[1] - TYPICAL_FOV)
+    typical = min(near, key=from_typical)     # the typical lens, or the nearest that fits
 
     def unobserved():
         cam = typical[2]
         cam.focal_observed = False
         return cam, typical[0]
-    if typical is min(scan, key=lambda t: abs(t[1] - TYPICAL_FOV)):
-        return unobserved()
     # a floor of error running off the scan's widest lens is no lens seen (nearly straight down, a
     # wider lens with less barrel, lower down, fits as well); a minimum the error rises to is
-    floor_to_edge = len(near) > 1 and max(t[1] for t in near) >= FOV_RANGE[1] - 1e-9
-    if floor_to_edge and best_deg >= FOV_RANGE[1] - 1e-9:
+    widest = FOV_RANGE[1] - 1e-9
+    floor_to_edge = len(near) > 1 and max(t[1] for t in near) >= widest
+    if typical is min(scan, key=from_typical) or (floor_to_edge and best_deg >= widest):
         return unobserved()
     got = _calibrate(board, image, size, best.K[0, 0], flags)
     if got is not None and got[0] <= best_rms and FOV_RANGE[0] - 5 <= got[1].fov_deg <= FOV_RANGE[1] + 5:
